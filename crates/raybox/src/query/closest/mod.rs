@@ -1,0 +1,13 @@
+//! Points against shapes: containment and closest points, one file per shape.
+//!
+//! Distances are computed in `f64` (where differences and products of `f32` inputs are
+//! exact or nearly so) and rounded once at the end.
+
+mod aabb;
+mod obb;
+mod plane;
+mod sphere;
+mod triangle;
+
+pub(crate) use aabb::aabb_distance_squared;
+pub(crate) use triangle::closest_point_on_triangle;

@@ -1,0 +1,145 @@
+//! Shapes against a plane: which side they are on, and whether they touch it.
+//!
+//! One file for the plane's pairs (plane–sphere, plane–aabb, plane–obb, plane–triangle),
+//! since they share one rule: with `s = n·c - offset` the signed (unnormalised)
+//! distance of the shape's centre and `r` its projected radius `Σ hₖ |n·axisₖ|` (boxes)
+//! or `radius·|n|` (balls), the shape is in front when `s > r`, behind when `s < -r`, and
+//! touches or crosses the plane otherwise (Ericson, *Real-Time Collision Detection*,
+//! 5.2.2–5.2.3). Everything is evaluated in `f64`; for balls the comparison is done on
+//! squares, so `|n|` needs no square root.
+
+use glam::Vec3;
+
+use crate::query::{PlaneSide, reverse_overlaps};
+use crate::{Aabb3, Obb3, Overlaps, Plane, Sphere, Triangle3};
+
+/// Where a shape lies relative to a plane.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Side {
+    /// Entirely in front: `normal · x > offset` for every point.
+    Front,
+    /// Entirely behind: `normal · x < offset` for every point.
+    Back,
+    /// Touching or crossing the plane: some point has `normal · x == offset`.
+    /// This is exactly when the shape [overlaps](Overlaps) the plane.
+    Straddling,
+}
+
+impl Side {
+    /// The side of a shape with signed centre value `s` and projected radius `r`.
+    fn of(s: f64, r: f64) -> Self {
+        if s > r {
+            Self::Front
+        } else if s < -r {
+            Self::Back
+        } else {
+            Self::Straddling
+        }
+    }
+}
+
+impl Plane {
+    /// Which side of the plane `shape` is on (a point, a sphere, a box, a triangle).
+    ///
+    /// ```
+    /// use raybox::{Aabb3, Plane, Side};
+    /// use glam::Vec3;
+    ///
+    /// let ground = Plane::new(Vec3::Z, 0.0);
+    /// assert_eq!(ground.side(&Vec3::new(0.0, 0.0, 3.0)), Side::Front);
+    /// let crate_on_ground = Aabb3::new(Vec3::ZERO, Vec3::ONE);
+    /// assert_eq!(ground.side(&crate_on_ground), Side::Straddling); // touching counts
+    /// ```
+    #[must_use]
+    pub fn side<S: PlaneSide + ?Sized>(&self, shape: &S) -> Side {
+        shape.plane_side(self)
+    }
+}
+
+impl PlaneSide for Vec3 {
+    fn plane_side(&self, plane: &Plane) -> Side {
+        Side::of(plane.eval(self.as_dvec3()), 0.0)
+    }
+}
+
+impl PlaneSide for Sphere {
+    fn plane_side(&self, plane: &Plane) -> Side {
+        let s = plane.eval(self.center().as_dvec3());
+        let r = f64::from(self.radius());
+        // |s| > r |n|, compared squared.
+        if s * s > r * r * plane.normal().as_dvec3().length_squared() {
+            if s > 0.0 { Side::Front } else { Side::Back }
+        } else {
+            Side::Straddling
+        }
+    }
+}
+
+impl PlaneSide for Aabb3 {
+    fn plane_side(&self, plane: &Plane) -> Side {
+        let (min, max) = (self.min().as_dvec3(), self.max().as_dvec3());
+        let n = plane.normal().as_dvec3();
+        Side::of(plane.eval((min + max) * 0.5), ((max - min) * 0.5).dot(n.abs()))
+    }
+}
+
+impl PlaneSide for Obb3 {
+    fn plane_side(&self, plane: &Plane) -> Side {
+        let n = plane.normal().as_dvec3();
+        let h = self.half_extents().as_dvec3().to_array();
+        let r: f64 = self.axes().iter().zip(h).map(|(a, h)| h * a.as_dvec3().dot(n).abs()).sum();
+        Side::of(plane.eval(self.center().as_dvec3()), r)
+    }
+}
+
+impl PlaneSide for Triangle3 {
+    fn plane_side(&self, plane: &Plane) -> Side {
+        let s = self.vertices().map(|v| plane.eval(v.as_dvec3()));
+        if s.iter().all(|&x| x > 0.0) {
+            Side::Front
+        } else if s.iter().all(|&x| x < 0.0) {
+            Side::Back
+        } else {
+            Side::Straddling
+        }
+    }
+}
+
+macro_rules! plane_overlaps {
+    ($($S:ty),*) => {
+        $(impl Overlaps<$S> for Plane {
+            fn overlaps(&self, other: &$S) -> bool {
+                self.side(other) == Side::Straddling
+            }
+        })*
+    };
+}
+
+plane_overlaps!(Sphere, Aabb3, Obb3, Triangle3);
+reverse_overlaps!(Plane => Sphere, Plane => Aabb3, Plane => Obb3, Plane => Triangle3);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::Quat;
+
+    #[test]
+    fn sides_of_each_shape() {
+        let p = Plane::new(Vec3::new(0.0, 2.0, 0.0), 2.0); // y = 1
+        assert_eq!(p.side(&Sphere::new(Vec3::new(0.0, 3.0, 0.0), 2.0)), Side::Straddling);
+        assert_eq!(p.side(&Sphere::new(Vec3::new(0.0, 3.0, 0.0), 1.5)), Side::Front);
+        assert_eq!(p.side(&Aabb3::new(Vec3::splat(-2.0), Vec3::ZERO)), Side::Back);
+        assert_eq!(p.side(&Aabb3::new(Vec3::splat(-2.0), Vec3::ONE)), Side::Straddling);
+        let turned = Obb3::new(
+            Vec3::new(0.0, 1.0 + 0.70, 0.0),
+            Vec3::splat(0.5),
+            Quat::from_rotation_z(std::f32::consts::FRAC_PI_4),
+        );
+        assert_eq!(p.side(&turned), Side::Straddling); // its corner reaches 0.707 down
+        let t = Triangle3::new(Vec3::new(0.0, 1.0, 0.0), Vec3::new(1.0, 2.0, 0.0), Vec3::new(0.0, 2.0, 1.0));
+        assert_eq!(p.side(&t), Side::Straddling);
+        assert!(p.overlaps(&t) && t.overlaps(&p));
+        assert_eq!(p.side(&Vec3::new(5.0, -1.0, 2.0)), Side::Back);
+    }
+}

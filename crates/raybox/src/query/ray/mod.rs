@@ -1,0 +1,20 @@
+//! Ray casts: one file per shape, named `ray_<shape>.rs`.
+
+mod ray_aabb;
+mod ray_obb;
+mod ray_plane;
+mod ray_sphere;
+mod ray_triangle;
+
+pub use ray_plane::RayPlane;
+pub use ray_sphere::SphereRoots;
+pub use ray_triangle::{RayTriangle, TriangleHit};
+
+pub(crate) use ray_aabb::{SlabSpan, slab_span};
+
+/// `origin + t * dir` per component, without `0 * inf = NaN` when `t` is infinite
+/// (a line query's `t_min = -inf`): a zero component of `dir` keeps the origin's coordinate.
+#[inline]
+pub(crate) fn point_at<const N: usize>(origin: [f32; N], dir: [f32; N], t: f32) -> [f32; N] {
+    core::array::from_fn(|i| if dir[i] == 0.0 { origin[i] } else { origin[i] + t * dir[i] })
+}

@@ -1,0 +1,220 @@
+//! Ray against ball: `Circle` (2D) and `Sphere` (3D).
+//!
+//! Solve `|f + t d|² = r²` with `f = origin - center`: a quadratic in `t`. The textbook
+//! roots `(-b ± √(b² - 4ac)) / 2a` lose every digit when the ball is small and far away;
+//! this file uses the two reformulations of Haines, Günther & Akenine-Möller,
+//! *Precision Improvements for Ray/Sphere Intersection* (Ray Tracing Gems, 2019):
+//! the discriminant from the perpendicular distance `l = f - (f·d / d·d) d` of the centre
+//! to the line (`r² - |l|²`, no cancellation), and the stable pair of roots
+//! `q = -(b + sign(b) √Δ)`, `t₁ = c / q`, `t₂ = q / a`.
+//!
+//! Two more choices keep the answers exact where they can be:
+//! - everything is computed in `f64`, where products of `f32` inputs are exact;
+//! - the direction is first divided by its largest component magnitude `m`, so a ray
+//!   along an axis has the direction `(0, 0, ±1)` exactly and its tangent cases have an
+//!   exactly zero discriminant; the roots are divided by `m` at the end. This also keeps
+//!   huge and tiny directions from overflowing or underflowing.
+//!
+//! Conventions: [`RayCast`] treats the ball as **solid** (a ray starting inside hits at
+//! `t_min` with a zero normal). [`Sphere::cast_ray_surface`] gives the **surface** hit
+//! instead (the first root in `[t_min, t_max]`, the exit root from inside), and
+//! [`Sphere::ray_roots`] the two unclipped roots.
+
+use glam::{Vec2, Vec3};
+
+use super::point_at;
+use crate::{Circle, Ray2, Ray3, RayCast, RayHit2, RayHit3, RaySpan, Sphere};
+
+/// The two parameters where a ray's line meets a sphere's surface, `near <= far`
+/// (equal for a tangent line), unclipped by the ray's `[t_min, t_max]`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SphereRoots {
+    /// The smaller root.
+    pub near: f32,
+    /// The larger root.
+    pub far: f32,
+}
+
+fn dot<const N: usize>(a: [f64; N], b: [f64; N]) -> f64 {
+    (0..N).map(|i| a[i] * b[i]).sum()
+}
+
+/// The roots `t₁ <= t₂` of `|origin + t dir - center|² = r²` in `f64`, or `None` if the line misses.
+fn ball_roots<const N: usize>(
+    origin: [f32; N],
+    dir: [f32; N],
+    center: [f32; N],
+    radius: f32,
+) -> Option<(f64, f64)> {
+    // Scale the direction so its largest component is ±1 (exact for axis-aligned rays).
+    let m = dir.iter().fold(0.0f64, |m, &c| m.max(f64::from(c).abs()));
+    let d: [f64; N] = core::array::from_fn(|i| f64::from(dir[i]) / m);
+    let f: [f64; N] = core::array::from_fn(|i| f64::from(origin[i]) - f64::from(center[i]));
+    let r = f64::from(radius);
+    let a = dot(d, d);
+    let b = dot(f, d); // half of the textbook b
+    // Perpendicular offset of the centre from the line, and the discriminant from it.
+    let k = b / a;
+    let l: [f64; N] = core::array::from_fn(|i| if d[i] == 0.0 { f[i] } else { f[i] - k * d[i] });
+    let disc = r * r - dot(l, l);
+    if disc < 0.0 {
+        return None;
+    }
+    let c = dot(f, f) - r * r;
+    let q = -(b + b.signum() * (a * disc).sqrt());
+    let (t1, t2) = if q == 0.0 {
+        // b = 0 and a tangent line: the double root is at the foot of the perpendicular.
+        (-k, -k)
+    } else {
+        let (x, y) = (c / q, q / a);
+        if x <= y { (x, y) } else { (y, x) }
+    };
+    Some((t1 / m, t2 / m))
+}
+
+/// The solid span `[max(t₁, t_min), min(t₂, t_max)]`, if not empty.
+fn solid_span(roots: (f64, f64), t_min: f32, t_max: f32) -> Option<RaySpan> {
+    let t_enter = roots.0.max(f64::from(t_min));
+    let t_exit = roots.1.min(f64::from(t_max));
+    (t_enter <= t_exit).then_some(RaySpan { t_enter: t_enter as f32, t_exit: t_exit as f32 })
+}
+
+/// The first root inside `[t_min, t_max]` (the surface convention).
+fn surface_root(roots: (f64, f64), t_min: f32, t_max: f32) -> Option<f32> {
+    let inside = |t: f64| f64::from(t_min) <= t && t <= f64::from(t_max);
+    [roots.0, roots.1].into_iter().find(|&t| inside(t)).map(|t| t as f32)
+}
+
+/// The outward unit normal at `point`; for a zero radius (a point), the direction back
+/// along the ray.
+fn outward_normal<const N: usize>(point: [f32; N], center: [f32; N], dir: [f32; N]) -> [f32; N] {
+    let v: [f64; N] = core::array::from_fn(|i| f64::from(point[i]) - f64::from(center[i]));
+    let (v, len) = if dot(v, v) > 0.0 {
+        (v, dot(v, v).sqrt())
+    } else {
+        let back: [f64; N] = core::array::from_fn(|i| -f64::from(dir[i]));
+        (back, dot(back, back).sqrt())
+    };
+    core::array::from_fn(|i| (v[i] / len) as f32)
+}
+
+macro_rules! ball_ray_impls {
+    ($Ball:ident, $Ray:ident, $Hit:ident, $V:ident) => {
+        impl RayCast for $Ball {
+            type Ray = $Ray;
+            type Hit = $Hit;
+
+            fn ray_span(&self, ray: &$Ray) -> Option<RaySpan> {
+                solid_span(self.roots_f64(ray)?, ray.t_min(), ray.t_max())
+            }
+
+            fn cast_ray(&self, ray: &$Ray) -> Option<$Hit> {
+                let roots = self.roots_f64(ray)?;
+                let span = solid_span(roots, ray.t_min(), ray.t_max())?;
+                let (o, d) = (ray.origin().to_array(), ray.dir().to_array());
+                let point = point_at(o, d, span.t_enter);
+                // Started inside (the entry was clipped to t_min): zero normal.
+                let normal = if roots.0 < f64::from(ray.t_min()) {
+                    $V::ZERO
+                } else {
+                    $V::from_array(outward_normal(point, self.center().to_array(), d))
+                };
+                Some($Hit { t: span.t_enter, point: $V::from_array(point), normal })
+            }
+        }
+
+        impl $Ball {
+            /// The two unclipped roots of `|r(t) - center|² = radius²`, or `None` when the
+            /// ray's line misses the ball.
+            #[must_use]
+            pub fn ray_roots(&self, ray: &$Ray) -> Option<SphereRoots> {
+                self.roots_f64(ray).map(|(a, b)| SphereRoots { near: a as f32, far: b as f32 })
+            }
+
+            /// The first point of the **surface** along the ray: the smaller root in
+            /// `[t_min, t_max]`, or the exit root when the ray starts inside. The normal
+            /// points out of the ball in both cases.
+            ///
+            /// See also [`RayCast::cast_ray`], which treats the ball as solid.
+            #[must_use]
+            pub fn cast_ray_surface(&self, ray: &$Ray) -> Option<$Hit> {
+                let t = surface_root(self.roots_f64(ray)?, ray.t_min(), ray.t_max())?;
+                let (o, d) = (ray.origin().to_array(), ray.dir().to_array());
+                let point = point_at(o, d, t);
+                let normal = $V::from_array(outward_normal(point, self.center().to_array(), d));
+                Some($Hit { t, point: $V::from_array(point), normal })
+            }
+
+            fn roots_f64(&self, ray: &$Ray) -> Option<(f64, f64)> {
+                let (o, d) = (ray.origin().to_array(), ray.dir().to_array());
+                ball_roots(o, d, self.center().to_array(), self.radius())
+            }
+        }
+    };
+}
+
+ball_ray_impls!(Circle, Ray2, RayHit2, Vec2);
+ball_ray_impls!(Sphere, Ray3, RayHit3, Vec3);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn through_the_centre() {
+        let s = Sphere::new(Vec3::new(5.0, 0.0, 0.0), 2.0);
+        let ray = Ray3::new(Vec3::ZERO, Vec3::new(2.0, 0.0, 0.0));
+        let span = s.ray_span(&ray).unwrap();
+        assert_eq!((span.t_enter, span.t_exit), (1.5, 3.5));
+        let hit = s.cast_ray(&ray).unwrap();
+        assert_eq!((hit.point, hit.normal), (Vec3::new(3.0, 0.0, 0.0), -Vec3::X));
+    }
+
+    #[test]
+    fn origin_inside_solid_versus_surface() {
+        let c = Circle::new(Vec2::ZERO, 1.0);
+        let ray = Ray2::new(Vec2::ZERO, Vec2::Y);
+        let solid = c.cast_ray(&ray).unwrap();
+        assert_eq!((solid.t, solid.normal), (0.0, Vec2::ZERO));
+        let surface = c.cast_ray_surface(&ray).unwrap();
+        assert_eq!((surface.t, surface.normal), (1.0, Vec2::Y));
+    }
+
+    #[test]
+    fn tangent_rays_hit_exactly() {
+        // Along z with a direction of length 3, touching the sphere at (1, 0, 0).
+        let s = Sphere::new(Vec3::ZERO, 1.0);
+        let ray = Ray3::new(Vec3::new(1.0, 0.0, -6.0), Vec3::new(0.0, 0.0, 3.0));
+        let span = s.ray_span(&ray).unwrap();
+        assert_eq!((span.t_enter, span.t_exit), (2.0, 2.0));
+        let miss = Ray3::new(Vec3::new(1.0 + f32::EPSILON, 0.0, -6.0), Vec3::Z);
+        assert_eq!(s.ray_span(&miss), None);
+    }
+
+    #[test]
+    fn far_small_sphere_keeps_its_digits() {
+        // 2^20 away, radius 1/8: the textbook b² - 4ac cancels to nothing in f32.
+        let s = Sphere::new(Vec3::new(0.0, 0.0, 1_048_576.0), 0.125);
+        let hit = s.cast_ray(&Ray3::new(Vec3::new(0.0, 0.0625, 0.0), Vec3::Z)).unwrap();
+        let exact = 1_048_576.0 - (0.125f64 * 0.125 - 0.0625 * 0.0625).sqrt();
+        assert_eq!(hit.t, exact as f32);
+    }
+
+    #[test]
+    fn zero_radius_is_a_point() {
+        let p = Sphere::new(Vec3::new(2.0, 0.0, 0.0), 0.0);
+        let hit = p.cast_ray(&Ray3::new(Vec3::ZERO, Vec3::X)).unwrap();
+        assert_eq!((hit.t, hit.normal), (2.0, -Vec3::X));
+        assert_eq!(p.ray_span(&Ray3::new(Vec3::Y, Vec3::X)), None);
+    }
+
+    #[test]
+    fn huge_direction_does_not_overflow() {
+        let s = Sphere::new(Vec3::new(10.0, 0.0, 0.0), 1.0);
+        let ray = Ray3::new(Vec3::ZERO, Vec3::new(3.0e38, 3.0e38, 0.0));
+        assert_eq!(s.ray_span(&ray), None);
+        let ray = Ray3::new(Vec3::ZERO, Vec3::new(3.0e38, 0.0, 0.0));
+        let span = s.ray_span(&ray).unwrap();
+        assert!((span.t_enter - 3.0e-38).abs() < 1.0e-43);
+    }
+}

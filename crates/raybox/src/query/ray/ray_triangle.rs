@@ -1,0 +1,281 @@
+//! Ray against triangle: the watertight test of Woop, Benthin & Wald,
+//! *Watertight Ray/Triangle Intersection*, JCGT 2(1), 2013.
+//!
+//! Translate the vertices so the ray starts at the origin, shear and scale them so the
+//! ray runs along `+z` (choosing the largest direction component as `z`), and evaluate
+//! the three 2D edge functions `U, V, W` of the projected triangle at the origin. An
+//! edge shared by two triangles is evaluated by the *same* expression from the *same*
+//! transformed vertices in both, so a ray through the edge (or a shared vertex) cannot
+//! slip between them: it hits one or both, never neither. When an edge function is
+//! exactly zero in `f32`, the three are recomputed in `f64` (where the products are
+//! exact), as the paper does, so that the sign of the tie is decided right.
+//!
+//! The triangle is closed (edges and vertices are hit) and two-sided. Barycentrics follow
+//! Möller–Trumbore: `P = w v0 + u v1 + v v2` with `w = 1 - u - v`.
+//!
+//! A ray parallel to the triangle's plane is told apart in `f64`
+//! ([`RayTriangle::Parallel`], [`RayTriangle::Coplanar`]); a coplanar ray gets its exact
+//! in-plane span by clipping it against the three edges in 2D, so through [`RayCast`] a
+//! coplanar ray that crosses the triangle hits it over an interval.
+
+use glam::{DVec2, DVec3, Vec3};
+
+use super::point_at;
+use crate::{Ray3, RayCast, RayHit3, RaySpan, Triangle3};
+
+/// A ray hit on a triangle.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TriangleHit {
+    /// The ray parameter of the hit.
+    pub t: f32,
+    /// The barycentric weight of `v1`.
+    pub u: f32,
+    /// The barycentric weight of `v2`.
+    pub v: f32,
+    /// `true` when the ray arrives from the front: `dir · ((v1 - v0) × (v2 - v0)) < 0`.
+    pub front_facing: bool,
+}
+
+impl TriangleHit {
+    /// The barycentric weight of `v0`, `1 - u - v`.
+    #[must_use]
+    pub fn w(&self) -> f32 {
+        1.0 - self.u - self.v
+    }
+}
+
+/// How a ray meets a triangle; see [`Triangle3::ray_intersection`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum RayTriangle {
+    /// The ray crosses the triangle inside `[t_min, t_max]`.
+    Hit(TriangleHit),
+    /// The ray crosses the triangle's plane outside the triangle or outside `[t_min, t_max]`.
+    Miss,
+    /// The ray is parallel to the triangle's plane and off it.
+    Parallel,
+    /// The ray lies in the triangle's plane; `span` is where it is on the closed
+    /// triangle (`None` when it passes beside it).
+    Coplanar {
+        /// The in-plane interval, clipped to `[t_min, t_max]`.
+        span: Option<RaySpan>,
+    },
+}
+
+/// A ray prepared for the watertight test: the axis permutation and the shear, computed
+/// once per ray and reused for every triangle.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct WoopRay {
+    origin: Vec3,
+    /// `kx, ky, kz`: `kz` is the largest component of `|dir|`; `kx, ky` follow it and are
+    /// swapped when `dir[kz] < 0`, to keep the winding.
+    k: [usize; 3],
+    /// `(dir[kx] / dir[kz], dir[ky] / dir[kz], 1 / dir[kz])`.
+    shear: Vec3,
+}
+
+impl WoopRay {
+    pub(crate) fn new(origin: Vec3, dir: Vec3) -> Self {
+        let kz = dir.abs().max_position();
+        let (mut kx, mut ky) = ((kz + 1) % 3, (kz + 2) % 3);
+        if dir[kz] < 0.0 {
+            core::mem::swap(&mut kx, &mut ky);
+        }
+        let shear = Vec3::new(dir[kx] / dir[kz], dir[ky] / dir[kz], 1.0 / dir[kz]);
+        Self { origin, k: [kx, ky, kz], shear }
+    }
+}
+
+/// The watertight ray–triangle test. Returns `(t, u, v)` for a hit with `t` in
+/// `[t_min, t_max]`; `None` for a miss and for a ray parallel to the plane (`det == 0`).
+#[inline]
+pub(crate) fn ray_triangle_watertight(
+    ray: &WoopRay,
+    [v0, v1, v2]: [Vec3; 3],
+    t_min: f32,
+    t_max: f32,
+) -> Option<(f32, f32, f32)> {
+    let [kx, ky, kz] = ray.k;
+    let s = ray.shear;
+    let (a, b, c) = (v0 - ray.origin, v1 - ray.origin, v2 - ray.origin);
+    // Shear the vertices so the ray runs along +z from the origin.
+    let (ax, ay) = (a[kx] - s.x * a[kz], a[ky] - s.y * a[kz]);
+    let (bx, by) = (b[kx] - s.x * b[kz], b[ky] - s.y * b[kz]);
+    let (cx, cy) = (c[kx] - s.x * c[kz], c[ky] - s.y * c[kz]);
+    // Edge functions: twice the signed areas of the sub-triangles at the origin.
+    let mut u = cx * by - cy * bx;
+    let mut v = ax * cy - ay * cx;
+    let mut w = bx * ay - by * ax;
+    if u == 0.0 || v == 0.0 || w == 0.0 {
+        // A tie in f32: decide it with exact products in f64.
+        let d = |p: f32, q: f32, r: f32, s: f32| {
+            (f64::from(p) * f64::from(q) - f64::from(r) * f64::from(s)) as f32
+        };
+        u = d(cx, by, cy, bx);
+        v = d(ax, cy, ay, cx);
+        w = d(bx, ay, by, ax);
+    }
+    if (u < 0.0 || v < 0.0 || w < 0.0) && (u > 0.0 || v > 0.0 || w > 0.0) {
+        return None;
+    }
+    let det = u + v + w;
+    if det == 0.0 {
+        return None;
+    }
+    // Scaled z of the vertices, and the hit distance interpolated from them.
+    let (az, bz, cz) = (s.z * a[kz], s.z * b[kz], s.z * c[kz]);
+    let t = (u * az + v * bz + w * cz) / det;
+    (t_min <= t && t <= t_max).then(|| (t, v / det, w / det))
+}
+
+impl Triangle3 {
+    /// How the ray meets the triangle: a hit with barycentrics, a miss, or the parallel
+    /// and coplanar cases told apart.
+    ///
+    /// ```
+    /// use raybox::{Ray3, RayTriangle, Triangle3};
+    /// use glam::Vec3;
+    ///
+    /// let tri = Triangle3::new(Vec3::ZERO, Vec3::new(4.0, 0.0, 0.0), Vec3::new(0.0, 4.0, 0.0));
+    /// let ray = Ray3::new(Vec3::new(1.0, 2.0, 3.0), Vec3::new(0.0, 0.0, -1.0));
+    /// let RayTriangle::Hit(hit) = tri.ray_intersection(&ray) else { panic!() };
+    /// assert_eq!((hit.t, hit.u, hit.v, hit.w()), (3.0, 0.25, 0.5, 0.25));
+    /// assert!(hit.front_facing);
+    /// ```
+    #[must_use]
+    pub fn ray_intersection(&self, ray: &Ray3) -> RayTriangle {
+        let n = self.normal_f64();
+        let n_dot_d = n.dot(ray.dir().as_dvec3());
+        if n_dot_d == 0.0 {
+            let gap = n.dot(ray.origin().as_dvec3() - self.vertices()[0].as_dvec3());
+            return if gap == 0.0 {
+                RayTriangle::Coplanar { span: self.coplanar_span(ray, n) }
+            } else {
+                RayTriangle::Parallel
+            };
+        }
+        let woop = WoopRay::new(ray.origin(), ray.dir());
+        match ray_triangle_watertight(&woop, self.vertices(), ray.t_min(), ray.t_max()) {
+            Some((t, u, v)) => RayTriangle::Hit(TriangleHit { t, u, v, front_facing: n_dot_d < 0.0 }),
+            None => RayTriangle::Miss,
+        }
+    }
+
+    /// `(v1 - v0) × (v2 - v0)` in `f64`.
+    fn normal_f64(&self) -> DVec3 {
+        let [a, b, c] = self.vertices().map(Vec3::as_dvec3);
+        (b - a).cross(c - a)
+    }
+
+    /// The span of a ray lying in the triangle's plane: drop the normal's largest axis and
+    /// clip the 2D ray against the three edge half-planes (Cyrus–Beck), in `f64`.
+    fn coplanar_span(&self, ray: &Ray3, n: DVec3) -> Option<RaySpan> {
+        let drop = n.abs().max_position();
+        let flat = |p: DVec3| match drop {
+            0 => DVec2::new(p.y, p.z),
+            1 => DVec2::new(p.z, p.x),
+            _ => DVec2::new(p.x, p.y),
+        };
+        let [a, b, c] = self.vertices().map(|p| flat(p.as_dvec3()));
+        let (o, d) = (flat(ray.origin().as_dvec3()), flat(ray.dir().as_dvec3()));
+        // The inside of each edge is where the 2D cross product has the triangle's orientation.
+        let orient = (b - a).perp_dot(c - a).signum();
+        let (mut lo, mut hi) = (f64::from(ray.t_min()), f64::from(ray.t_max()));
+        for (p, q) in [(a, b), (b, c), (c, a)] {
+            let e = q - p;
+            // g(t) = orient * e × (o + t d - p) = c0 + t c1 >= 0
+            let c0 = orient * e.perp_dot(o - p);
+            let c1 = orient * e.perp_dot(d);
+            if c1 == 0.0 {
+                if c0 < 0.0 {
+                    return None;
+                }
+            } else if c1 > 0.0 {
+                lo = lo.max(-c0 / c1);
+            } else {
+                hi = hi.min(-c0 / c1);
+            }
+        }
+        (lo <= hi).then_some(RaySpan { t_enter: lo as f32, t_exit: hi as f32 })
+    }
+}
+
+impl RayCast for Triangle3 {
+    type Ray = Ray3;
+    type Hit = RayHit3;
+
+    fn ray_span(&self, ray: &Ray3) -> Option<RaySpan> {
+        match self.ray_intersection(ray) {
+            RayTriangle::Hit(h) => Some(RaySpan { t_enter: h.t, t_exit: h.t }),
+            RayTriangle::Coplanar { span } => span,
+            RayTriangle::Miss | RayTriangle::Parallel => None,
+        }
+    }
+
+    fn cast_ray(&self, ray: &Ray3) -> Option<RayHit3> {
+        let (t, normal) = match self.ray_intersection(ray) {
+            RayTriangle::Hit(h) => {
+                let n = self.unit_normal();
+                (h.t, if h.front_facing { n } else { -n })
+            }
+            // In the plane: no face of the triangle faces the ray.
+            RayTriangle::Coplanar { span: Some(s) } => (s.t_enter, Vec3::ZERO),
+            _ => return None,
+        };
+        let point = point_at(ray.origin().to_array(), ray.dir().to_array(), t);
+        Some(RayHit3 { t, point: Vec3::from_array(point), normal })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tri() -> Triangle3 {
+        Triangle3::new(Vec3::ZERO, Vec3::new(2.0, 0.0, 0.0), Vec3::new(0.0, 2.0, 0.0))
+    }
+
+    #[test]
+    fn edges_and_vertices_are_hit() {
+        let down = |x, y| Ray3::new(Vec3::new(x, y, 1.0), -Vec3::Z);
+        for (x, y) in [(1.0, 0.0), (1.0, 1.0), (0.0, 1.0), (0.0, 0.0), (2.0, 0.0), (0.0, 2.0)] {
+            assert!(matches!(tri().ray_intersection(&down(x, y)), RayTriangle::Hit(_)), "{x} {y}");
+        }
+        assert_eq!(tri().ray_intersection(&down(1.0, 1.0 + f32::EPSILON)), RayTriangle::Miss);
+    }
+
+    #[test]
+    fn shared_edge_is_watertight() {
+        // Two triangles sharing the diagonal of a square; rays along a generic direction
+        // through points of the diagonal must hit at least one.
+        let (p, q, r, s) =
+            (Vec3::ZERO, Vec3::new(1.0, 0.0, 0.1), Vec3::new(1.0, 1.0, 0.3), Vec3::new(0.0, 1.0, 0.2));
+        let (t1, t2) = (Triangle3::new(p, q, r), Triangle3::new(p, r, s));
+        let dir = Vec3::new(0.013, -0.021, -1.0);
+        for i in 1..1000 {
+            let on_edge = p + (r - p) * (i as f32 / 1000.0);
+            let ray = Ray3::new(on_edge - 5.0 * dir, dir);
+            let hits = [t1, t2].iter().filter(|t| t.ray_span(&ray).is_some()).count();
+            assert!(hits >= 1, "ray {i} slipped through the shared edge");
+        }
+    }
+
+    #[test]
+    fn parallel_and_coplanar_are_told_apart() {
+        let along = Ray3::new(Vec3::new(-1.0, 0.5, 0.0), Vec3::X);
+        let RayTriangle::Coplanar { span: Some(span) } = tri().ray_intersection(&along) else {
+            panic!("expected a coplanar span")
+        };
+        assert_eq!((span.t_enter, span.t_exit), (1.0, 2.5));
+        let above = Ray3::new(Vec3::new(-1.0, 0.5, 1.0), Vec3::X);
+        assert_eq!(tri().ray_intersection(&above), RayTriangle::Parallel);
+        let beside = Ray3::new(Vec3::new(-1.0, 3.0, 0.0), Vec3::X);
+        assert_eq!(tri().ray_intersection(&beside), RayTriangle::Coplanar { span: None });
+    }
+
+    #[test]
+    fn back_faces_are_hit_with_the_normal_facing_the_ray() {
+        let up = Ray3::new(Vec3::new(0.5, 0.5, -1.0), Vec3::Z);
+        let hit = tri().cast_ray(&up).unwrap();
+        assert_eq!((hit.t, hit.normal), (1.0, -Vec3::Z));
+    }
+}
