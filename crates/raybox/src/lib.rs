@@ -97,6 +97,42 @@ pub use query::{
 };
 pub use shape::{Aabb2, Aabb3, Circle, Obb2, Obb3, Plane, Ray2, Ray3, Sphere, Triangle3};
 
+#[cfg(all(test, feature = "serde"))]
+mod serde_round_trip {
+    use super::*;
+    use glam::{Quat, Vec2, Vec3};
+
+    fn round_trip<T: serde::Serialize + serde::de::DeserializeOwned + PartialEq + core::fmt::Debug>(x: T) {
+        let json = serde_json::to_string(&x).unwrap();
+        assert_eq!(serde_json::from_str::<T>(&json).unwrap(), x, "{json}");
+    }
+
+    #[test]
+    fn every_shape_round_trips() {
+        round_trip(Ray2::new(Vec2::ONE, Vec2::X));
+        round_trip(Ray3::with_range(Vec3::ONE, Vec3::Z, -1.0, 4.0));
+        round_trip(Aabb2::new(Vec2::ZERO, Vec2::ONE));
+        round_trip(Aabb3::new(Vec3::ZERO, Vec3::ONE));
+        round_trip(Obb2::new(Vec2::ZERO, Vec2::ONE, 0.3));
+        round_trip(Obb3::new(Vec3::ZERO, Vec3::ONE, Quat::from_rotation_y(0.3)));
+        round_trip(Circle::new(Vec2::ZERO, 2.0));
+        round_trip(Sphere::new(Vec3::ZERO, 2.0));
+        round_trip(Plane::new(Vec3::new(0.0, 3.0, 4.0), 1.0));
+        round_trip(Triangle3::new(Vec3::ZERO, Vec3::X, Vec3::Y));
+        round_trip(Side::Straddling);
+    }
+
+    #[test]
+    fn deserialising_validates() {
+        let inverted = r#"{"min":[0.0,2.0,0.0],"max":[1.0,1.0,1.0]}"#;
+        let err = serde_json::from_str::<Aabb3>(inverted).unwrap_err().to_string();
+        assert!(err.contains("min.y (2) is greater than max.y (1)"), "{err}");
+        assert!(serde_json::from_str::<Sphere>(r#"{"center":[0,0,0],"radius":-1}"#).is_err());
+        assert!(serde_json::from_str::<Ray2>(r#"{"origin":[0,0],"dir":[0,0],"t_min":0,"t_max":1}"#).is_err());
+        assert!(serde_json::from_str::<Triangle3>("[[0,0,0],[1,1,1],[2,2,2]]").is_err());
+    }
+}
+
 #[cfg(test)]
 mod send_sync {
     use super::*;
@@ -110,3 +146,8 @@ mod send_sync {
         assert_send_sync::<(ShapeError, Side, SphereRoots, TriangleHit)>();
     }
 }
+
+/// The README's example runs as a doc test, so it cannot go stale.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeDoctests;

@@ -5,7 +5,7 @@ use glam::{Vec2, Vec3};
 use crate::error::{ShapeError, check_finite, check_non_negative};
 
 macro_rules! aabb_type {
-    ($Aabb:ident, $V:ident, $name:literal, $dim:literal, $example:literal) => {
+    ($Aabb:ident, $V:ident, $name:literal, $dim:literal, $example:literal, $raw:literal) => {
         #[doc = concat!("A closed ", $dim, " axis-aligned box: every point `p` with `min <= p <= max` on each axis.")]
         ///
         /// Zero extents are valid (a point, a segment, a flat box). The fields are private:
@@ -16,7 +16,7 @@ macro_rules! aabb_type {
         /// ```
         #[derive(Clone, Copy, Debug, PartialEq)]
         #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-        #[cfg_attr(feature = "serde", serde(try_from = "raw::Aabb", into = "raw::Aabb"))]
+        #[cfg_attr(feature = "serde", serde(try_from = $raw, into = $raw))]
         pub struct $Aabb {
             min: $V,
             max: $V,
@@ -161,14 +161,16 @@ aabb_type!(
     Vec2,
     "Aabb2",
     "2D",
-    "use raybox::Aabb2;\nuse glam::Vec2;\n\nlet b = Aabb2::new(Vec2::ZERO, Vec2::new(4.0, 2.0));\nassert_eq!(b.center(), Vec2::new(2.0, 1.0));\nassert_eq!(b.perimeter(), 12.0);"
+    "use raybox::Aabb2;\nuse glam::Vec2;\n\nlet b = Aabb2::new(Vec2::ZERO, Vec2::new(4.0, 2.0));\nassert_eq!(b.center(), Vec2::new(2.0, 1.0));\nassert_eq!(b.perimeter(), 12.0);",
+    "raw::Aabb<glam::Vec2>"
 );
 aabb_type!(
     Aabb3,
     Vec3,
     "Aabb3",
     "3D",
-    "use raybox::Aabb3;\nuse glam::Vec3;\n\nlet b = Aabb3::from_center_half_extents(Vec3::ZERO, Vec3::ONE);\nassert_eq!(b.min(), Vec3::splat(-1.0));\nassert_eq!(b.surface_area(), 24.0);"
+    "use raybox::Aabb3;\nuse glam::Vec3;\n\nlet b = Aabb3::from_center_half_extents(Vec3::ZERO, Vec3::ONE);\nassert_eq!(b.min(), Vec3::splat(-1.0));\nassert_eq!(b.surface_area(), 24.0);",
+    "raw::Aabb<glam::Vec3>"
 );
 
 impl Aabb2 {

@@ -78,6 +78,29 @@ impl Obb2 {
         Ok(Self { center, half_extents, rotation })
     }
 
+    /// The box with the rotation matrix `rotation`, whose columns are the box axes.
+    ///
+    /// Only the first column is used (the second is its perpendicular), after checking
+    /// that the matrix is a rotation to within 1e-4 per entry of `RᵀR - I`, with a
+    /// positive determinant.
+    ///
+    /// # Errors
+    /// As [`Self::try_new`]; [`ShapeError::NotARotation`] for a matrix that is not a rotation.
+    pub fn try_from_matrix(center: Vec2, half_extents: Vec2, rotation: Mat2) -> Result<Self, ShapeError> {
+        check_finite(&rotation.to_cols_array(), "Obb2", "rotation")?;
+        let gram = (rotation.transpose() * rotation - Mat2::IDENTITY).to_cols_array();
+        if !gram.iter().all(|e| e.abs() <= ORTHONORMAL_TOLERANCE) || rotation.determinant() <= 0.0 {
+            return Err(ShapeError::NotARotation { shape: "Obb2" });
+        }
+        Self::try_from_rotation(center, half_extents, rotation.x_axis)
+    }
+
+    /// The counter-clockwise angle of the box's x axis, in radians, in `[-π, π]`.
+    #[must_use]
+    pub fn angle(&self) -> f32 {
+        self.rotation.x_axis.to_angle()
+    }
+
     /// The box `aabb`, rotated by `angle` radians about the origin and then moved by
     /// `translation`.
     ///
@@ -404,6 +427,11 @@ mod tests {
         let mirror = Mat3::from_diagonal(Vec3::new(1.0, 1.0, -1.0));
         assert!(Obb3::try_from_matrix(Vec3::ZERO, Vec3::ONE, mirror).is_err());
         assert!(Obb3::try_new(Vec3::ZERO, Vec3::new(1.0, -1.0, 1.0), Quat::IDENTITY).is_err());
+        let shear2 = Mat2::from_cols(Vec2::X, Vec2::new(0.5, 1.0));
+        assert!(Obb2::try_from_matrix(Vec2::ZERO, Vec2::ONE, shear2).is_err());
+        let quarter =
+            Obb2::try_from_matrix(Vec2::ZERO, Vec2::ONE, Mat2::from_cols(Vec2::Y, -Vec2::X)).unwrap();
+        assert_eq!(quarter.angle(), std::f32::consts::FRAC_PI_2);
     }
 
     #[test]

@@ -11,7 +11,7 @@ fn check_interval(t_min: f32, t_max: f32, shape: &'static str) -> Result<(), Sha
 }
 
 macro_rules! ray_type {
-    ($Ray:ident, $V:ident, $name:literal, $dim:literal, $example:literal) => {
+    ($Ray:ident, $V:ident, $name:literal, $dim:literal, $example:literal, $raw:literal) => {
         #[doc = concat!("A ", $dim, " ray or segment: the points `origin + t * dir` for `t` in `[t_min, t_max]`.")]
         ///
         /// `dir` is used as given, never normalised: `t` is measured in units of `dir`.
@@ -24,7 +24,7 @@ macro_rules! ray_type {
         /// ```
         #[derive(Clone, Copy, Debug, PartialEq)]
         #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-        #[cfg_attr(feature = "serde", serde(try_from = "raw::Ray", into = "raw::Ray"))]
+        #[cfg_attr(feature = "serde", serde(try_from = $raw, into = $raw))]
         pub struct $Ray {
             origin: $V,
             dir: $V,
@@ -153,14 +153,16 @@ ray_type!(
     Vec2,
     "Ray2",
     "2D",
-    "use raybox::Ray2;\nuse glam::Vec2;\n\nlet ray = Ray2::new(Vec2::ZERO, Vec2::new(2.0, 0.0));\nassert_eq!(ray.at(1.5), Vec2::new(3.0, 0.0));\nassert!(Ray2::try_new(Vec2::ZERO, Vec2::ZERO).is_err());"
+    "use raybox::Ray2;\nuse glam::Vec2;\n\nlet ray = Ray2::new(Vec2::ZERO, Vec2::new(2.0, 0.0));\nassert_eq!(ray.at(1.5), Vec2::new(3.0, 0.0));\nassert!(Ray2::try_new(Vec2::ZERO, Vec2::ZERO).is_err());",
+    "raw::Ray<glam::Vec2>"
 );
 ray_type!(
     Ray3,
     Vec3,
     "Ray3",
     "3D",
-    "use raybox::Ray3;\nuse glam::Vec3;\n\nlet seg = Ray3::segment(Vec3::ZERO, Vec3::new(0.0, 0.0, 4.0));\nassert_eq!((seg.t_min(), seg.t_max()), (0.0, 1.0));\nassert_eq!(seg.at(0.5), Vec3::new(0.0, 0.0, 2.0));"
+    "use raybox::Ray3;\nuse glam::Vec3;\n\nlet seg = Ray3::segment(Vec3::ZERO, Vec3::new(0.0, 0.0, 4.0));\nassert_eq!((seg.t_min(), seg.t_max()), (0.0, 1.0));\nassert_eq!(seg.at(0.5), Vec3::new(0.0, 0.0, 2.0));",
+    "raw::Ray<glam::Vec3>"
 );
 
 #[cfg(feature = "serde")]
@@ -172,8 +174,36 @@ mod raw {
     pub struct Ray<V> {
         origin: V,
         dir: V,
-        t_min: f32,
-        t_max: f32,
+        t_min: Bound,
+        t_max: Bound,
+    }
+
+    /// A parameter bound: a number, or `"inf"` / `"-inf"` (JSON has no infinities).
+    #[derive(Serialize, Deserialize)]
+    #[serde(untagged)]
+    pub enum Bound {
+        Finite(f32),
+        Named(String),
+    }
+
+    impl From<f32> for Bound {
+        fn from(t: f32) -> Self {
+            match t {
+                f32::INFINITY => Bound::Named("inf".into()),
+                f32::NEG_INFINITY => Bound::Named("-inf".into()),
+                t => Bound::Finite(t),
+            }
+        }
+    }
+
+    impl Bound {
+        /// The value; an unknown name becomes NaN, which the ray constructor rejects.
+        fn value(&self) -> f32 {
+            match self {
+                Bound::Finite(t) => *t,
+                Bound::Named(name) => name.parse().unwrap_or(f32::NAN),
+            }
+        }
     }
 
     macro_rules! convert {
@@ -181,12 +211,12 @@ mod raw {
             impl TryFrom<Ray<$V>> for super::$Ray {
                 type Error = crate::ShapeError;
                 fn try_from(r: Ray<$V>) -> Result<Self, Self::Error> {
-                    Self::try_with_range(r.origin, r.dir, r.t_min, r.t_max)
+                    Self::try_with_range(r.origin, r.dir, r.t_min.value(), r.t_max.value())
                 }
             }
             impl From<super::$Ray> for Ray<$V> {
                 fn from(r: super::$Ray) -> Self {
-                    Ray { origin: r.origin(), dir: r.dir(), t_min: r.t_min(), t_max: r.t_max() }
+                    Ray { origin: r.origin(), dir: r.dir(), t_min: r.t_min().into(), t_max: r.t_max().into() }
                 }
             }
         };

@@ -5,7 +5,7 @@ use glam::{Vec2, Vec3};
 use crate::error::{ShapeError, check_finite, check_non_negative};
 
 macro_rules! ball_type {
-    ($Ball:ident, $V:ident, $name:literal, $what:literal, $Aabb:ident, $example:literal) => {
+    ($Ball:ident, $V:ident, $name:literal, $what:literal, $Aabb:ident, $example:literal, $raw:literal) => {
         #[doc = concat!("A closed ", $what, ": every point within `radius` of `center`.")]
         ///
         /// A zero radius is valid (a point).
@@ -15,7 +15,7 @@ macro_rules! ball_type {
         /// ```
         #[derive(Clone, Copy, Debug, PartialEq)]
         #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-        #[cfg_attr(feature = "serde", serde(try_from = "raw::Ball", into = "raw::Ball"))]
+        #[cfg_attr(feature = "serde", serde(try_from = $raw, into = $raw))]
         pub struct $Ball {
             center: $V,
             radius: f32,
@@ -76,7 +76,8 @@ ball_type!(
     "Circle",
     "disc",
     Aabb2,
-    "use raybox::{Circle, ContainsPoint};\nuse glam::Vec2;\n\nlet c = Circle::new(Vec2::ZERO, 2.0);\nassert!(c.contains_point(Vec2::new(0.0, 2.0))); // closed: the boundary is inside"
+    "use raybox::{Circle, ContainsPoint};\nuse glam::Vec2;\n\nlet c = Circle::new(Vec2::ZERO, 2.0);\nassert!(c.contains_point(Vec2::new(0.0, 2.0))); // closed: the boundary is inside",
+    "raw::Ball<glam::Vec2>"
 );
 ball_type!(
     Sphere,
@@ -84,7 +85,8 @@ ball_type!(
     "Sphere",
     "ball",
     Aabb3,
-    "use raybox::{Sphere, Aabb3};\nuse glam::Vec3;\n\nlet s = Sphere::new(Vec3::ONE, 0.5);\nassert_eq!(s.to_aabb(), Aabb3::new(Vec3::splat(0.5), Vec3::splat(1.5)));"
+    "use raybox::{Sphere, Aabb3};\nuse glam::Vec3;\n\nlet s = Sphere::new(Vec3::ONE, 0.5);\nassert_eq!(s.to_aabb(), Aabb3::new(Vec3::splat(0.5), Vec3::splat(1.5)));",
+    "raw::Ball<glam::Vec3>"
 );
 
 #[cfg(feature = "serde")]
