@@ -28,6 +28,13 @@ macro_rules! aabb_type {
             /// # Errors
             /// [`ShapeError::NotFinite`] for a NaN or infinite coordinate,
             /// [`ShapeError::MinGreaterThanMax`] if `min > max` on some axis.
+            ///
+            /// ```
+            #[doc = concat!("# type V = glam::", stringify!($V), "; type B = raybox::", stringify!($Aabb), ";")]
+            /// assert!(B::try_new(V::ZERO, V::ONE).is_ok());
+            /// assert!(B::try_new(V::ONE, V::ZERO).is_err()); // min > max
+            /// assert!(B::try_new(V::ZERO, V::splat(f32::NAN)).is_err());
+            /// ```
             pub fn try_new(min: $V, max: $V) -> Result<Self, ShapeError> {
                 check_finite(&min.to_array(), $name, "min")?;
                 check_finite(&max.to_array(), $name, "max")?;
@@ -43,6 +50,12 @@ macro_rules! aabb_type {
             ///
             /// # Panics
             /// With `try_new`'s message, if `try_new` would fail.
+            ///
+            /// ```
+            #[doc = concat!("# type V = glam::", stringify!($V), "; type B = raybox::", stringify!($Aabb), ";")]
+            /// let b = B::new(-V::ONE, V::ONE);
+            /// assert_eq!(b.size(), V::splat(2.0));
+            /// ```
             #[track_caller]
             #[must_use]
             pub fn new(min: $V, max: $V) -> Self {
@@ -55,6 +68,13 @@ macro_rules! aabb_type {
             /// [`ShapeError::NotFinite`] for NaN or infinite values (including a
             /// `center ± half_extents` that overflows), [`ShapeError::Negative`] for a
             /// negative half extent.
+            ///
+            /// ```
+            #[doc = concat!("# type V = glam::", stringify!($V), "; type B = raybox::", stringify!($Aabb), ";")]
+            /// let b = B::try_from_center_half_extents(V::ONE, V::splat(0.5)).unwrap();
+            /// assert_eq!(b.min(), V::splat(0.5));
+            /// assert!(B::try_from_center_half_extents(V::ONE, V::splat(-0.5)).is_err());
+            /// ```
             pub fn try_from_center_half_extents(center: $V, half_extents: $V) -> Result<Self, ShapeError> {
                 check_finite(&center.to_array(), $name, "center")?;
                 check_non_negative(&half_extents.to_array(), $name, "half_extents")?;
@@ -65,6 +85,11 @@ macro_rules! aabb_type {
             ///
             /// # Panics
             /// With its message, if `try_from_center_half_extents` would fail.
+            ///
+            /// ```
+            #[doc = concat!("# type V = glam::", stringify!($V), "; type B = raybox::", stringify!($Aabb), ";")]
+            /// assert_eq!(B::from_center_half_extents(V::ZERO, V::ONE), B::new(-V::ONE, V::ONE));
+            /// ```
             #[track_caller]
             #[must_use]
             pub fn from_center_half_extents(center: $V, half_extents: $V) -> Self {
@@ -73,6 +98,13 @@ macro_rules! aabb_type {
 
             /// The smallest box holding every point, or `None` when `points` is empty
             /// or holds a NaN or infinite coordinate.
+            ///
+            /// ```
+            #[doc = concat!("# type V = glam::", stringify!($V), "; type B = raybox::", stringify!($Aabb), ";")]
+            /// let b = B::from_points(&[V::ONE, -V::ONE, V::ZERO]).unwrap();
+            /// assert_eq!(b, B::new(-V::ONE, V::ONE));
+            /// assert_eq!(B::from_points(&[]), None);
+            /// ```
             #[must_use]
             pub fn from_points(points: &[$V]) -> Option<Self> {
                 let (first, rest) = points.split_first()?;
@@ -81,6 +113,11 @@ macro_rules! aabb_type {
             }
 
             /// The lower corner.
+            ///
+            /// ```
+            #[doc = concat!("# type V = glam::", stringify!($V), "; type B = raybox::", stringify!($Aabb), ";")]
+            /// assert_eq!(B::new(V::ZERO, V::ONE).min(), V::ZERO);
+            /// ```
             #[inline]
             #[must_use]
             pub fn min(&self) -> $V {
@@ -88,6 +125,11 @@ macro_rules! aabb_type {
             }
 
             /// The upper corner.
+            ///
+            /// ```
+            #[doc = concat!("# type V = glam::", stringify!($V), "; type B = raybox::", stringify!($Aabb), ";")]
+            /// assert_eq!(B::new(V::ZERO, V::ONE).max(), V::ONE);
+            /// ```
             #[inline]
             #[must_use]
             pub fn max(&self) -> $V {
@@ -95,6 +137,11 @@ macro_rules! aabb_type {
             }
 
             /// The centre, `(min + max) / 2` (computed so that it cannot overflow).
+            ///
+            /// ```
+            #[doc = concat!("# type V = glam::", stringify!($V), "; type B = raybox::", stringify!($Aabb), ";")]
+            /// assert_eq!(B::new(V::ZERO, V::splat(4.0)).center(), V::splat(2.0));
+            /// ```
             #[inline]
             #[must_use]
             pub fn center(&self) -> $V {
@@ -102,6 +149,11 @@ macro_rules! aabb_type {
             }
 
             /// Half the size on each axis.
+            ///
+            /// ```
+            #[doc = concat!("# type V = glam::", stringify!($V), "; type B = raybox::", stringify!($Aabb), ";")]
+            /// assert_eq!(B::new(V::ZERO, V::splat(4.0)).half_extents(), V::splat(2.0));
+            /// ```
             #[inline]
             #[must_use]
             pub fn half_extents(&self) -> $V {
@@ -109,6 +161,11 @@ macro_rules! aabb_type {
             }
 
             /// The size on each axis, `max - min`.
+            ///
+            /// ```
+            #[doc = concat!("# type V = glam::", stringify!($V), "; type B = raybox::", stringify!($Aabb), ";")]
+            /// assert_eq!(B::new(V::ONE, V::splat(4.0)).size(), V::splat(3.0));
+            /// ```
             #[inline]
             #[must_use]
             pub fn size(&self) -> $V {
@@ -116,6 +173,13 @@ macro_rules! aabb_type {
             }
 
             /// The smallest box holding both boxes.
+            ///
+            /// ```
+            #[doc = concat!("# type V = glam::", stringify!($V), "; type B = raybox::", stringify!($Aabb), ";")]
+            /// let a = B::new(V::ZERO, V::ONE);
+            /// let b = B::new(V::splat(2.0), V::splat(3.0));
+            /// assert_eq!(a.union(&b), B::new(V::ZERO, V::splat(3.0)));
+            /// ```
             #[inline]
             #[must_use]
             pub fn union(&self, other: &Self) -> Self {
@@ -123,6 +187,13 @@ macro_rules! aabb_type {
             }
 
             /// The smallest box holding this box and `point`, or `None` if `point` is not finite.
+            ///
+            /// ```
+            #[doc = concat!("# type V = glam::", stringify!($V), "; type B = raybox::", stringify!($Aabb), ";")]
+            /// let a = B::new(V::ZERO, V::ONE);
+            /// assert_eq!(a.union_point(V::splat(-1.0)), Some(B::new(-V::ONE, V::ONE)));
+            /// assert_eq!(a.union_point(V::splat(f32::NAN)), None);
+            /// ```
             #[must_use]
             pub fn union_point(&self, point: $V) -> Option<Self> {
                 point.is_finite().then(|| Self { min: self.min.min(point), max: self.max.max(point) })
@@ -133,6 +204,13 @@ macro_rules! aabb_type {
             ///
             /// # Panics
             /// If `margin` is NaN, or the result has an infinite coordinate.
+            ///
+            /// ```
+            #[doc = concat!("# type V = glam::", stringify!($V), "; type B = raybox::", stringify!($Aabb), ";")]
+            /// let b = B::new(V::ZERO, V::splat(2.0));
+            /// assert_eq!(b.grow(1.0), B::new(-V::ONE, V::splat(3.0)));
+            /// assert_eq!(b.grow(-5.0), B::new(V::ONE, V::ONE)); // shrinks onto the centre, no further
+            /// ```
             #[track_caller]
             #[must_use]
             pub fn grow(&self, margin: f32) -> Self {
@@ -147,6 +225,11 @@ macro_rules! aabb_type {
             ///
             /// # Panics
             /// If the result has a NaN or infinite coordinate.
+            ///
+            /// ```
+            #[doc = concat!("# type V = glam::", stringify!($V), "; type B = raybox::", stringify!($Aabb), ";")]
+            /// assert_eq!(B::new(V::ZERO, V::ONE).translated(V::ONE), B::new(V::ONE, V::splat(2.0)));
+            /// ```
             #[track_caller]
             #[must_use]
             pub fn translated(&self, offset: $V) -> Self {
@@ -175,6 +258,12 @@ aabb_type!(
 
 impl Aabb2 {
     /// The length of the boundary, `2 (w + h)`.
+    ///
+    /// ```
+    /// use raybox::Aabb2;
+    /// use glam::Vec2;
+    /// assert_eq!(Aabb2::new(Vec2::ZERO, Vec2::new(3.0, 1.0)).perimeter(), 8.0);
+    /// ```
     #[must_use]
     pub fn perimeter(&self) -> f32 {
         let s = self.size();
@@ -182,6 +271,12 @@ impl Aabb2 {
     }
 
     /// The area, `w h`.
+    ///
+    /// ```
+    /// use raybox::Aabb2;
+    /// use glam::Vec2;
+    /// assert_eq!(Aabb2::new(Vec2::ZERO, Vec2::new(3.0, 2.0)).area(), 6.0);
+    /// ```
     #[must_use]
     pub fn area(&self) -> f32 {
         let s = self.size();
@@ -189,6 +284,13 @@ impl Aabb2 {
     }
 
     /// The four corners, counter-clockwise from `min`.
+    ///
+    /// ```
+    /// use raybox::Aabb2;
+    /// use glam::Vec2;
+    /// let c = Aabb2::new(Vec2::ZERO, Vec2::ONE).corners();
+    /// assert_eq!(c, [Vec2::ZERO, Vec2::X, Vec2::ONE, Vec2::Y]);
+    /// ```
     #[must_use]
     pub fn corners(&self) -> [Vec2; 4] {
         let (a, b) = (self.min, self.max);
@@ -198,6 +300,12 @@ impl Aabb2 {
 
 impl Aabb3 {
     /// The area of the six faces, `2 (wh + hd + dw)`: the cost measure of the surface area heuristic.
+    ///
+    /// ```
+    /// use raybox::Aabb3;
+    /// use glam::Vec3;
+    /// assert_eq!(Aabb3::new(Vec3::ZERO, Vec3::new(1.0, 2.0, 3.0)).surface_area(), 22.0);
+    /// ```
     #[must_use]
     pub fn surface_area(&self) -> f32 {
         let s = self.size();
@@ -205,6 +313,12 @@ impl Aabb3 {
     }
 
     /// The volume, `w h d`.
+    ///
+    /// ```
+    /// use raybox::Aabb3;
+    /// use glam::Vec3;
+    /// assert_eq!(Aabb3::new(Vec3::ZERO, Vec3::new(1.0, 2.0, 3.0)).volume(), 6.0);
+    /// ```
     #[must_use]
     pub fn volume(&self) -> f32 {
         let s = self.size();
@@ -212,6 +326,13 @@ impl Aabb3 {
     }
 
     /// The eight corners; corner `i` takes `max` on axis `k` when bit `k` of `i` is set.
+    ///
+    /// ```
+    /// use raybox::Aabb3;
+    /// use glam::Vec3;
+    /// let c = Aabb3::new(Vec3::ZERO, Vec3::ONE).corners();
+    /// assert_eq!((c[0], c[1], c[6], c[7]), (Vec3::ZERO, Vec3::X, Vec3::new(0.0, 1.0, 1.0), Vec3::ONE));
+    /// ```
     #[must_use]
     pub fn corners(&self) -> [Vec3; 8] {
         core::array::from_fn(|i| {

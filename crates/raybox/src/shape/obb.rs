@@ -43,6 +43,13 @@ impl Obb2 {
     /// # Errors
     /// [`ShapeError::NotFinite`] for NaN or infinite values,
     /// [`ShapeError::Negative`] for a negative half extent.
+    ///
+    /// ```
+    /// use raybox::Obb2;
+    /// use glam::{Mat2, Vec2};
+    /// assert!(Obb2::try_new(Vec2::ZERO, Vec2::ONE, 0.5).is_ok());
+    /// assert!(Obb2::try_new(Vec2::ZERO, Vec2::ONE, f32::NAN).is_err());
+    /// ```
     pub fn try_new(center: Vec2, half_extents: Vec2, angle: f32) -> Result<Self, ShapeError> {
         check_finite(&[angle], "Obb2", "angle")?;
         let (sin, cos) = angle.sin_cos();
@@ -53,6 +60,13 @@ impl Obb2 {
     ///
     /// # Panics
     /// With `try_new`'s message, if `try_new` would fail.
+    ///
+    /// ```
+    /// use raybox::Obb2;
+    /// use glam::{Mat2, Vec2};
+    /// let b = Obb2::new(Vec2::ZERO, Vec2::new(2.0, 1.0), 0.0);
+    /// assert_eq!(b.corners()[2], Vec2::new(2.0, 1.0));
+    /// ```
     #[track_caller]
     #[must_use]
     pub fn new(center: Vec2, half_extents: Vec2, angle: f32) -> Self {
@@ -65,6 +79,14 @@ impl Obb2 {
     ///
     /// # Errors
     /// As [`Self::try_new`]; [`ShapeError::ZeroRotation`] if `cos_sin` is zero or not finite.
+    ///
+    /// ```
+    /// use raybox::Obb2;
+    /// use glam::{Mat2, Vec2};
+    /// let b = Obb2::try_from_rotation(Vec2::ZERO, Vec2::ONE, Vec2::new(3.0, 4.0)).unwrap();
+    /// assert_eq!(b.axes()[0], Vec2::new(0.6, 0.8));
+    /// assert!(Obb2::try_from_rotation(Vec2::ZERO, Vec2::ONE, Vec2::ZERO).is_err());
+    /// ```
     pub fn try_from_rotation(center: Vec2, half_extents: Vec2, cos_sin: Vec2) -> Result<Self, ShapeError> {
         check_finite(&center.to_array(), "Obb2", "center")?;
         check_non_negative(&half_extents.to_array(), "Obb2", "half_extents")?;
@@ -86,6 +108,14 @@ impl Obb2 {
     ///
     /// # Errors
     /// As [`Self::try_new`]; [`ShapeError::NotARotation`] for a matrix that is not a rotation.
+    ///
+    /// ```
+    /// use raybox::Obb2;
+    /// use glam::{Mat2, Vec2};
+    /// let quarter = Mat2::from_cols(Vec2::Y, -Vec2::X);
+    /// assert!(Obb2::try_from_matrix(Vec2::ZERO, Vec2::ONE, quarter).is_ok());
+    /// assert!(Obb2::try_from_matrix(Vec2::ZERO, Vec2::ONE, Mat2::from_diagonal(Vec2::new(1.0, -1.0))).is_err());
+    /// ```
     pub fn try_from_matrix(center: Vec2, half_extents: Vec2, rotation: Mat2) -> Result<Self, ShapeError> {
         check_finite(&rotation.to_cols_array(), "Obb2", "rotation")?;
         let gram = (rotation.transpose() * rotation - Mat2::IDENTITY).to_cols_array();
@@ -96,6 +126,12 @@ impl Obb2 {
     }
 
     /// The counter-clockwise angle of the box's x axis, in radians, in `[-π, π]`.
+    ///
+    /// ```
+    /// use raybox::Obb2;
+    /// use glam::{Mat2, Vec2};
+    /// assert_eq!(Obb2::new(Vec2::ZERO, Vec2::ONE, 0.25).angle(), 0.25);
+    /// ```
     #[must_use]
     pub fn angle(&self) -> f32 {
         self.rotation.x_axis.to_angle()
@@ -106,6 +142,14 @@ impl Obb2 {
     ///
     /// # Errors
     /// As [`Self::try_new`], for a non-finite angle, translation or result.
+    ///
+    /// ```
+    /// use raybox::{Aabb2, Obb2};
+    /// use glam::Vec2;
+    /// let local = Aabb2::new(Vec2::new(1.0, -1.0), Vec2::new(3.0, 1.0));
+    /// let b = Obb2::try_from_aabb_and_transform(&local, 0.0, Vec2::Y).unwrap();
+    /// assert_eq!(b.center(), Vec2::new(2.0, 1.0));
+    /// ```
     pub fn try_from_aabb_and_transform(
         aabb: &Aabb2,
         angle: f32,
@@ -117,6 +161,12 @@ impl Obb2 {
     }
 
     /// The centre.
+    ///
+    /// ```
+    /// use raybox::Obb2;
+    /// use glam::{Mat2, Vec2};
+    /// assert_eq!(Obb2::new(Vec2::ONE, Vec2::ONE, 0.3).center(), Vec2::ONE);
+    /// ```
     #[inline]
     #[must_use]
     pub fn center(&self) -> Vec2 {
@@ -124,6 +174,12 @@ impl Obb2 {
     }
 
     /// Half the size along each of the box's own axes.
+    ///
+    /// ```
+    /// use raybox::Obb2;
+    /// use glam::{Mat2, Vec2};
+    /// assert_eq!(Obb2::new(Vec2::ONE, Vec2::X, 0.3).half_extents(), Vec2::X);
+    /// ```
     #[inline]
     #[must_use]
     pub fn half_extents(&self) -> Vec2 {
@@ -131,6 +187,12 @@ impl Obb2 {
     }
 
     /// The rotation; its columns are the box axes in world coordinates.
+    ///
+    /// ```
+    /// use raybox::Obb2;
+    /// use glam::{Mat2, Vec2};
+    /// assert_eq!(Obb2::new(Vec2::ZERO, Vec2::ONE, 0.0).rotation(), Mat2::IDENTITY);
+    /// ```
     #[inline]
     #[must_use]
     pub fn rotation(&self) -> Mat2 {
@@ -138,6 +200,13 @@ impl Obb2 {
     }
 
     /// The box axes in world coordinates (unit vectors).
+    ///
+    /// ```
+    /// use raybox::Obb2;
+    /// use glam::{Mat2, Vec2};
+    /// let [x, y] = Obb2::new(Vec2::ZERO, Vec2::ONE, 0.3).axes();
+    /// assert!(x.dot(y).abs() < 1e-7 && (x.length() - 1.0).abs() < 1e-6);
+    /// ```
     #[inline]
     #[must_use]
     pub fn axes(&self) -> [Vec2; 2] {
@@ -145,6 +214,13 @@ impl Obb2 {
     }
 
     /// A world point in the box's frame (where the box is `[-half_extents, half_extents]`).
+    ///
+    /// ```
+    /// use raybox::Obb2;
+    /// use glam::{Mat2, Vec2};
+    /// let b = Obb2::try_from_rotation(Vec2::new(1.0, 0.0), Vec2::ONE, Vec2::Y).unwrap(); // turned 90 degrees
+    /// assert_eq!(b.point_to_local(Vec2::new(1.0, 2.0)), Vec2::new(2.0, 0.0));
+    /// ```
     #[inline]
     #[must_use]
     pub fn point_to_local(&self, point: Vec2) -> Vec2 {
@@ -152,6 +228,13 @@ impl Obb2 {
     }
 
     /// A point of the box's frame in world coordinates.
+    ///
+    /// ```
+    /// use raybox::Obb2;
+    /// use glam::{Mat2, Vec2};
+    /// let b = Obb2::try_from_rotation(Vec2::new(1.0, 0.0), Vec2::ONE, Vec2::Y).unwrap();
+    /// assert_eq!(b.point_to_world(Vec2::new(2.0, 0.0)), Vec2::new(1.0, 2.0));
+    /// ```
     #[inline]
     #[must_use]
     pub fn point_to_world(&self, local: Vec2) -> Vec2 {
@@ -159,6 +242,13 @@ impl Obb2 {
     }
 
     /// The four corners, counter-clockwise in the box frame from `(-h.x, -h.y)`.
+    ///
+    /// ```
+    /// use raybox::Obb2;
+    /// use glam::{Mat2, Vec2};
+    /// let c = Obb2::new(Vec2::ZERO, Vec2::new(2.0, 1.0), 0.0).corners();
+    /// assert_eq!(c[0], Vec2::new(-2.0, -1.0));
+    /// ```
     #[must_use]
     pub fn corners(&self) -> [Vec2; 4] {
         let h = self.half_extents;
@@ -170,6 +260,13 @@ impl Obb2 {
     ///
     /// # Panics
     /// If the bounds overflow to infinity.
+    ///
+    /// ```
+    /// use raybox::Obb2;
+    /// use glam::{Mat2, Vec2};
+    /// let diamond = Obb2::try_from_rotation(Vec2::ZERO, Vec2::ONE, Vec2::ONE).unwrap();
+    /// assert!((diamond.to_aabb().max().x - 2f32.sqrt()).abs() < 1e-6);
+    /// ```
     #[track_caller]
     #[must_use]
     pub fn to_aabb(&self) -> Aabb2 {
@@ -209,6 +306,15 @@ impl Obb3 {
     /// # Errors
     /// [`ShapeError::NotFinite`] for NaN or infinite values, [`ShapeError::Negative`] for a
     /// negative half extent, [`ShapeError::ZeroRotation`] for a zero or non-finite quaternion.
+    ///
+    /// ```
+    /// use raybox::Obb3;
+    /// use glam::{Mat3, Quat, Vec3};
+    /// // Any non-zero quaternion: (1, 1, 0, 0) is 90 degrees about x, exactly.
+    /// let b = Obb3::try_new(Vec3::ZERO, Vec3::ONE, Quat::from_xyzw(1.0, 0.0, 0.0, 1.0)).unwrap();
+    /// assert_eq!(b.axes()[1], Vec3::Z);
+    /// assert!(Obb3::try_new(Vec3::ZERO, Vec3::ONE, Quat::from_xyzw(0.0, 0.0, 0.0, 0.0)).is_err());
+    /// ```
     pub fn try_new(center: Vec3, half_extents: Vec3, rotation: Quat) -> Result<Self, ShapeError> {
         check_finite(&center.to_array(), "Obb3", "center")?;
         check_non_negative(&half_extents.to_array(), "Obb3", "half_extents")?;
@@ -224,6 +330,13 @@ impl Obb3 {
     ///
     /// # Panics
     /// With `try_new`'s message, if `try_new` would fail.
+    ///
+    /// ```
+    /// use raybox::Obb3;
+    /// use glam::{Mat3, Quat, Vec3};
+    /// let b = Obb3::new(Vec3::ZERO, Vec3::ONE, Quat::IDENTITY);
+    /// assert_eq!(b.rotation(), Mat3::IDENTITY);
+    /// ```
     #[track_caller]
     #[must_use]
     pub fn new(center: Vec3, half_extents: Vec3, rotation: Quat) -> Self {
@@ -237,6 +350,15 @@ impl Obb3 {
     ///
     /// # Errors
     /// As [`Self::try_new`]; [`ShapeError::NotARotation`] for a matrix that is not a rotation.
+    ///
+    /// ```
+    /// use raybox::Obb3;
+    /// use glam::{Mat3, Quat, Vec3};
+    /// let quarter = Mat3::from_cols(Vec3::Y, -Vec3::X, Vec3::Z);
+    /// assert!(Obb3::try_from_matrix(Vec3::ZERO, Vec3::ONE, quarter).is_ok());
+    /// let mirror = Mat3::from_diagonal(Vec3::new(1.0, 1.0, -1.0));
+    /// assert!(Obb3::try_from_matrix(Vec3::ZERO, Vec3::ONE, mirror).is_err());
+    /// ```
     pub fn try_from_matrix(center: Vec3, half_extents: Vec3, rotation: Mat3) -> Result<Self, ShapeError> {
         check_finite(&center.to_array(), "Obb3", "center")?;
         check_non_negative(&half_extents.to_array(), "Obb3", "half_extents")?;
@@ -253,6 +375,14 @@ impl Obb3 {
     ///
     /// # Errors
     /// As [`Self::try_new`].
+    ///
+    /// ```
+    /// use raybox::{Aabb3, Obb3};
+    /// use glam::{Quat, Vec3};
+    /// let local = Aabb3::new(Vec3::new(1.0, -1.0, -1.0), Vec3::new(3.0, 1.0, 1.0));
+    /// let b = Obb3::try_from_aabb_and_transform(&local, Quat::IDENTITY, Vec3::Z).unwrap();
+    /// assert_eq!(b.center(), Vec3::new(2.0, 0.0, 1.0));
+    /// ```
     pub fn try_from_aabb_and_transform(
         aabb: &Aabb3,
         rotation: Quat,
@@ -265,6 +395,12 @@ impl Obb3 {
     }
 
     /// The centre.
+    ///
+    /// ```
+    /// use raybox::Obb3;
+    /// use glam::{Mat3, Quat, Vec3};
+    /// assert_eq!(Obb3::new(Vec3::ONE, Vec3::ONE, Quat::IDENTITY).center(), Vec3::ONE);
+    /// ```
     #[inline]
     #[must_use]
     pub fn center(&self) -> Vec3 {
@@ -272,6 +408,12 @@ impl Obb3 {
     }
 
     /// Half the size along each of the box's own axes.
+    ///
+    /// ```
+    /// use raybox::Obb3;
+    /// use glam::{Mat3, Quat, Vec3};
+    /// assert_eq!(Obb3::new(Vec3::ONE, Vec3::X, Quat::IDENTITY).half_extents(), Vec3::X);
+    /// ```
     #[inline]
     #[must_use]
     pub fn half_extents(&self) -> Vec3 {
@@ -279,6 +421,13 @@ impl Obb3 {
     }
 
     /// The rotation matrix; its columns are the box axes in world coordinates.
+    ///
+    /// ```
+    /// use raybox::Obb3;
+    /// use glam::{Mat3, Quat, Vec3};
+    /// let b = Obb3::new(Vec3::ZERO, Vec3::ONE, Quat::from_xyzw(0.0, 0.0, 1.0, 1.0));
+    /// assert_eq!(b.rotation().x_axis, Vec3::Y);
+    /// ```
     #[inline]
     #[must_use]
     pub fn rotation(&self) -> Mat3 {
@@ -286,6 +435,13 @@ impl Obb3 {
     }
 
     /// The box axes in world coordinates (unit vectors).
+    ///
+    /// ```
+    /// use raybox::Obb3;
+    /// use glam::{Mat3, Quat, Vec3};
+    /// let b = Obb3::new(Vec3::ZERO, Vec3::ONE, Quat::from_xyzw(0.0, 0.0, 1.0, 1.0));
+    /// assert_eq!(b.axes(), [Vec3::Y, -Vec3::X, Vec3::Z]);
+    /// ```
     #[inline]
     #[must_use]
     pub fn axes(&self) -> [Vec3; 3] {
@@ -293,6 +449,13 @@ impl Obb3 {
     }
 
     /// A world point in the box's frame (where the box is `[-half_extents, half_extents]`).
+    ///
+    /// ```
+    /// use raybox::Obb3;
+    /// use glam::{Mat3, Quat, Vec3};
+    /// let b = Obb3::new(Vec3::X, Vec3::ONE, Quat::from_xyzw(0.0, 0.0, 1.0, 1.0));
+    /// assert_eq!(b.point_to_local(Vec3::new(1.0, 2.0, 0.0)), Vec3::new(2.0, 0.0, 0.0));
+    /// ```
     #[inline]
     #[must_use]
     pub fn point_to_local(&self, point: Vec3) -> Vec3 {
@@ -300,6 +463,13 @@ impl Obb3 {
     }
 
     /// A point of the box's frame in world coordinates.
+    ///
+    /// ```
+    /// use raybox::Obb3;
+    /// use glam::{Mat3, Quat, Vec3};
+    /// let b = Obb3::new(Vec3::X, Vec3::ONE, Quat::from_xyzw(0.0, 0.0, 1.0, 1.0));
+    /// assert_eq!(b.point_to_world(Vec3::new(2.0, 0.0, 0.0)), Vec3::new(1.0, 2.0, 0.0));
+    /// ```
     #[inline]
     #[must_use]
     pub fn point_to_world(&self, local: Vec3) -> Vec3 {
@@ -308,6 +478,13 @@ impl Obb3 {
 
     /// The eight corners; corner `i` takes `+half_extents` on local axis `k` when bit `k`
     /// of `i` is set.
+    ///
+    /// ```
+    /// use raybox::Obb3;
+    /// use glam::{Mat3, Quat, Vec3};
+    /// let c = Obb3::new(Vec3::ZERO, Vec3::ONE, Quat::IDENTITY).corners();
+    /// assert_eq!((c[0], c[7]), (-Vec3::ONE, Vec3::ONE));
+    /// ```
     #[must_use]
     pub fn corners(&self) -> [Vec3; 8] {
         let h = self.half_extents;
@@ -321,6 +498,13 @@ impl Obb3 {
     ///
     /// # Panics
     /// If the bounds overflow to infinity.
+    ///
+    /// ```
+    /// use raybox::Obb3;
+    /// use glam::{Mat3, Quat, Vec3};
+    /// let b = Obb3::new(Vec3::ZERO, Vec3::ONE, Quat::from_xyzw(0.0, 0.0, 1.0, 1.0)).to_aabb();
+    /// assert_eq!((b.min(), b.max()), (-Vec3::ONE, Vec3::ONE));
+    /// ```
     #[track_caller]
     #[must_use]
     pub fn to_aabb(&self) -> Aabb3 {

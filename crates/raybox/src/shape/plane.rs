@@ -36,6 +36,13 @@ impl Plane {
     /// # Errors
     /// [`ShapeError::NotFinite`] for NaN or infinite values, [`ShapeError::ZeroNormal`] for a
     /// zero normal.
+    ///
+    /// ```
+    /// use raybox::Plane;
+    /// use glam::Vec3;
+    /// assert!(Plane::try_new(Vec3::Z, 1.0).is_ok());
+    /// assert!(Plane::try_new(Vec3::ZERO, 1.0).is_err());
+    /// ```
     pub fn try_new(normal: Vec3, offset: f32) -> Result<Self, ShapeError> {
         check_finite(&normal.to_array(), "Plane", "normal")?;
         check_finite(&[offset], "Plane", "offset")?;
@@ -49,6 +56,13 @@ impl Plane {
     ///
     /// # Panics
     /// With `try_new`'s message, if `try_new` would fail.
+    ///
+    /// ```
+    /// use raybox::Plane;
+    /// use glam::Vec3;
+    /// let p = Plane::new(Vec3::new(0.0, 0.0, 2.0), 4.0); // z = 2
+    /// assert_eq!(p.signed_distance(Vec3::new(1.0, 1.0, 5.0)), 3.0);
+    /// ```
     #[track_caller]
     #[must_use]
     pub fn new(normal: Vec3, offset: f32) -> Self {
@@ -59,6 +73,13 @@ impl Plane {
     ///
     /// # Errors
     /// As [`Self::try_new`], also for a non-finite `point`.
+    ///
+    /// ```
+    /// use raybox::Plane;
+    /// use glam::Vec3;
+    /// let p = Plane::try_from_point_normal(Vec3::ONE, Vec3::X).unwrap();
+    /// assert_eq!(p.offset(), 1.0);
+    /// ```
     pub fn try_from_point_normal(point: Vec3, normal: Vec3) -> Result<Self, ShapeError> {
         check_finite(&point.to_array(), "Plane", "point")?;
         let offset = normal.as_dvec3().dot(point.as_dvec3()) as f32;
@@ -69,6 +90,12 @@ impl Plane {
     ///
     /// # Panics
     /// With its message, if `try_from_point_normal` would fail.
+    ///
+    /// ```
+    /// use raybox::Plane;
+    /// use glam::Vec3;
+    /// assert_eq!(Plane::from_point_normal(Vec3::ONE, Vec3::Y), Plane::new(Vec3::Y, 1.0));
+    /// ```
     #[track_caller]
     #[must_use]
     pub fn from_point_normal(point: Vec3, normal: Vec3) -> Self {
@@ -81,6 +108,13 @@ impl Plane {
     /// # Errors
     /// [`ShapeError::NotFinite`] for non-finite points, [`ShapeError::Degenerate`] if the
     /// points are collinear.
+    ///
+    /// ```
+    /// use raybox::Plane;
+    /// use glam::Vec3;
+    /// let p = Plane::try_from_points(Vec3::ZERO, Vec3::X, Vec3::Y).unwrap();
+    /// assert_eq!(p.unit_normal(), Vec3::Z);
+    /// ```
     pub fn try_from_points(a: Vec3, b: Vec3, c: Vec3) -> Result<Self, ShapeError> {
         for p in [a, b, c] {
             check_finite(&p.to_array(), "Plane", "points")?;
@@ -94,6 +128,12 @@ impl Plane {
     }
 
     /// The normal, as given (not necessarily unit length).
+    ///
+    /// ```
+    /// use raybox::Plane;
+    /// use glam::Vec3;
+    /// assert_eq!(Plane::new(Vec3::new(0.0, 3.0, 4.0), 1.0).normal(), Vec3::new(0.0, 3.0, 4.0));
+    /// ```
     #[inline]
     #[must_use]
     pub fn normal(&self) -> Vec3 {
@@ -101,6 +141,12 @@ impl Plane {
     }
 
     /// The offset: `normal · x = offset` on the plane.
+    ///
+    /// ```
+    /// use raybox::Plane;
+    /// use glam::Vec3;
+    /// assert_eq!(Plane::new(Vec3::Z, -2.0).offset(), -2.0);
+    /// ```
     #[inline]
     #[must_use]
     pub fn offset(&self) -> f32 {
@@ -108,12 +154,24 @@ impl Plane {
     }
 
     /// The normal scaled to unit length.
+    ///
+    /// ```
+    /// use raybox::Plane;
+    /// use glam::Vec3;
+    /// assert_eq!(Plane::new(Vec3::new(0.0, 3.0, 4.0), 1.0).unit_normal(), Vec3::new(0.0, 0.6, 0.8));
+    /// ```
     #[must_use]
     pub fn unit_normal(&self) -> Vec3 {
         self.normal.as_dvec3().normalize().as_vec3()
     }
 
     /// The same plane with a unit normal (and the offset scaled to match).
+    ///
+    /// ```
+    /// use raybox::Plane;
+    /// use glam::Vec3;
+    /// assert_eq!(Plane::new(Vec3::new(0.0, 0.0, 2.0), 4.0).normalized(), Plane::new(Vec3::Z, 2.0));
+    /// ```
     #[must_use]
     pub fn normalized(&self) -> Self {
         let n = self.normal.as_dvec3();
@@ -122,6 +180,13 @@ impl Plane {
     }
 
     /// The signed distance from the plane to `point`: positive in front, negative behind.
+    ///
+    /// ```
+    /// use raybox::Plane;
+    /// use glam::Vec3;
+    /// let p = Plane::new(Vec3::Z, 0.0);
+    /// assert_eq!(p.signed_distance(Vec3::new(0.0, 0.0, -3.0)), -3.0);
+    /// ```
     #[must_use]
     pub fn signed_distance(&self, point: Vec3) -> f32 {
         let n = self.normal.as_dvec3();

@@ -38,6 +38,13 @@ macro_rules! ray_type {
             /// # Errors
             /// [`ShapeError::NotFinite`] if `origin` or `dir` has a NaN or infinite component,
             /// [`ShapeError::ZeroDirection`] if `dir` is zero.
+            ///
+            /// ```
+            #[doc = concat!("# type V = glam::", stringify!($V), "; type R = raybox::", stringify!($Ray), ";")]
+            /// let r = R::try_new(V::ZERO, V::X).unwrap();
+            /// assert_eq!((r.t_min(), r.t_max()), (0.0, f32::INFINITY));
+            /// assert!(R::try_new(V::ZERO, V::ZERO).is_err());
+            /// ```
             pub fn try_new(origin: $V, dir: $V) -> Result<Self, ShapeError> {
                 Self::try_with_range(origin, dir, 0.0, f32::INFINITY)
             }
@@ -46,6 +53,12 @@ macro_rules! ray_type {
             ///
             /// # Panics
             /// With `try_new`'s message, if `try_new` would fail.
+            ///
+            /// ```
+            #[doc = concat!("# type V = glam::", stringify!($V), "; type R = raybox::", stringify!($Ray), ";")]
+            /// let r = R::new(V::ONE, V::X * 2.0);
+            /// assert_eq!(r.at(0.5), V::ONE + V::X);
+            /// ```
             #[track_caller]
             #[must_use]
             pub fn new(origin: $V, dir: $V) -> Self {
@@ -57,6 +70,13 @@ macro_rules! ray_type {
             /// # Errors
             /// As [`Self::try_new`], and [`ShapeError::BadInterval`] if `t_min > t_max`,
             /// either bound is NaN, `t_min` is `+inf` or `t_max` is `-inf`.
+            ///
+            /// ```
+            #[doc = concat!("# type V = glam::", stringify!($V), "; type R = raybox::", stringify!($Ray), ";")]
+            /// let line = R::try_with_range(V::ZERO, V::X, f32::NEG_INFINITY, f32::INFINITY).unwrap();
+            /// assert_eq!(line.t_min(), f32::NEG_INFINITY);
+            /// assert!(R::try_with_range(V::ZERO, V::X, 2.0, 1.0).is_err());
+            /// ```
             pub fn try_with_range(
                 origin: $V,
                 dir: $V,
@@ -76,6 +96,12 @@ macro_rules! ray_type {
             ///
             /// # Panics
             /// With `try_with_range`'s message, if it would fail.
+            ///
+            /// ```
+            #[doc = concat!("# type V = glam::", stringify!($V), "; type R = raybox::", stringify!($Ray), ";")]
+            /// let r = R::with_range(V::ZERO, V::X, 1.0, 3.0);
+            /// assert_eq!((r.t_min(), r.t_max()), (1.0, 3.0));
+            /// ```
             #[track_caller]
             #[must_use]
             pub fn with_range(origin: $V, dir: $V, t_min: f32, t_max: f32) -> Self {
@@ -86,6 +112,11 @@ macro_rules! ray_type {
             ///
             /// # Errors
             /// As [`Self::try_new`]; [`ShapeError::ZeroDirection`] if `from == to`.
+            ///
+            /// ```
+            #[doc = concat!("# type V = glam::", stringify!($V), "; type R = raybox::", stringify!($Ray), ";")]
+            /// assert!(R::try_segment(V::ONE, V::ONE).is_err()); // zero length
+            /// ```
             pub fn try_segment(from: $V, to: $V) -> Result<Self, ShapeError> {
                 check_finite(&to.to_array(), $name, "to")?;
                 Self::try_with_range(from, to - from, 0.0, 1.0)
@@ -95,6 +126,12 @@ macro_rules! ray_type {
             ///
             /// # Panics
             /// With `try_segment`'s message, if it would fail.
+            ///
+            /// ```
+            #[doc = concat!("# type V = glam::", stringify!($V), "; type R = raybox::", stringify!($Ray), ";")]
+            /// let s = R::segment(V::ZERO, V::splat(2.0));
+            /// assert_eq!((s.dir(), s.t_max()), (V::splat(2.0), 1.0));
+            /// ```
             #[track_caller]
             #[must_use]
             pub fn segment(from: $V, to: $V) -> Self {
@@ -105,12 +142,23 @@ macro_rules! ray_type {
             ///
             /// # Errors
             /// [`ShapeError::BadInterval`], as in [`Self::try_with_range`].
+            ///
+            /// ```
+            #[doc = concat!("# type V = glam::", stringify!($V), "; type R = raybox::", stringify!($Ray), ";")]
+            /// let r = R::new(V::ZERO, V::X).try_with_interval(0.5, 2.0).unwrap();
+            /// assert_eq!(r.t_max(), 2.0);
+            /// ```
             pub fn try_with_interval(self, t_min: f32, t_max: f32) -> Result<Self, ShapeError> {
                 check_interval(t_min, t_max, $name)?;
                 Ok(Self { t_min, t_max, ..self })
             }
 
             /// The point `origin + t * dir`.
+            ///
+            /// ```
+            #[doc = concat!("# type V = glam::", stringify!($V), "; type R = raybox::", stringify!($Ray), ";")]
+            /// assert_eq!(R::new(V::ZERO, V::X).at(-2.0), V::X * -2.0);
+            /// ```
             #[inline]
             #[must_use]
             pub fn at(&self, t: f32) -> $V {
@@ -118,6 +166,11 @@ macro_rules! ray_type {
             }
 
             /// Where the ray starts at `t = 0` (not necessarily at `t_min`).
+            ///
+            /// ```
+            #[doc = concat!("# type V = glam::", stringify!($V), "; type R = raybox::", stringify!($Ray), ";")]
+            /// assert_eq!(R::new(V::ONE, V::X).origin(), V::ONE);
+            /// ```
             #[inline]
             #[must_use]
             pub fn origin(&self) -> $V {
@@ -125,6 +178,11 @@ macro_rules! ray_type {
             }
 
             /// The direction, as given (not normalised).
+            ///
+            /// ```
+            #[doc = concat!("# type V = glam::", stringify!($V), "; type R = raybox::", stringify!($Ray), ";")]
+            /// assert_eq!(R::new(V::ONE, V::X * 3.0).dir(), V::X * 3.0); // not normalised
+            /// ```
             #[inline]
             #[must_use]
             pub fn dir(&self) -> $V {
@@ -132,6 +190,11 @@ macro_rules! ray_type {
             }
 
             /// The lower end of the parameter interval.
+            ///
+            /// ```
+            #[doc = concat!("# type V = glam::", stringify!($V), "; type R = raybox::", stringify!($Ray), ";")]
+            /// assert_eq!(R::with_range(V::ONE, V::X, -1.0, 1.0).t_min(), -1.0);
+            /// ```
             #[inline]
             #[must_use]
             pub fn t_min(&self) -> f32 {
@@ -139,6 +202,11 @@ macro_rules! ray_type {
             }
 
             /// The upper end of the parameter interval (may be `f32::INFINITY`).
+            ///
+            /// ```
+            #[doc = concat!("# type V = glam::", stringify!($V), "; type R = raybox::", stringify!($Ray), ";")]
+            /// assert_eq!(R::new(V::ONE, V::X).t_max(), f32::INFINITY);
+            /// ```
             #[inline]
             #[must_use]
             pub fn t_max(&self) -> f32 {

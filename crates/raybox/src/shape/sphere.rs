@@ -27,6 +27,12 @@ macro_rules! ball_type {
             /// # Errors
             /// [`ShapeError::NotFinite`] for NaN or infinite values,
             /// [`ShapeError::Negative`] for a negative radius.
+            ///
+            /// ```
+            #[doc = concat!("# type V = glam::", stringify!($V), "; type S = raybox::", stringify!($Ball), ";")]
+            /// assert!(S::try_new(V::ZERO, 0.0).is_ok()); // a point
+            /// assert!(S::try_new(V::ZERO, -1.0).is_err());
+            /// ```
             pub fn try_new(center: $V, radius: f32) -> Result<Self, ShapeError> {
                 check_finite(&center.to_array(), $name, "center")?;
                 check_non_negative(&[radius], $name, "radius")?;
@@ -37,6 +43,11 @@ macro_rules! ball_type {
             ///
             /// # Panics
             /// With `try_new`'s message, if `try_new` would fail.
+            ///
+            /// ```
+            #[doc = concat!("# type V = glam::", stringify!($V), "; type S = raybox::", stringify!($Ball), ";")]
+            /// assert_eq!(S::new(V::ONE, 2.0).radius(), 2.0);
+            /// ```
             #[track_caller]
             #[must_use]
             pub fn new(center: $V, radius: f32) -> Self {
@@ -44,6 +55,11 @@ macro_rules! ball_type {
             }
 
             /// The centre.
+            ///
+            /// ```
+            #[doc = concat!("# type V = glam::", stringify!($V), "; type S = raybox::", stringify!($Ball), ";")]
+            /// assert_eq!(S::new(V::ONE, 2.0).center(), V::ONE);
+            /// ```
             #[inline]
             #[must_use]
             pub fn center(&self) -> $V {
@@ -51,6 +67,11 @@ macro_rules! ball_type {
             }
 
             /// The radius (zero or more).
+            ///
+            /// ```
+            #[doc = concat!("# type V = glam::", stringify!($V), "; type S = raybox::", stringify!($Ball), ";")]
+            /// assert_eq!(S::new(V::ONE, 2.0).radius(), 2.0);
+            /// ```
             #[inline]
             #[must_use]
             pub fn radius(&self) -> f32 {
@@ -61,6 +82,12 @@ macro_rules! ball_type {
             ///
             /// # Panics
             /// If `center ± radius` overflows to infinity.
+            ///
+            /// ```
+            #[doc = concat!("# type V = glam::", stringify!($V), "; type S = raybox::", stringify!($Ball), ";")]
+            /// let b = S::new(V::ONE, 1.0).to_aabb();
+            /// assert_eq!((b.min(), b.max()), (V::ZERO, V::splat(2.0)));
+            /// ```
             #[track_caller]
             #[must_use]
             pub fn to_aabb(&self) -> crate::$Aabb {

@@ -35,6 +35,13 @@ impl Triangle3 {
     /// [`ShapeError::NotFinite`] for a non-finite vertex, [`ShapeError::Degenerate`] if the
     /// vertices are collinear (decided in `f64`, where the cross product of `f32` edges is
     /// nearly exact).
+    ///
+    /// ```
+    /// use raybox::Triangle3;
+    /// use glam::Vec3;
+    /// assert!(Triangle3::try_new(Vec3::ZERO, Vec3::X, Vec3::Y).is_ok());
+    /// assert!(Triangle3::try_new(Vec3::ZERO, Vec3::X, Vec3::X * 2.0).is_err()); // collinear
+    /// ```
     pub fn try_new(v0: Vec3, v1: Vec3, v2: Vec3) -> Result<Self, ShapeError> {
         for v in [v0, v1, v2] {
             check_finite(&v.to_array(), "Triangle3", "vertices")?;
@@ -50,6 +57,13 @@ impl Triangle3 {
     ///
     /// # Panics
     /// With `try_new`'s message, if `try_new` would fail.
+    ///
+    /// ```
+    /// use raybox::Triangle3;
+    /// use glam::Vec3;
+    /// let t = Triangle3::new(Vec3::ZERO, Vec3::X, Vec3::Y);
+    /// assert_eq!(t.vertices()[1], Vec3::X);
+    /// ```
     #[track_caller]
     #[must_use]
     pub fn new(v0: Vec3, v1: Vec3, v2: Vec3) -> Self {
@@ -57,6 +71,12 @@ impl Triangle3 {
     }
 
     /// The three vertices.
+    ///
+    /// ```
+    /// use raybox::Triangle3;
+    /// use glam::Vec3;
+    /// assert_eq!(Triangle3::new(Vec3::ZERO, Vec3::X, Vec3::Y).vertices(), [Vec3::ZERO, Vec3::X, Vec3::Y]);
+    /// ```
     #[inline]
     #[must_use]
     pub fn vertices(&self) -> [Vec3; 3] {
@@ -64,6 +84,12 @@ impl Triangle3 {
     }
 
     /// The geometric normal `(v1 - v0) × (v2 - v0)`, not normalised (its length is twice the area).
+    ///
+    /// ```
+    /// use raybox::Triangle3;
+    /// use glam::Vec3;
+    /// assert_eq!(Triangle3::new(Vec3::ZERO, Vec3::X * 2.0, Vec3::Y).normal(), Vec3::Z * 2.0);
+    /// ```
     #[must_use]
     pub fn normal(&self) -> Vec3 {
         let [a, b, c] = self.vertices;
@@ -71,6 +97,12 @@ impl Triangle3 {
     }
 
     /// The geometric normal scaled to unit length.
+    ///
+    /// ```
+    /// use raybox::Triangle3;
+    /// use glam::Vec3;
+    /// assert_eq!(Triangle3::new(Vec3::ZERO, Vec3::Y, Vec3::X).unit_normal(), -Vec3::Z);
+    /// ```
     #[must_use]
     pub fn unit_normal(&self) -> Vec3 {
         let [a, b, c] = self.vertices;
@@ -78,6 +110,12 @@ impl Triangle3 {
     }
 
     /// The area.
+    ///
+    /// ```
+    /// use raybox::Triangle3;
+    /// use glam::Vec3;
+    /// assert_eq!(Triangle3::new(Vec3::ZERO, Vec3::X * 4.0, Vec3::Y).area(), 2.0);
+    /// ```
     #[must_use]
     pub fn area(&self) -> f32 {
         let [a, b, c] = self.vertices;
@@ -85,6 +123,12 @@ impl Triangle3 {
     }
 
     /// The centroid, `(v0 + v1 + v2) / 3`.
+    ///
+    /// ```
+    /// use raybox::Triangle3;
+    /// use glam::Vec3;
+    /// assert_eq!(Triangle3::new(Vec3::ZERO, Vec3::X * 3.0, Vec3::Y * 3.0).centroid(), Vec3::new(1.0, 1.0, 0.0));
+    /// ```
     #[must_use]
     pub fn centroid(&self) -> Vec3 {
         let [a, b, c] = self.vertices.map(Vec3::as_dvec3);
@@ -92,6 +136,13 @@ impl Triangle3 {
     }
 
     /// The smallest axis-aligned box holding the triangle.
+    ///
+    /// ```
+    /// use raybox::Triangle3;
+    /// use glam::Vec3;
+    /// let b = Triangle3::new(Vec3::ZERO, Vec3::X, Vec3::new(0.0, 2.0, -1.0)).to_aabb();
+    /// assert_eq!((b.min(), b.max()), (Vec3::new(0.0, 0.0, -1.0), Vec3::new(1.0, 2.0, 0.0)));
+    /// ```
     #[must_use]
     pub fn to_aabb(&self) -> Aabb3 {
         let [a, b, c] = self.vertices;

@@ -126,6 +126,13 @@ macro_rules! ball_ray_impls {
         impl $Ball {
             /// The two unclipped roots of `|r(t) - center|² = radius²`, or `None` when the
             /// ray's line misses the ball.
+            ///
+            /// ```
+            #[doc = concat!("# type V = glam::", stringify!($V), "; type S = raybox::", stringify!($Ball), "; type R = raybox::", stringify!($Ray), ";")]
+            /// let s = S::new(V::ZERO, 1.0);
+            /// let r = s.ray_roots(&R::new(V::X * -3.0, V::X)).unwrap();
+            /// assert_eq!((r.near, r.far), (2.0, 4.0)); // unclipped: both roots, whatever t_min
+            /// ```
             #[must_use]
             pub fn ray_roots(&self, ray: &$Ray) -> Option<SphereRoots> {
                 self.roots_f64(ray).map(|(a, b)| SphereRoots { near: a as f32, far: b as f32 })
@@ -136,6 +143,13 @@ macro_rules! ball_ray_impls {
             /// points out of the ball in both cases.
             ///
             /// See also [`RayCast::cast_ray`], which treats the ball as solid.
+            ///
+            /// ```
+            #[doc = concat!("# type V = glam::", stringify!($V), "; type S = raybox::", stringify!($Ball), "; type R = raybox::", stringify!($Ray), ";")]
+            /// let s = S::new(V::ZERO, 1.0);
+            /// let from_inside = s.cast_ray_surface(&R::new(V::ZERO, V::X)).unwrap();
+            /// assert_eq!((from_inside.t, from_inside.normal), (1.0, V::X)); // the exit point
+            /// ```
             #[must_use]
             pub fn cast_ray_surface(&self, ray: &$Ray) -> Option<$Hit> {
                 let t = surface_root(self.roots_f64(ray)?, ray.t_min(), ray.t_max())?;

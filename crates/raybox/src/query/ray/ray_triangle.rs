@@ -38,6 +38,12 @@ pub struct TriangleHit {
 
 impl TriangleHit {
     /// The barycentric weight of `v0`, `1 - u - v`.
+    ///
+    /// ```
+    /// use raybox::TriangleHit;
+    /// let hit = TriangleHit { t: 1.0, u: 0.25, v: 0.5, front_facing: true };
+    /// assert_eq!(hit.w(), 0.25);
+    /// ```
     #[must_use]
     pub fn w(&self) -> f32 {
         1.0 - self.u - self.v
