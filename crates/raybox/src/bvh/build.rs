@@ -32,16 +32,27 @@ pub(crate) struct BuildParams {
     /// Nodes with at most this many primitives get an exact sweep instead of bins (0: never).
     sweep_below: usize,
     pub max_leaf: u32,
+    /// Primitives tested together by one leaf test (4 for the mesh's SIMD triangle blocks):
+    /// the SAH counts a leaf's cost in blocks, `ceil(n / block)`, as Embree does.
+    block: u32,
 }
 
 impl BuildParams {
-    pub fn new(quality: BuildQuality, max_leaf: u32) -> Self {
+    /// Parameters for `quality`, with leaves of at most `max_leaf` primitives, tested `block` at a time.
+    pub fn new(quality: BuildQuality, max_leaf: u32, block: u32) -> Self {
         let max_leaf = max_leaf.clamp(1, MAX_LEAF_SIZE);
+        let block = block.clamp(1, max_leaf);
         match quality {
-            BuildQuality::Fast => Self { bins: 8, all_axes: false, sweep_below: 0, max_leaf },
-            BuildQuality::Balanced => Self { bins: 16, all_axes: true, sweep_below: 0, max_leaf },
-            BuildQuality::High => Self { bins: 32, all_axes: true, sweep_below: 1024, max_leaf },
+            BuildQuality::Fast => Self { bins: 8, all_axes: false, sweep_below: 0, max_leaf, block },
+            BuildQuality::Balanced => Self { bins: 16, all_axes: true, sweep_below: 0, max_leaf, block },
+            BuildQuality::High => Self { bins: 32, all_axes: true, sweep_below: 1024, max_leaf, block },
         }
+    }
+
+    /// The number of leaf tests `n` primitives cost.
+    #[inline]
+    fn blocks(&self, n: usize) -> f32 {
+        n.div_ceil(self.block as usize) as f32
     }
 }
 
@@ -109,7 +120,7 @@ struct Split {
 
 enum SplitHow {
     /// By bin: centroid bin index `< bin` goes left.
-    Bin { bin: usize, lo: f32, scale: f32 },
+    Bin { bin: usize, lo: f32, scale: f32, bins: usize },
     /// By the first `count` primitives after sorting by centroid.
     Sorted { count: usize },
 }
@@ -132,12 +143,10 @@ fn build_node(
     if n == 1 {
         return make_leaf(nodes);
     }
-    let leaf_cost = INTERSECTION_COST * n as f32;
+    let leaf_cost = INTERSECTION_COST * ctx.params.blocks(n);
     let split = if depth < MAX_SAH_DEPTH { find_split(ctx, order, &bounds, &centroid_bounds) } else { None };
     let left_count = match split {
-        Some(split) if split.cost < leaf_cost || n > ctx.params.max_leaf as usize => {
-            partition(ctx, order, &split)
-        }
+        Some(split) if split.cost < leaf_cost || n > ctx.params.max_leaf as usize => partition(order, &split),
         Some(_) => return make_leaf(nodes),
         None if n <= ctx.params.max_leaf as usize => return make_leaf(nodes),
         None => 0,
@@ -196,7 +205,7 @@ fn find_split(ctx: &Ctx, order: &mut [Item], bounds: &Bounds, centroid_bounds: &
     if order.len() <= ctx.params.sweep_below {
         let mut best: Option<Split> = None;
         for &axis in &axes {
-            if let Some(c) = sweep_split(order, axis, parent_area)
+            if let Some(c) = sweep_split(&ctx.params, order, axis, parent_area)
                 && best.as_ref().is_none_or(|b| c.cost < b.cost)
             {
                 best = Some(c);
@@ -211,10 +220,19 @@ fn find_split(ctx: &Ctx, order: &mut [Item], bounds: &Bounds, centroid_bounds: &
     binned_split(ctx, order, &axes, centroid_bounds, parent_area)
 }
 
-/// `C_trav + C_int (A_L N_L + A_R N_R) / A`, with the areas of a zero-area node treated as 1.
-fn split_cost(left_area: f32, left_n: usize, right_area: f32, right_n: usize, parent_area: f32) -> f32 {
-    let weighted = left_area * left_n as f32 + right_area * right_n as f32;
-    let relative = if parent_area > 0.0 { weighted / parent_area } else { (left_n + right_n) as f32 };
+/// `C_trav + C_int (A_L B_L + A_R B_R) / A` with `B` the leaf blocks of each side (for a
+/// zero-area node, just `B_L + B_R`).
+fn split_cost(
+    params: &BuildParams,
+    left_area: f32,
+    left_n: usize,
+    right_area: f32,
+    right_n: usize,
+    parent_area: f32,
+) -> f32 {
+    let (bl, br) = (params.blocks(left_n), params.blocks(right_n));
+    let weighted = left_area * bl + right_area * br;
+    let relative = if parent_area > 0.0 { weighted / parent_area } else { bl + br };
     TRAVERSAL_COST + INTERSECTION_COST * relative
 }
 
@@ -227,7 +245,11 @@ fn binned_split(
     centroid_bounds: &Bounds,
     parent_area: f32,
 ) -> Option<Split> {
-    let bins = ctx.params.bins;
+    if axes.is_empty() {
+        return None;
+    }
+    // Few primitives need few bins (Embree uses 4 + N/20): small nodes are most nodes.
+    let bins = ctx.params.bins.min(4 + order.len() / 20);
     let lo = centroid_bounds.min;
     // Slightly below bins / extent, so the largest centroid lands in the last bin.
     let extent = (centroid_bounds.max - centroid_bounds.min).max(Vec3A::splat(f32::MIN_POSITIVE));
@@ -235,11 +257,19 @@ fn binned_split(
     let mut bin_bounds = [[Bounds::EMPTY; MAX_BINS]; 3];
     let mut bin_counts = [[0u32; MAX_BINS]; 3];
     let max_bin = Vec3A::splat((bins - 1) as f32);
+    let all_axes = axes.len() == 3;
     for it in order {
-        // The bin of the centroid on each axis, clamped to the last bin.
-        let b = ((it.centroid - lo) * scale).min(max_bin).max(Vec3A::ZERO);
-        for &k in axes {
-            let bin = b[k] as usize;
+        // The bin of the centroid on each axis, clamped to [0, bins - 1] (so the casts are exact).
+        let b = ((it.centroid - lo) * scale).min(max_bin).max(Vec3A::ZERO).to_array();
+        if all_axes {
+            for k in 0..3 {
+                let bin = b[k] as u32 as usize;
+                bin_bounds[k][bin].grow(&it.bounds);
+                bin_counts[k][bin] += 1;
+            }
+        } else {
+            let k = axes[0];
+            let bin = b[k] as u32 as usize;
             bin_bounds[k][bin].grow(&it.bounds);
             bin_counts[k][bin] += 1;
         }
@@ -262,9 +292,9 @@ fn binned_split(
             if left_n == 0 || right_n == 0 {
                 continue;
             }
-            let cost = split_cost(left.half_area(), left_n, right_area[b], right_n, parent_area);
+            let cost = split_cost(&ctx.params, left.half_area(), left_n, right_area[b], right_n, parent_area);
             if best.as_ref().is_none_or(|s| cost < s.cost) {
-                let how = SplitHow::Bin { bin: b, lo: lo[axis], scale: scale[axis] };
+                let how = SplitHow::Bin { bin: b, lo: lo[axis], scale: scale[axis], bins };
                 best = Some(Split { axis, cost, how });
             }
         }
@@ -275,7 +305,7 @@ fn binned_split(
 /// The bin of centroid coordinate `c`: the same arithmetic as the binning loop.
 #[inline]
 fn bin_of(c: f32, lo: f32, scale: f32, bins: usize) -> usize {
-    ((c - lo) * scale).min((bins - 1) as f32).max(0.0) as usize
+    ((c - lo) * scale).min((bins - 1) as f32).max(0.0) as u32 as usize
 }
 
 fn sort_by_centroid(order: &mut [Item], axis: usize) {
@@ -283,7 +313,7 @@ fn sort_by_centroid(order: &mut [Item], axis: usize) {
 }
 
 /// Every split plane between consecutive centroids along `axis` (sorts `order`).
-fn sweep_split(order: &mut [Item], axis: usize, parent_area: f32) -> Option<Split> {
+fn sweep_split(params: &BuildParams, order: &mut [Item], axis: usize, parent_area: f32) -> Option<Split> {
     debug_assert!(!order.is_empty());
     sort_by_centroid(order, axis);
     let n = order.len();
@@ -297,7 +327,7 @@ fn sweep_split(order: &mut [Item], axis: usize, parent_area: f32) -> Option<Spli
     let mut best: Option<Split> = None;
     for k in 1..n {
         left.grow(&order[k - 1].bounds);
-        let cost = split_cost(left.half_area(), k, right_area[k], n - k, parent_area);
+        let cost = split_cost(params, left.half_area(), k, right_area[k], n - k, parent_area);
         if best.as_ref().is_none_or(|s| cost < s.cost) {
             best = Some(Split { axis, cost, how: SplitHow::Sorted { count: k } });
         }
@@ -306,11 +336,12 @@ fn sweep_split(order: &mut [Item], axis: usize, parent_area: f32) -> Option<Spli
 }
 
 /// Reorders `order` so the left side of `split` comes first; returns its size.
-fn partition(ctx: &Ctx, order: &mut [Item], split: &Split) -> usize {
+fn partition(order: &mut [Item], split: &Split) -> usize {
     match split.how {
         SplitHow::Sorted { count } => count,
-        SplitHow::Bin { bin, lo, scale } => {
-            let goes_left = |it: &Item| bin_of(it.centroid[split.axis], lo, scale, ctx.params.bins) < bin;
+        SplitHow::Bin { bin, lo, scale, bins } => {
+            let axis = split.axis;
+            let goes_left = |it: &Item| bin_of(it.centroid.to_array()[axis], lo, scale, bins) < bin;
             let (mut i, mut j) = (0, order.len());
             while i < j {
                 if goes_left(&order[i]) {

@@ -89,7 +89,12 @@ pub(crate) struct Tree {
 
 impl Tree {
     /// Builds over `prims`; an empty list gives an empty tree.
-    pub fn build(prims: &[Bounds], quality: BuildQuality, max_leaf: u32) -> Result<Self, BuildBvhError> {
+    pub fn build(
+        prims: &[Bounds],
+        quality: BuildQuality,
+        max_leaf: u32,
+        block: u32,
+    ) -> Result<Self, BuildBvhError> {
         if prims.len() > MAX_PRIMITIVES {
             return Err(BuildBvhError::TooManyPrimitives { count: prims.len() });
         }
@@ -103,7 +108,7 @@ impl Tree {
                 stats: BvhStats { primitive_count: 0, node_count: 0, leaf_count: 0, depth: 0, sah_cost: 0.0 },
             });
         }
-        let binary = build_binary(prims, BuildParams::new(quality, max_leaf));
+        let binary = build_binary(prims, BuildParams::new(quality, max_leaf, block));
         let wide = collapse::collapse(&binary.nodes);
         let mut tree = Self {
             nodes: wide.nodes,
@@ -284,7 +289,7 @@ impl Bvh {
         let prims: Vec<Bounds> = boxes.iter().map(bounds_of_aabb).collect();
         // One primitive per leaf: a leaf box is then exactly its primitive's box, so the box
         // queries report exactly the primitives whose boxes overlap.
-        Ok(Self { tree: Tree::build(&prims, quality, 1)? })
+        Ok(Self { tree: Tree::build(&prims, quality, 1, 1)? })
     }
 
     /// The number of primitives.

@@ -4,13 +4,18 @@
 //! Every ray walk is `#[inline(always)]`: it is compiled into the `#[target_feature]` entry
 //! point of the kernel that calls it (see `kernels/mod.rs`).
 
+use core::mem::MaybeUninit;
+
 use super::kernels::{NodeKernel, PreparedRay, Stack};
 use super::node::{Bounds, ChildRef, WideNode};
 
-/// Room for the deepest walk: a wide tree is at most `MAX_DEPTH` levels deep (the builder
-/// guarantees it), and each level leaves at most 7 siblings on the stack.
+/// The depth the builder keeps every tree within (it stops using the SAH past depth 64 and
+/// splits at the median), checked by `validate`.
 pub(crate) const MAX_DEPTH: usize = 128;
-const STACK: usize = 7 * MAX_DEPTH + 1;
+/// Inline stack entries: a wide tree of depth `d` needs at most `7 d + 1`, so this covers
+/// depth 36, far beyond real trees; deeper walks spill to the heap rather than fail. 2 KB,
+/// under a page, so making one needs no stack probe.
+const STACK: usize = 256;
 
 /// Closest hit: visits the leaves the ray may reach, nearest box first, skipping every
 /// box that starts beyond the closest hit found so far.
@@ -27,7 +32,8 @@ pub(crate) fn closest_hit<K: NodeKernel>(
     mut t_max: f32,
     leaf: &mut impl FnMut(usize, usize, f32) -> Option<f32>,
 ) -> f32 {
-    let mut stack: Stack<(ChildRef, f32), STACK> = Stack::new();
+    let mut storage = [const { MaybeUninit::uninit() }; STACK];
+    let mut stack: Stack<(ChildRef, f32)> = Stack::new(&mut storage);
     let mut current = root;
     loop {
         if current.is_leaf() {
@@ -59,8 +65,8 @@ pub(crate) fn closest_hit<K: NodeKernel>(
 
 /// Pushes the hit children of `node` far to near, except the nearest, which it returns.
 #[inline(always)]
-fn push_nearest_last<const N: usize>(
-    stack: &mut Stack<(ChildRef, f32), N>,
+fn push_nearest_last(
+    stack: &mut Stack<'_, (ChildRef, f32)>,
     node: &WideNode,
     mask: u32,
     t_enter: &[f32; 8],
@@ -101,7 +107,8 @@ pub(crate) fn any_hit<K: NodeKernel>(
     t_max: f32,
     leaf: &mut impl FnMut(usize, usize, f32) -> bool,
 ) -> bool {
-    let mut stack: Stack<ChildRef, STACK> = Stack::new();
+    let mut storage = [const { MaybeUninit::uninit() }; STACK];
+    let mut stack: Stack<ChildRef> = Stack::new(&mut storage);
     let mut current = root;
     loop {
         if current.is_leaf() {
@@ -145,7 +152,8 @@ pub(crate) fn visit_boxes(
         }
         return;
     }
-    let mut stack: Stack<ChildRef, STACK> = Stack::new();
+    let mut storage = [const { MaybeUninit::uninit() }; STACK];
+    let mut stack: Stack<ChildRef> = Stack::new(&mut storage);
     stack.push(root);
     while let Some(r) = stack.pop() {
         let node = &nodes[r.index()];
@@ -174,7 +182,8 @@ pub(crate) fn nearest(
     leaf: &mut impl FnMut(usize, usize, f32) -> Option<f32>,
 ) -> f32 {
     let mut best = f32::INFINITY;
-    let mut stack: Stack<(ChildRef, f32), STACK> = Stack::new();
+    let mut storage = [const { MaybeUninit::uninit() }; STACK];
+    let mut stack: Stack<(ChildRef, f32)> = Stack::new(&mut storage);
     let mut current = root;
     loop {
         if current.is_leaf() {

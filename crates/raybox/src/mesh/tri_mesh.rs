@@ -119,7 +119,7 @@ impl TriMesh {
                 b
             })
             .collect();
-        let mut tree = Tree::build(&bounds, quality, LEAF_SIZE)
+        let mut tree = Tree::build(&bounds, quality, LEAF_SIZE, LEAF_SIZE)
             .map_err(|_| MeshError::TooManyTriangles { count: indices.len() })?;
         // Each leaf's triangles become one SIMD block; the leaf then refers to the block.
         let order = std::mem::take(&mut tree.order);

@@ -1,34 +1,44 @@
-//! A fixed-capacity stack that is not zeroed when made: the walks make one per ray, and
-//! clearing a few kilobytes for every ray would cost more than many node visits.
+//! The walk stack: up to `N` entries inline, not zeroed when made (the walks make one per
+//! ray, and clearing kilobytes per ray would cost more than many node visits), spilling to
+//! the heap only past `N`, which a tree would need only if it were pathologically deep.
 
 use core::mem::MaybeUninit;
 
-/// A stack of at most `N` items on the call stack.
-pub(crate) struct Stack<T: Copy, const N: usize> {
-    items: [MaybeUninit<T>; N],
+/// A LIFO stack of `Copy` items in storage the caller owns (a local array of the walk, so
+/// it is never moved), spilling to a `Vec` past its length.
+///
+/// ```ignore
+/// let mut storage = [const { MaybeUninit::uninit() }; 256];
+/// let mut stack = Stack::new(&mut storage);
+/// ```
+pub(crate) struct Stack<'a, T: Copy> {
+    items: &'a mut [MaybeUninit<T>],
     len: usize,
+    /// Entries pushed while the inline part was full; always the top of the stack.
+    spill: Vec<T>,
 }
 
-impl<T: Copy, const N: usize> Stack<T, N> {
+impl<'a, T: Copy> Stack<'a, T> {
     #[inline(always)]
-    pub fn new() -> Self {
-        Self { items: [const { MaybeUninit::uninit() }; N], len: 0 }
+    pub fn new(items: &'a mut [MaybeUninit<T>]) -> Self {
+        Self { items, len: 0, spill: Vec::new() }
     }
 
-    /// Pushes `item`; returns `false` (and drops it) when full. The walks size their stacks
-    /// from the tree's depth bound, so this does not happen.
     #[inline(always)]
-    pub fn push(&mut self, item: T) -> bool {
-        if self.len == N {
-            return false;
+    pub fn push(&mut self, item: T) {
+        if self.len < self.items.len() {
+            self.items[self.len] = MaybeUninit::new(item);
+            self.len += 1;
+        } else {
+            self.spill.push(item);
         }
-        self.items[self.len] = MaybeUninit::new(item);
-        self.len += 1;
-        true
     }
 
     #[inline(always)]
     pub fn pop(&mut self) -> Option<T> {
+        if !self.spill.is_empty() {
+            return self.spill.pop();
+        }
         if self.len == 0 {
             return None;
         }
@@ -43,12 +53,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn push_pop_and_full() {
-        let mut s: Stack<(u32, f32), 2> = Stack::new();
-        assert!(s.push((1, 1.0)) && s.push((2, 2.0)));
-        assert!(!s.push((3, 3.0)));
-        assert_eq!(s.pop(), Some((2, 2.0)));
-        assert_eq!(s.pop(), Some((1, 1.0)));
+    fn push_pop_past_the_inline_capacity() {
+        let mut storage = [const { MaybeUninit::uninit() }; 2];
+        let mut s: Stack<(u32, f32)> = Stack::new(&mut storage);
+        for i in 0..5 {
+            s.push((i, i as f32));
+        }
+        for i in (0..5).rev() {
+            assert_eq!(s.pop(), Some((i, i as f32)));
+        }
         assert_eq!(s.pop(), None);
+        s.push((7, 7.0));
+        assert_eq!(s.pop(), Some((7, 7.0)));
     }
 }

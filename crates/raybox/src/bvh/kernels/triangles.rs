@@ -111,7 +111,10 @@ mod sse {
         // SAFETY: SSE and SSE2 are part of every x86-64 CPU; the loads read rows of 4
         // floats inside `block` (16-byte aligned), the stores write local arrays.
         unsafe {
-            let row = |vertex: usize, axis: usize| _mm_load_ps(block.v[3 * vertex + axis].as_ptr());
+            // Row `3 vertex + axis` of the block; `vertex < 3` and `axis < 3` (a WoopRay's
+            // axes are a permutation of 0, 1, 2), so the row is inside `block.v`.
+            let rows = block.v.as_ptr().cast::<f32>();
+            let row = |vertex: usize, axis: usize| _mm_load_ps(rows.add(4 * (3 * vertex + axis)));
             let (ox, oy, oz) = (_mm_set1_ps(origin[kx]), _mm_set1_ps(origin[ky]), _mm_set1_ps(origin[kz]));
             let (sx, sy, sz) = (_mm_set1_ps(s.x), _mm_set1_ps(s.y), _mm_set1_ps(s.z));
             // Per vertex: a = v - origin; (ax, ay) = (a[kx] - sx * a[kz], a[ky] - sy * a[kz])
