@@ -92,8 +92,8 @@ mod shape;
 
 pub use error::ShapeError;
 pub use query::{
-    ClosestPoint, ContainsPoint, Overlaps, PlaneSide, RayCast, RayHit2, RayHit3, RayPlane, RaySpan,
-    RayTriangle, Side, SphereRoots, TriangleHit,
+    ClosestPoint, Contact, Contact2, Contact3, ContactPoints2, ContactPoints3, ContainsPoint, Overlaps,
+    PlaneSide, RayCast, RayHit2, RayHit3, RayPlane, RaySpan, RayTriangle, Side, SphereRoots, TriangleHit,
 };
 pub use shape::{Aabb2, Aabb3, Circle, Obb2, Obb3, Plane, Ray2, Ray3, Sphere, Triangle3};
 
