@@ -12,6 +12,7 @@
 
 mod common;
 
+use common::strategies::*;
 use common::{Case, Report, expected, f32_array, f32_of, load};
 use glam::{Quat, Vec2, Vec3};
 use proptest::prelude::*;
@@ -186,79 +187,6 @@ const SCALE: f32 = 8.0;
 /// The translation tolerance of the separation property, and the distance tolerance of
 /// the contact points: well above `f32` rounding at `SCALE`, well below the sizes.
 const EPS: f32 = 1e-4 * SCALE;
-
-fn coord() -> impl Strategy<Value = f32> {
-    -2.0f32..2.0
-}
-fn point2() -> impl Strategy<Value = Vec2> {
-    (coord(), coord()).prop_map(|(x, y)| Vec2::new(x, y))
-}
-fn point3() -> impl Strategy<Value = Vec3> {
-    (coord(), coord(), coord()).prop_map(|(x, y, z)| Vec3::new(x, y, z))
-}
-fn half2() -> impl Strategy<Value = Vec2> {
-    (0.05f32..2.0, 0.05f32..2.0).prop_map(|(x, y)| Vec2::new(x, y))
-}
-fn half3() -> impl Strategy<Value = Vec3> {
-    (0.05f32..2.0, 0.05f32..2.0, 0.05f32..2.0).prop_map(|(x, y, z)| Vec3::new(x, y, z))
-}
-fn circle() -> impl Strategy<Value = Circle> {
-    (point2(), 0.0f32..2.0).prop_map(|(c, r)| Circle::new(c, r))
-}
-fn sphere() -> impl Strategy<Value = Sphere> {
-    (point3(), 0.0f32..2.0).prop_map(|(c, r)| Sphere::new(c, r))
-}
-fn aabb2s() -> impl Strategy<Value = Aabb2> {
-    (point2(), half2()).prop_map(|(c, h)| Aabb2::from_center_half_extents(c, h))
-}
-fn aabb3s() -> impl Strategy<Value = Aabb3> {
-    (point3(), half3()).prop_map(|(c, h)| Aabb3::from_center_half_extents(c, h))
-}
-fn obb2s() -> impl Strategy<Value = Obb2> {
-    (point2(), half2(), -3.2f32..3.2).prop_map(|(c, h, a)| Obb2::new(c, h, a))
-}
-fn quat() -> impl Strategy<Value = Quat> {
-    (-1.0f32..1.0, -1.0f32..1.0, -1.0f32..1.0, 0.1f32..1.0)
-        .prop_map(|(x, y, z, w)| Quat::from_xyzw(x, y, z, w))
-}
-fn obb3s() -> impl Strategy<Value = Obb3> {
-    (point3(), half3(), quat()).prop_map(|(c, h, q)| Obb3::new(c, h, q))
-}
-
-/// Moves a shape by `v`.
-trait Translate<V> {
-    fn moved(&self, v: V) -> Self;
-}
-impl Translate<Vec2> for Circle {
-    fn moved(&self, v: Vec2) -> Self {
-        Circle::new(self.center() + v, self.radius())
-    }
-}
-impl Translate<Vec3> for Sphere {
-    fn moved(&self, v: Vec3) -> Self {
-        Sphere::new(self.center() + v, self.radius())
-    }
-}
-impl Translate<Vec2> for Aabb2 {
-    fn moved(&self, v: Vec2) -> Self {
-        self.translated(v)
-    }
-}
-impl Translate<Vec3> for Aabb3 {
-    fn moved(&self, v: Vec3) -> Self {
-        self.translated(v)
-    }
-}
-impl Translate<Vec2> for Obb2 {
-    fn moved(&self, v: Vec2) -> Self {
-        Obb2::try_from_matrix(self.center() + v, self.half_extents(), self.rotation()).unwrap()
-    }
-}
-impl Translate<Vec3> for Obb3 {
-    fn moved(&self, v: Vec3) -> Self {
-        Obb3::try_from_matrix(self.center() + v, self.half_extents(), self.rotation()).unwrap()
-    }
-}
 
 /// A 2D or 3D contact, seen through its parts.
 trait ContactParts<V> {

@@ -19,10 +19,12 @@ use glam::{Vec2, Vec3};
 
 pub(crate) mod closest;
 pub(crate) mod contact;
+pub(crate) mod distance;
 pub(crate) mod overlap;
 pub(crate) mod ray;
 
 pub use contact::{Contact, Contact2, Contact3, ContactPoints2, ContactPoints3};
+pub use distance::Distance;
 pub use overlap::Side;
 pub use ray::{RayPlane, RayTriangle, SphereRoots, TriangleHit};
 

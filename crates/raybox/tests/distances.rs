@@ -1,0 +1,262 @@
+//! Distances (`Distance`): reference vectors and properties on random pairs.
+//!
+//! - `aabb_aabb_*`: the Euclidean distance from the exact per-axis gaps (computed here in
+//!   `f64` from the inputs), zero exactly when the vectors say the boxes overlap.
+//! - `circle_aabb_2d`, `sphere_aabb_3d`: `max(0, √dist_sq - r)`.
+//! - `obb_obb_*`: zero exactly when overlapping (binary32 rules), and never below the
+//!   vectors' `sat_separation` (a lower bound of the distance) when apart.
+//! - properties: symmetric; zero exactly when `overlaps` (pairs with an exact overlap
+//!   test); the closest points lie on their shapes, are `distance` apart, and each is at
+//!   `distance` from the other shape (so neither shape has a nearer point).
+
+mod common;
+
+use common::strategies::*;
+use common::{Case, Report, expected, f32_array, f32_of, load};
+use glam::{Quat, Vec2, Vec3};
+use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
+use raybox::{Aabb2, Aabb3, Circle, ClosestPoint, Distance, Obb2, Obb3, Overlaps, ShapeError, Sphere};
+use serde_json::Value;
+
+fn v2(v: &Value) -> Vec2 {
+    Vec2::from_slice(&f32_array(v))
+}
+fn v3(v: &Value) -> Vec3 {
+    Vec3::from_slice(&f32_array(v))
+}
+fn aabb2(b: &Value) -> Result<Aabb2, ShapeError> {
+    Aabb2::try_new(v2(&b["min"]), v2(&b["max"]))
+}
+fn aabb3(b: &Value) -> Result<Aabb3, ShapeError> {
+    Aabb3::try_new(v3(&b["min"]), v3(&b["max"]))
+}
+fn obb2(o: &Value) -> Result<Obb2, ShapeError> {
+    let p = f32_array(&o["rotation"]["pythagorean"]);
+    Obb2::try_from_rotation(v2(&o["center"]), v2(&o["half_extents"]), Vec2::new(p[0], p[1]))
+}
+fn obb3(o: &Value) -> Result<Obb3, ShapeError> {
+    let q = f32_array(&o["rotation"]["quat_wxyz"]);
+    Obb3::try_new(v3(&o["center"]), v3(&o["half_extents"]), Quat::from_xyzw(q[1], q[2], q[3], q[0]))
+}
+
+fn run(name: &'static str, mut check: impl FnMut(&mut Report, &Case<'_>)) -> Report {
+    let mut report = Report::new(name);
+    for raw in &load(name) {
+        let case = Case::new(raw);
+        if case.f64_only() {
+            report.skipped += 1;
+            continue;
+        }
+        report.cases += 1;
+        check(&mut report, &case);
+    }
+    report
+}
+
+/// The exact Euclidean distance of two boxes from their per-axis gaps.
+fn box_gap(a: (&[f32], &[f32]), b: (&[f32], &[f32])) -> f64 {
+    (0..a.0.len())
+        .map(|i| {
+            let gap =
+                (f64::from(b.0[i]) - f64::from(a.1[i])).max(f64::from(a.0[i]) - f64::from(b.1[i])).max(0.0);
+            gap * gap
+        })
+        .sum::<f64>()
+        .sqrt()
+}
+
+fn check_box_distance(report: &mut Report, case: &Case<'_>, ab: f32, ba: f32, want: f64) {
+    let overlap = case.expect["overlap"].as_bool().expect("overlap");
+    report.check_bool(case, "overlap (distance == 0)", ab == 0.0, overlap, true);
+    report.check_dist(case, "euclidean distance", f64::from(ab), want);
+    report.check_dist(case, "euclidean distance (reversed)", f64::from(ba), want);
+}
+
+#[test]
+fn aabb_aabb_2d_distances() {
+    run("aabb_aabb_2d", |report, case| {
+        let (Ok(a), Ok(b)) = (aabb2(&case.inputs["a"]), aabb2(&case.inputs["b"])) else {
+            return report.fail(case, "valid boxes rejected");
+        };
+        let want =
+            box_gap((&a.min().to_array(), &a.max().to_array()), (&b.min().to_array(), &b.max().to_array()));
+        check_box_distance(report, case, a.distance(&b), b.distance(&a), want);
+    })
+    .finish(80, 80);
+}
+
+#[test]
+fn aabb_aabb_3d_distances() {
+    run("aabb_aabb_3d", |report, case| {
+        let (Ok(a), Ok(b)) = (aabb3(&case.inputs["a"]), aabb3(&case.inputs["b"])) else {
+            return report.fail(case, "valid boxes rejected");
+        };
+        let want =
+            box_gap((&a.min().to_array(), &a.max().to_array()), (&b.min().to_array(), &b.max().to_array()));
+        check_box_distance(report, case, a.distance(&b), b.distance(&a), want);
+    })
+    .finish(80, 80);
+}
+
+fn check_ball_box(report: &mut Report, case: &Case<'_>, got: f32, radius: f32) {
+    let e = case.expect;
+    let want = e["overlap"].as_bool().expect("overlap");
+    report.check_bool(case, "overlap (distance == 0)", got == 0.0, want, case.strict_bool());
+    let d = expected(&e["dist_sq"]).expect("dist_sq").sqrt();
+    report.check_dist(case, "distance = max(0, dist - r)", f64::from(got), (d - f64::from(radius)).max(0.0));
+}
+
+#[test]
+fn circle_aabb_2d_distances() {
+    run("circle_aabb_2d", |report, case| {
+        let s = &case.inputs["sphere"];
+        let (Ok(c), Ok(b)) =
+            (Circle::try_new(v2(&s["center"]), f32_of(&s["radius"])), aabb2(&case.inputs["box"]))
+        else {
+            return report.fail(case, "valid shapes rejected");
+        };
+        check_ball_box(report, case, c.distance(&b), c.radius());
+    })
+    .finish(80, 80);
+}
+
+#[test]
+fn sphere_aabb_3d_distances() {
+    run("sphere_aabb_3d", |report, case| {
+        let s = &case.inputs["sphere"];
+        let (Ok(c), Ok(b)) =
+            (Sphere::try_new(v3(&s["center"]), f32_of(&s["radius"])), aabb3(&case.inputs["box"]))
+        else {
+            return report.fail(case, "valid shapes rejected");
+        };
+        check_ball_box(report, case, c.distance(&b), c.radius());
+    })
+    .finish(80, 80);
+}
+
+fn check_obb_distance(report: &mut Report, case: &Case<'_>, ab: f32, ba: f32) {
+    let e = case.expect;
+    let overlap = e["overlap"].as_bool().expect("overlap");
+    report.check_bool(case, "overlap (distance == 0)", ab == 0.0, overlap, case.strict_bool());
+    report.check_bool(case, "overlap (reversed distance == 0)", ba == 0.0, overlap, case.strict_bool());
+    report.check(case, (ab - ba).abs() <= 1e-5 * (1.0 + ab), || format!("asymmetric: {ab} vs {ba}"));
+    if let Some(lower) = expected(&e["sat_separation"]) {
+        report.values += 1;
+        let tol = common::DIST_TOL * (lower + case.input_scale());
+        report.check(case, f64::from(ab) >= lower - tol, || {
+            format!("distance {ab} below the SAT bound {lower}")
+        });
+    }
+}
+
+#[test]
+fn obb_obb_2d_distances() {
+    run("obb_obb_2d", |report, case| {
+        let (Ok(a), Ok(b)) = (obb2(&case.inputs["a"]), obb2(&case.inputs["b"])) else {
+            return report.fail(case, "valid boxes rejected");
+        };
+        check_obb_distance(report, case, a.distance(&b), b.distance(&a));
+    })
+    .finish(80, 20);
+}
+
+#[test]
+fn obb_obb_3d_distances() {
+    run("obb_obb_3d", |report, case| {
+        let (Ok(a), Ok(b)) = (obb3(&case.inputs["a"]), obb3(&case.inputs["b"])) else {
+            return report.fail(case, "valid boxes rejected");
+        };
+        check_obb_distance(report, case, a.distance(&b), b.distance(&a));
+    })
+    .finish(80, 20);
+}
+
+// ---------------------------------------------------------------------------------------
+// Properties
+// ---------------------------------------------------------------------------------------
+
+/// Distance tolerance at the strategies' scale (coordinates within about ±4).
+const TOL: f32 = 1e-5 * 8.0;
+
+/// The closest-point properties, for any pair.
+fn check_closest<A, B, V>(a: &A, b: &B) -> Result<f32, TestCaseError>
+where
+    A: Distance<B, Point = V> + ClosestPoint<Point = V>,
+    B: Distance<A, Point = V> + ClosestPoint<Point = V>,
+    V: Copy + core::fmt::Debug + core::ops::Sub<Output = V> + Into<Len>,
+{
+    let (d, back) = (a.distance(b), b.distance(a));
+    prop_assert!(d >= 0.0 && (d - back).abs() <= TOL, "asymmetric: {} vs {}", d, back);
+    let (pa, pb) = a.closest_points(b);
+    let (qb, qa) = b.closest_points(a);
+    prop_assert!(a.distance_to_point(pa) <= TOL && b.distance_to_point(pb) <= TOL, "points off their shapes");
+    prop_assert!(a.distance_to_point(qa) <= TOL && b.distance_to_point(qb) <= TOL, "points off their shapes");
+    let gap: Len = (pb - pa).into();
+    prop_assert!((gap.0 - d).abs() <= TOL, "points {:?} {:?} are {} apart, distance {}", pa, pb, gap.0, d);
+    // Optimality: no point of A is nearer to pb, and no point of B nearer to pa.
+    prop_assert!((a.distance_to_point(pb) - d).abs() <= TOL, "A has a point nearer to {:?}", pb);
+    prop_assert!((b.distance_to_point(pa) - d).abs() <= TOL, "B has a point nearer to {:?}", pa);
+    Ok(d)
+}
+
+/// Pairs with an exact overlap test: the distance is zero exactly when they overlap.
+fn check_exact<A, B, V>(a: &A, b: &B) -> Result<(), TestCaseError>
+where
+    A: Distance<B, Point = V> + ClosestPoint<Point = V> + Overlaps<B>,
+    B: Distance<A, Point = V> + ClosestPoint<Point = V>,
+    V: Copy + core::fmt::Debug + core::ops::Sub<Output = V> + Into<Len>,
+{
+    let d = check_closest(a, b)?;
+    prop_assert_eq!(d == 0.0, a.overlaps(b), "distance {} vs overlaps", d);
+    Ok(())
+}
+
+struct Len(f32);
+impl From<Vec2> for Len {
+    fn from(v: Vec2) -> Self {
+        Len(v.length())
+    }
+}
+impl From<Vec3> for Len {
+    fn from(v: Vec3) -> Self {
+        Len(v.length())
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn circle_circle(a in circle(), b in circle()) { check_exact(&a, &b)?; }
+    #[test]
+    fn circle_aabb(a in circle(), b in aabb2s()) { check_exact(&a, &b)?; check_exact(&b, &a)?; }
+    #[test]
+    fn circle_obb(a in circle(), b in obb2s()) { check_exact(&a, &b)?; check_exact(&b, &a)?; }
+    #[test]
+    fn aabb2_aabb2(a in aabb2s(), b in aabb2s()) { check_exact(&a, &b)?; }
+    #[test]
+    fn aabb2_obb2(a in aabb2s(), b in obb2s()) { check_exact(&a, &b)?; check_exact(&b, &a)?; }
+    #[test]
+    fn obb2_obb2(a in obb2s(), b in obb2s()) { check_exact(&a, &b)?; }
+    #[test]
+    fn sphere_sphere(a in sphere(), b in sphere()) { check_exact(&a, &b)?; }
+    #[test]
+    fn sphere_aabb(a in sphere(), b in aabb3s()) { check_exact(&a, &b)?; check_exact(&b, &a)?; }
+    #[test]
+    fn sphere_obb(a in sphere(), b in obb3s()) { check_exact(&a, &b)?; check_exact(&b, &a)?; }
+    #[test]
+    fn aabb3_aabb3(a in aabb3s(), b in aabb3s()) { check_exact(&a, &b)?; }
+    #[test]
+    fn aabb3_obb3(a in aabb3s(), b in obb3s()) { check_exact(&a, &b)?; check_exact(&b, &a)?; }
+    #[test]
+    fn obb3_obb3(a in obb3s(), b in obb3s()) { check_exact(&a, &b)?; }
+    #[test]
+    fn segment2_pairs(s in segment2s(), t in segment2s(), c in circle(), b in aabb2s(), o in obb2s()) {
+        check_closest(&s, &t)?; check_closest(&s, &c)?; check_closest(&s, &b)?; check_closest(&s, &o)?;
+    }
+    #[test]
+    fn segment3_pairs(s in segment3s(), t in segment3s(), c in sphere(), b in aabb3s(), o in obb3s()) {
+        check_closest(&s, &t)?; check_closest(&s, &c)?; check_closest(&s, &b)?; check_closest(&s, &o)?;
+    }
+}
