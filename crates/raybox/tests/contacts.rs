@@ -18,7 +18,8 @@ use glam::{Quat, Vec2, Vec3};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use raybox::{
-    Aabb2, Aabb3, Circle, ClosestPoint, Contact, Contact2, Contact3, Obb2, Obb3, Overlaps, ShapeError, Sphere,
+    Aabb2, Aabb3, Circle, ClosestPoint, Contact, Contact2, Contact3, Obb2, Obb3, Overlaps, Plane, ShapeError,
+    Sphere, Triangle3,
 };
 use serde_json::Value;
 
@@ -279,6 +280,32 @@ proptest! {
     fn aabb3_obb3(a in aabb3s(), b in obb3s()) { check_contact(&a, &b)?; check_contact(&b, &a)?; }
     #[test]
     fn obb3_obb3(a in obb3s(), b in obb3s()) { check_contact(&a, &b)?; }
+    #[test]
+    fn capsule2_pairs(c in capsule2s(), d in capsule2s(), s in circle(), b in aabb2s(), o in obb2s(), g in segment2s()) {
+        check_contact(&c, &d)?; check_contact(&s, &c)?; check_contact(&c, &s)?; check_contact(&b, &c)?;
+        check_contact(&c, &b)?; check_contact(&o, &c)?; check_contact(&c, &o)?; check_contact(&c, &g)?;
+    }
+    #[test]
+    fn capsule3_pairs(c in capsule3s(), d in capsule3s(), s in sphere(), b in aabb3s(), o in obb3s(), g in segment3s()) {
+        check_contact(&c, &d)?; check_contact(&s, &c)?; check_contact(&c, &s)?; check_contact(&b, &c)?;
+        check_contact(&c, &b)?; check_contact(&o, &c)?; check_contact(&c, &o)?; check_contact(&c, &g)?;
+    }
+    #[test]
+    fn capsule3_triangle_and_plane(c in capsule3s(), t in triangles(), p in planes()) {
+        check_contact(&t, &c)?; check_contact(&p, &c)?;
+    }
+}
+
+fn triangles() -> impl Strategy<Value = Triangle3> {
+    (point3(), point3(), point3())
+        .prop_filter("non-degenerate", |(a, b, c)| (*b - *a).cross(*c - *a).length() > 1e-2)
+        .prop_map(|(a, b, c)| Triangle3::new(a, b, c))
+}
+
+fn planes() -> impl Strategy<Value = Plane> {
+    (point3(), point3())
+        .prop_filter("non-zero normal", |(_, n)| n.length() > 0.1)
+        .prop_map(|(p, n)| Plane::from_point_normal(p, n))
 }
 
 /// The strategies must produce both overlapping and separated pairs.

@@ -16,7 +16,10 @@ use common::{Case, Report, expected, f32_array, f32_of, load};
 use glam::{Quat, Vec2, Vec3};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
-use raybox::{Aabb2, Aabb3, Circle, ClosestPoint, Distance, Obb2, Obb3, Overlaps, ShapeError, Sphere};
+use raybox::{
+    Aabb2, Aabb3, Circle, ClosestPoint, ContainsPoint, Distance, Obb2, Obb3, Overlaps, Ray2, Ray3, RayCast,
+    ShapeError, Sphere,
+};
 use serde_json::Value;
 
 fn v2(v: &Value) -> Vec2 {
@@ -256,7 +259,57 @@ proptest! {
         check_closest(&s, &t)?; check_closest(&s, &c)?; check_closest(&s, &b)?; check_closest(&s, &o)?;
     }
     #[test]
+    fn capsule2_pairs(c in capsule2s(), d in capsule2s(), s in circle(), b in aabb2s(), o in obb2s(), g in segment2s()) {
+        check_exact(&c, &d)?; check_exact(&c, &s)?; check_exact(&c, &b)?; check_exact(&c, &o)?; check_exact(&c, &g)?;
+        check_exact(&s, &c)?; check_exact(&b, &c)?; check_exact(&o, &c)?;
+    }
+    #[test]
+    fn capsule3_pairs(c in capsule3s(), d in capsule3s(), s in sphere(), b in aabb3s(), o in obb3s(), g in segment3s()) {
+        check_exact(&c, &d)?; check_exact(&c, &s)?; check_exact(&c, &b)?; check_exact(&c, &o)?; check_exact(&c, &g)?;
+        check_exact(&s, &c)?; check_exact(&b, &c)?; check_exact(&o, &c)?;
+    }
+    #[test]
+    fn capsule2_ray_hits_the_surface(c in capsule2s().prop_filter("has an inside", |c| c.radius() > 0.01), o in point2(), t in point2()) {
+        let ray = Ray2::new(o * 2.0, t - o * 2.0 + Vec2::splat(1e-3));
+        check_ray_hit(c.cast_ray(&ray).map(|h| (h.point, h.normal)), |k| ray.at(k), |p| c.contains_point(p))?;
+    }
+    #[test]
+    fn capsule3_ray_hits_the_surface(c in capsule3s().prop_filter("has an inside", |c| c.radius() > 0.01), o in point3(), t in point3()) {
+        let ray = Ray3::new(o * 2.0, t - o * 2.0 + Vec3::splat(1e-3));
+        check_ray_hit(c.cast_ray(&ray).map(|h| (h.point, h.normal)), |k| ray.at(k), |p| c.contains_point(p))?;
+    }
+    #[test]
     fn segment3_pairs(s in segment3s(), t in segment3s(), c in sphere(), b in aabb3s(), o in obb3s()) {
         check_closest(&s, &t)?; check_closest(&s, &c)?; check_closest(&s, &b)?; check_closest(&s, &o)?;
     }
+}
+
+/// A ray cast against a capsule: a hit point is on the surface with the normal pointing
+/// out (a nudge along it leaves, against it enters); a miss has no sampled point inside.
+fn check_ray_hit<V>(
+    hit: Option<(V, V)>,
+    at: impl Fn(f32) -> V,
+    inside: impl Fn(V) -> bool,
+) -> Result<(), TestCaseError>
+where
+    V: Copy
+        + core::fmt::Debug
+        + PartialEq
+        + Default
+        + core::ops::Add<Output = V>
+        + core::ops::Mul<f32, Output = V>,
+{
+    match hit {
+        Some((p, n)) if n != V::default() => {
+            prop_assert!(inside(p + n * -1e-3), "just behind the hit {:?} is outside", p);
+            prop_assert!(!inside(p + n * 1e-3), "just in front of the hit {:?} is inside", p);
+        }
+        Some(_) => prop_assert!(inside(at(0.0)), "a zero normal means the ray starts inside"),
+        None => {
+            for k in 0..=256 {
+                prop_assert!(!inside(at(k as f32 / 64.0)), "a miss, yet r({}) is inside", k as f32 / 64.0);
+            }
+        }
+    }
+    Ok(())
 }

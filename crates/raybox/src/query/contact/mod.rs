@@ -21,11 +21,19 @@ use core::ops::Deref;
 use glam::{Vec2, Vec3};
 
 mod aabb_aabb;
+mod aabb_capsule;
 mod aabb_obb;
+mod capsule_capsule;
+mod capsule_segment;
+mod obb_capsule;
 mod obb_obb;
+mod plane_capsule;
+mod rounded;
 mod sphere_aabb;
+mod sphere_capsule;
 mod sphere_obb;
 mod sphere_sphere;
+mod triangle_capsule;
 
 macro_rules! contact_types {
     ($Contact:ident, $Points:ident, $V:ident, $N:literal, $dim:literal, $example:literal) => {
@@ -194,3 +202,39 @@ macro_rules! reverse_contact {
     };
 }
 pub(crate) use reverse_contact;
+
+/// Implements `Contact<$B> for $A` through the rounded-core kernel of `rounded.rs`
+/// (`planar` for 2D shapes), and the reverse when the types differ.
+macro_rules! rounded_contact {
+    (@one $planar:expr, $Contact:ident, $Points:ident, $f:path, $A:ty, $B:ty) => {
+        impl crate::Contact<$B> for $A {
+            type Output = crate::$Contact;
+            fn contact(&self, other: &$B) -> Option<crate::$Contact> {
+                use crate::query::distance::ToRounded;
+                let k = crate::query::contact::rounded::rounded_contact(
+                    &self.to_rounded(),
+                    &other.to_rounded(),
+                    $planar,
+                )?;
+                Some(crate::$Contact {
+                    normal: $f(k.normal).normalize(),
+                    depth: k.depth as f32,
+                    points: crate::$Points::one($f(k.point)),
+                })
+            }
+        }
+    };
+    (2D: $($A:ty, $B:ty);* $(;)?) => {
+        $(rounded_contact!(@one true, Contact2, ContactPoints2, crate::query::distance::f2, $A, $B);
+          crate::query::contact::reverse_contact!($A => $B: crate::Contact2);)*
+    };
+    (3D: $($A:ty, $B:ty);* $(;)?) => {
+        $(rounded_contact!(@one false, Contact3, ContactPoints3, crate::query::distance::f3, $A, $B);
+          crate::query::contact::reverse_contact!($A => $B: crate::Contact3);)*
+    };
+    (same: $A2:ty, $A3:ty) => {
+        rounded_contact!(@one true, Contact2, ContactPoints2, crate::query::distance::f2, $A2, $A2);
+        rounded_contact!(@one false, Contact3, ContactPoints3, crate::query::distance::f3, $A3, $A3);
+    };
+}
+pub(crate) use rounded_contact;

@@ -94,7 +94,6 @@ impl Core {
     }
 
     /// The vertices (for projections in the separating-axis test).
-    #[allow(dead_code)] // used by the capsule contacts
     pub(crate) fn vertices(&self) -> ([DVec3; 8], usize) {
         let mut out = [DVec3::ZERO; 8];
         match *self {
@@ -315,6 +314,11 @@ fn closest_on_tetrahedron(s: &mut [Vertex; 4]) -> Solved {
     let (t, r) = best.expect("four faces");
     *s = t;
     r
+}
+
+/// Whether two rounded cores overlap: the cores are at most `r_a + r_b` apart.
+pub(crate) fn rounded_overlaps(a: &Rounded, b: &Rounded) -> bool {
+    gjk(&a.core, &b.core).distance <= a.radius + b.radius
 }
 
 /// The distance between two rounded cores, with a closest point on each (the same

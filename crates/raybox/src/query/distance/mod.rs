@@ -11,18 +11,25 @@
 //! points agree with the exact ones to about `1e-6` relative of the coordinates.
 
 mod aabb_aabb;
+mod aabb_capsule;
 mod aabb_obb;
 mod aabb_segment;
+mod capsule_capsule;
+mod capsule_segment;
 mod gjk;
+mod obb_capsule;
 mod obb_obb;
 mod obb_segment;
+mod plane_capsule;
 mod segment_segment;
 mod sphere_aabb;
+mod sphere_capsule;
 mod sphere_obb;
 mod sphere_segment;
 mod sphere_sphere;
+mod triangle_capsule;
 
-pub(crate) use gjk::{Core, Rounded, d2, d3, f2, f3, rounded_closest};
+pub(crate) use gjk::{Core, Rounded, d2, d3, f2, f3, gjk, rounded_closest, rounded_overlaps};
 
 use crate::{Aabb2, Aabb3, Capsule2, Capsule3, Circle, Obb2, Obb3, Segment2, Segment3, Sphere, Triangle3};
 

@@ -1,6 +1,7 @@
 //! Ray casts: one file per shape, named `ray_<shape>.rs`.
 
 mod ray_aabb;
+mod ray_capsule;
 mod ray_obb;
 mod ray_plane;
 mod ray_sphere;
