@@ -93,8 +93,8 @@ mod shape;
 pub use error::ShapeError;
 pub use query::{
     ClosestPoint, Contact, Contact2, Contact3, ContactPoints2, ContactPoints3, ContainsPoint, Distance,
-    Overlaps, PlaneSide, RayCast, RayHit2, RayHit3, RayPlane, RaySpan, RayTriangle, Side, SphereRoots,
-    TriangleHit,
+    Overlaps, PlaneSide, RayCast, RayHit2, RayHit3, RayPlane, RaySpan, RayTriangle, Side, SphereRoots, Sweep,
+    SweepHit2, SweepHit3, TriangleHit,
 };
 pub use shape::{
     Aabb2, Aabb3, Capsule2, Capsule3, Circle, Obb2, Obb3, Plane, Ray2, Ray3, Segment2, Segment3, Sphere,

@@ -22,11 +22,13 @@ pub(crate) mod contact;
 pub(crate) mod distance;
 pub(crate) mod overlap;
 pub(crate) mod ray;
+pub(crate) mod sweep;
 
 pub use contact::{Contact, Contact2, Contact3, ContactPoints2, ContactPoints3};
 pub use distance::Distance;
 pub use overlap::Side;
 pub use ray::{RayPlane, RayTriangle, SphereRoots, TriangleHit};
+pub use sweep::{Sweep, SweepHit2, SweepHit3};
 
 /// The part of a ray's `[t_min, t_max]` that lies inside a closed shape.
 ///

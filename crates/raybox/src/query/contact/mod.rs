@@ -28,7 +28,7 @@ mod capsule_segment;
 mod obb_capsule;
 mod obb_obb;
 mod plane_capsule;
-mod rounded;
+pub(crate) mod rounded;
 mod sphere_aabb;
 mod sphere_capsule;
 mod sphere_obb;

@@ -121,6 +121,30 @@ impl Core {
     }
 }
 
+impl Rounded {
+    /// The shape moved by `offset`.
+    pub(crate) fn translated(&self, o: DVec3) -> Self {
+        let core = match self.core {
+            Core::Point(p) => Core::Point(p + o),
+            Core::Segment(p, q) => Core::Segment(p + o, q + o),
+            Core::Box(c, axes, h) => Core::Box(c + o, axes, h),
+            Core::Triangle(v) => Core::Triangle(v.map(|x| x + o)),
+        };
+        Self { core, radius: self.radius }
+    }
+
+    /// A point of the rounded shape maximising `x · d` (`d` a unit vector).
+    pub(crate) fn support(&self, d: DVec3) -> DVec3 {
+        self.core.support(d) + d * self.radius
+    }
+
+    /// A length scale of the shape: the largest coordinate magnitude of a vertex, plus the radius.
+    pub(crate) fn scale(&self) -> f64 {
+        let (v, n) = self.core.vertices();
+        v[..n].iter().fold(0.0f64, |m, x| m.max(x.abs().max_element())) + self.radius
+    }
+}
+
 /// A support point of `A - B`, with the points of A and B it came from.
 #[derive(Clone, Copy, Debug)]
 struct Vertex {

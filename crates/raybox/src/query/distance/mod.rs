@@ -64,6 +64,7 @@ pub trait Distance<T: ?Sized> {
 
 /// A shape as a convex core swept by a ball.
 pub(crate) trait ToRounded {
+    /// The core and radius.
     fn to_rounded(&self) -> Rounded;
 }
 

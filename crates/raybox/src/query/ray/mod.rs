@@ -12,6 +12,8 @@ pub use ray_sphere::SphereRoots;
 pub use ray_triangle::{RayTriangle, TriangleHit};
 
 pub(crate) use ray_aabb::{SlabSpan, slab_span};
+pub(crate) use ray_capsule::capsule_roots;
+pub(crate) use ray_sphere::ball_roots;
 
 /// `origin + t * dir` per component, without `0 * inf = NaN` when `t` is infinite
 /// (a line query's `t_min = -inf`): a zero component of `dir` keeps the origin's coordinate.

@@ -69,7 +69,7 @@ fn body_roots<const N: usize>(
 }
 
 /// The unclipped interval of the line inside the capsule: the hull of the three pieces.
-fn capsule_roots<const N: usize>(
+pub(crate) fn capsule_roots<const N: usize>(
     o: [f32; N],
     dir: [f32; N],
     p: [f32; N],
