@@ -153,27 +153,39 @@ pub(crate) fn sweep_rounded(a: &Rounded, v: DVec3, b: &Rounded, planar: bool) ->
     }
     let tolerance = SWEEP_TOLERANCE * (1.0 + a.scale() + b.scale() + v.length());
     let reach = a.radius + b.radius;
+    // Below this core distance, GJK's direction is rounding noise (see `gjk.rs`).
+    let reliable = 1e-7 * (1.0 + a.scale() + b.scale());
     let mut t = 0.0;
+    let mut last_direction = None;
     for step in 0..=SWEEP_MAX_STEPS {
         let moved = a.translated(v * t);
         // The cores' distance and direction; the rounded shapes are `reach` closer.
         let c = gjk(&moved.core, &b.core);
         let gap = c.distance - reach;
+        let direction = (c.distance > 0.0).then(|| (c.on_b - c.on_a) / c.distance);
         if gap <= tolerance || step == SWEEP_MAX_STEPS {
             // Touching (or, after many steps of a grazing motion, as close as reached).
-            if c.distance == 0.0 {
-                // Rounding put the cores into each other: the penetration normal.
-                let k = rounded_contact(&moved, b, planar)?;
-                return Some(Toi { t, point: k.point, normal: -k.normal });
-            }
-            let n = (c.on_b - c.on_a) / c.distance;
-            let point = c.on_a + n * (a.radius + gap.max(0.0) / 2.0);
+            // The normal from the last step with a reliable direction, if this one is not.
+            let n = match (direction, last_direction) {
+                (Some(n), _) if c.distance > reliable => n,
+                (_, Some(n)) => n,
+                (Some(n), None) => n,
+                (None, None) => {
+                    // The cores touch at t = 0 by rounding: the penetration normal.
+                    let k = rounded_contact(&moved, b, planar)?;
+                    return Some(Toi { t, point: k.point, normal: -k.normal });
+                }
+            };
+            let point = (c.on_a + c.on_b) / 2.0 + n * ((a.radius - b.radius) / 2.0);
             return Some(Toi { t, point, normal: -n });
         }
-        let n = (c.on_b - c.on_a) / c.distance;
+        let n = direction.expect("apart cores have a direction");
         let closing = v.dot(n);
         if closing <= 0.0 {
             return None; // moving apart (or sideways): the distance only grows from here
+        }
+        if c.distance > reliable {
+            last_direction = Some(n);
         }
         t += gap / closing;
         if t > 1.0 {
