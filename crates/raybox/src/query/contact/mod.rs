@@ -36,7 +36,7 @@ mod sphere_sphere;
 mod triangle_capsule;
 
 macro_rules! contact_types {
-    ($Contact:ident, $Points:ident, $V:ident, $N:literal, $dim:literal, $example:literal) => {
+    ($Contact:ident, $Points:ident, $V:ident, $N:literal, $dim:literal, $vec:literal, $example:literal) => {
         #[doc = concat!("Up to ", stringify!($N), " contact points of a ", $dim, " contact, stored inline (no allocation).")]
         ///
         /// Dereferences to a slice of the points in use.
@@ -45,6 +45,8 @@ macro_rules! contact_types {
         #[doc = $example]
         /// ```
         #[derive(Clone, Copy)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+        #[cfg_attr(feature = "serde", serde(try_from = $vec, into = $vec))]
         pub struct $Points {
             points: [$V; $N],
             len: u8,
@@ -102,6 +104,26 @@ macro_rules! contact_types {
             }
         }
 
+        #[cfg(feature = "serde")]
+        impl TryFrom<Vec<$V>> for $Points {
+            type Error = &'static str;
+            fn try_from(v: Vec<$V>) -> Result<Self, Self::Error> {
+                if v.len() > $N {
+                    return Err(concat!("a contact has at most ", stringify!($N), " points"));
+                }
+                let mut p = Self::EMPTY;
+                v.into_iter().for_each(|x| p.push(x));
+                Ok(p)
+            }
+        }
+
+        #[cfg(feature = "serde")]
+        impl From<$Points> for Vec<$V> {
+            fn from(p: $Points) -> Self {
+                p.as_slice().to_vec()
+            }
+        }
+
         impl<'a> IntoIterator for &'a $Points {
             type Item = &'a $V;
             type IntoIter = core::slice::Iter<'a, $V>;
@@ -118,6 +140,7 @@ macro_rules! contact_types {
         #[doc = $example]
         /// ```
         #[derive(Clone, Copy, Debug, PartialEq)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
         pub struct $Contact {
             /// Unit vector from the first shape to the second.
             pub normal: $V,
@@ -149,6 +172,7 @@ contact_types!(
     Vec2,
     2,
     "2D",
+    "Vec<glam::Vec2>",
     "use raybox::{Circle, Contact};\nuse glam::Vec2;\nlet c = Circle::new(Vec2::ZERO, 1.0).contact(&Circle::new(Vec2::new(1.5, 0.0), 1.0)).unwrap();\nassert_eq!((c.normal, c.depth, c.points.as_slice()), (Vec2::X, 0.5, &[Vec2::new(0.75, 0.0)][..]));"
 );
 contact_types!(
@@ -157,6 +181,7 @@ contact_types!(
     Vec3,
     4,
     "3D",
+    "Vec<glam::Vec3>",
     "use raybox::{Sphere, Contact};\nuse glam::Vec3;\nlet c = Sphere::new(Vec3::ZERO, 1.0).contact(&Sphere::new(Vec3::new(0.0, 0.0, 1.5), 1.0)).unwrap();\nassert_eq!((c.normal, c.depth, c.points.len()), (Vec3::Z, 0.5, 1));"
 );
 

@@ -67,6 +67,7 @@ pub(crate) const SWEEP_MAX_STEPS: usize = 100;
 /// assert_eq!(hit.point, Vec2::new(4.0, 0.0));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SweepHit2 {
     /// The fraction of the motion at the first contact, in `[0, 1]`.
     pub t: f32,
@@ -87,6 +88,7 @@ pub struct SweepHit2 {
 /// assert_eq!((hit.t, hit.normal, hit.point), (0.5, Vec3::Y, Vec3::ZERO));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SweepHit3 {
     /// The fraction of the motion at the first contact, in `[0, 1]`.
     pub t: f32,
