@@ -17,6 +17,9 @@ macro_rules! aabb_sweep {
             type Hit = $Hit;
 
             fn sweep(&self, motion: $V, other: &$Aabb) -> Option<$Hit> {
+                if !motion.is_finite() {
+                    return None; // a non-finite motion touches nothing
+                }
                 if self.overlaps(other) {
                     let k = self.contact(other)?;
                     return Some($Hit { t: 0.0, point: k.points[0], normal: -k.normal });

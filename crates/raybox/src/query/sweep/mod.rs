@@ -8,7 +8,8 @@
 //!   the moving one (the static surface's outward normal, as a ray hit's).
 //! - Shapes that already overlap at `t = 0` give `t = 0`, the contact point, and the
 //!   penetration normal (the reverse of [`crate::Contact`]'s `normal`).
-//! - A zero `motion` is a plain overlap test.
+//! - A zero `motion` is a plain overlap test; a motion with a NaN or infinite component
+//!   touches nothing (`None`).
 //! - `None` when they do not touch for any `t` in `[0, 1]`.
 //!
 //! **Methods.** Closed forms where they exist: ball against ball is a ray against a ball of
@@ -146,6 +147,9 @@ impl Toi {
 
 /// The sweep of the rounded core `a` moving by `v` against `b`, by conservative advancement.
 pub(crate) fn sweep_rounded(a: &Rounded, v: DVec3, b: &Rounded, planar: bool) -> Option<Toi> {
+    if !v.is_finite() {
+        return None;
+    }
     if rounded_overlaps(a, b) {
         let c = rounded_contact(a, b, planar)?;
         return Some(Toi { t: 0.0, point: c.point, normal: -c.normal });

@@ -37,6 +37,9 @@ macro_rules! plane_sweep {
             type Hit = SweepHit3;
 
             fn sweep(&self, motion: Vec3, other: &Plane) -> Option<SweepHit3> {
+                if !motion.is_finite() {
+                    return None; // a non-finite motion touches nothing
+                }
                 plane_toi(other, &self.to_rounded(), d3(motion)).map(hit3)
             }
         })*

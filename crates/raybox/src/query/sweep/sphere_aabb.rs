@@ -11,7 +11,7 @@ use glam::{DVec3, Vec2, Vec3};
 
 use super::{SweepHit2, SweepHit3, Toi, hit2, hit3};
 use crate::query::distance::{d2, d3};
-use crate::query::ray::{ball_roots, capsule_roots, slab_span};
+use crate::query::ray::{capsule_roots, slab_span};
 use crate::{Aabb2, Aabb3, Circle, Contact, Overlaps, Sphere, Sweep};
 
 /// The first time in `[0, 1]` the ray `o + t v` enters the box `[min, max]` rounded by `r`,
@@ -41,41 +41,52 @@ pub(crate) fn ray_rounded_box<const N: usize>(
             consider(f64::from(s.t_enter), normal);
         }
     }
-    // The edges (in 2D, the corners): capsules between corners that differ on one axis.
+    // The rounded edges: in 3D a capsule along each edge (between corners that differ on
+    // one axis), in 2D a disc at each corner (a capsule of zero length).
     let corner = |bits: usize| -> [f32; N] {
         core::array::from_fn(|k| if bits >> k & 1 == 1 { max[k] } else { min[k] })
     };
+    let mut rounded_edge = |p: [f32; N], q: [f32; N]| {
+        let Some((t, _)) = capsule_roots(o, v, p, q, r) else { return };
+        // The normal: from the nearest point of the edge to the centre at time t.
+        let x = glam_free::at(o, v, t);
+        let w = glam_free::from_segment(x, p, q);
+        let len = w.iter().map(|c| c * c).sum::<f64>().sqrt();
+        if len > 0.0 {
+            consider(t, w.map(|c| c / len));
+        }
+    };
     for bits in 0..(1usize << N) {
-        for axis in 0..N {
-            if N > 2 && bits >> axis & 1 == 1 {
-                continue; // each edge once, from its lower corner
-            }
-            let (p, q) =
-                if N == 2 { (corner(bits), corner(bits)) } else { (corner(bits), corner(bits | 1 << axis)) };
-            let roots = if N == 2 { ball_roots(o, v, p, r) } else { capsule_roots(o, v, p, q, r) };
-            if let Some((t, _)) = roots {
-                // The normal: from the nearest point of the edge to the centre at time t.
-                let x: [f64; N] = core::array::from_fn(|k| f64::from(o[k]) + f64::from(v[k]) * t);
-                let (p64, q64) = (p.map(f64::from), q.map(f64::from));
-                let d: [f64; N] = core::array::from_fn(|k| q64[k] - p64[k]);
-                let dd: f64 = d.iter().map(|c| c * c).sum();
-                let s = if dd == 0.0 {
-                    0.0
-                } else {
-                    ((0..N).map(|k| (x[k] - p64[k]) * d[k]).sum::<f64>() / dd).clamp(0.0, 1.0)
-                };
-                let w: [f64; N] = core::array::from_fn(|k| x[k] - (p64[k] + d[k] * s));
-                let len = w.iter().map(|c| c * c).sum::<f64>().sqrt();
-                if len > 0.0 {
-                    consider(t, w.map(|c| c / len));
-                }
-            }
-            if N == 2 {
-                break; // in 2D, one disc per corner
-            }
+        if N == 2 {
+            rounded_edge(corner(bits), corner(bits));
+            continue;
+        }
+        for axis in (0..N).filter(|&axis| bits >> axis & 1 == 0) {
+            rounded_edge(corner(bits), corner(bits | 1 << axis)); // each edge once, from its lower end
         }
     }
     best
+}
+
+/// Small array helpers for the kernel above (it works on `[f32; N]`, like the slab test).
+mod glam_free {
+    /// `o + t v` in `f64`.
+    pub(super) fn at<const N: usize>(o: [f32; N], v: [f32; N], t: f64) -> [f64; N] {
+        core::array::from_fn(|k| f64::from(o[k]) + f64::from(v[k]) * t)
+    }
+
+    /// `x` minus its nearest point on the segment `[p, q]`.
+    pub(super) fn from_segment<const N: usize>(x: [f64; N], p: [f32; N], q: [f32; N]) -> [f64; N] {
+        let (p, q) = (p.map(f64::from), q.map(f64::from));
+        let d: [f64; N] = core::array::from_fn(|k| q[k] - p[k]);
+        let dd: f64 = d.iter().map(|c| c * c).sum();
+        let s = if dd == 0.0 {
+            0.0
+        } else {
+            ((0..N).map(|k| (x[k] - p[k]) * d[k]).sum::<f64>() / dd).clamp(0.0, 1.0)
+        };
+        core::array::from_fn(|k| x[k] - (p[k] + d[k] * s))
+    }
 }
 
 /// The hit of a ball `(c, r)` moving by `v` against the box, in world coordinates.
@@ -88,6 +99,9 @@ impl Sweep<Aabb2> for Circle {
     type Hit = SweepHit2;
 
     fn sweep(&self, motion: Vec2, other: &Aabb2) -> Option<SweepHit2> {
+        if !motion.is_finite() {
+            return None; // a non-finite motion touches nothing
+        }
         if self.overlaps(other) {
             let k = self.contact(other)?;
             return Some(SweepHit2 { t: 0.0, point: k.points[0], normal: -k.normal });
@@ -104,6 +118,9 @@ impl Sweep<Aabb3> for Sphere {
     type Hit = SweepHit3;
 
     fn sweep(&self, motion: Vec3, other: &Aabb3) -> Option<SweepHit3> {
+        if !motion.is_finite() {
+            return None; // a non-finite motion touches nothing
+        }
         if self.overlaps(other) {
             let k = self.contact(other)?;
             return Some(SweepHit3 { t: 0.0, point: k.points[0], normal: -k.normal });

@@ -13,6 +13,9 @@ impl Sweep<Obb2> for Circle {
     type Hit = SweepHit2;
 
     fn sweep(&self, motion: Vec2, other: &Obb2) -> Option<SweepHit2> {
+        if !motion.is_finite() {
+            return None; // a non-finite motion touches nothing
+        }
         if self.overlaps(other) {
             let k = self.contact(other)?;
             return Some(SweepHit2 { t: 0.0, point: k.points[0], normal: -k.normal });
@@ -33,6 +36,9 @@ impl Sweep<Obb3> for Sphere {
     type Hit = SweepHit3;
 
     fn sweep(&self, motion: Vec3, other: &Obb3) -> Option<SweepHit3> {
+        if !motion.is_finite() {
+            return None; // a non-finite motion touches nothing
+        }
         if self.overlaps(other) {
             let k = self.contact(other)?;
             return Some(SweepHit3 { t: 0.0, point: k.points[0], normal: -k.normal });

@@ -29,6 +29,9 @@ impl Sweep<Circle> for Circle {
     type Hit = SweepHit2;
 
     fn sweep(&self, motion: Vec2, other: &Circle) -> Option<SweepHit2> {
+        if !motion.is_finite() {
+            return None; // a non-finite motion touches nothing
+        }
         if self.overlaps(other) {
             let k = self.contact(other)?;
             return Some(SweepHit2 { t: 0.0, point: k.points[0], normal: -k.normal });
@@ -44,6 +47,9 @@ impl Sweep<Sphere> for Sphere {
     type Hit = SweepHit3;
 
     fn sweep(&self, motion: Vec3, other: &Sphere) -> Option<SweepHit3> {
+        if !motion.is_finite() {
+            return None; // a non-finite motion touches nothing
+        }
         if self.overlaps(other) {
             let k = self.contact(other)?;
             return Some(SweepHit3 { t: 0.0, point: k.points[0], normal: -k.normal });
@@ -75,5 +81,25 @@ mod tests {
         assert!(
             Circle::new(Vec2::ZERO, 1.0).sweep(Vec2::ZERO, &Circle::new(Vec2::new(2.5, 0.0), 1.0)).is_none()
         );
+    }
+
+    #[test]
+    fn non_finite_motion_touches_nothing() {
+        use crate::{Aabb3, Capsule3, Obb3, Plane};
+        let s = Sphere::new(Vec3::ZERO, 1.0);
+        let b = Aabb3::new(Vec3::splat(2.0), Vec3::splat(3.0));
+        let o = Obb3::new(Vec3::splat(2.5), Vec3::splat(0.5), glam::Quat::IDENTITY);
+        let c = Capsule3::new(Vec3::splat(2.0), Vec3::splat(3.0), 0.5);
+        let p = Plane::new(Vec3::X, 2.0);
+        for v in [
+            Vec3::new(f32::NAN, 0.0, 0.0),
+            Vec3::splat(f32::INFINITY),
+            Vec3::new(0.0, f32::NEG_INFINITY, 1.0),
+        ] {
+            assert!(s.sweep(v, &Sphere::new(Vec3::splat(3.0), 1.0)).is_none());
+            assert!(s.sweep(v, &b).is_none() && b.sweep(v, &s).is_none() && b.sweep(v, &b).is_none());
+            assert!(s.sweep(v, &o).is_none() && o.sweep(v, &o).is_none() && c.sweep(v, &o).is_none());
+            assert!(s.sweep(v, &p).is_none() && c.sweep(v, &p).is_none());
+        }
     }
 }
