@@ -313,3 +313,30 @@ where
     }
     Ok(())
 }
+
+/// Moving both shapes far from the origin changes the answers only by the rounding of the
+/// moved coordinates (`f32` at 1000 has a resolution of 6e-5).
+fn check_far<A, B>(a: &A, b: &B) -> Result<(), TestCaseError>
+where
+    A: Distance<B> + raybox::Contact<B, Output = raybox::Contact3> + Translate<Vec3>,
+    B: Translate<Vec3>,
+{
+    let far = Vec3::new(1000.0, -1000.0, 500.0);
+    let (fa, fb) = (a.moved(far), b.moved(far));
+    let (d, fd) = (a.distance(b), fa.distance(&fb));
+    prop_assert!((d - fd).abs() <= 1e-3, "distance {} near the origin, {} far from it", d, fd);
+    if let (Some(c), Some(fc)) = (a.contact(b), fa.contact(&fb)) {
+        prop_assert!((c.depth - fc.depth).abs() <= 1e-3, "depth {} vs {}", c.depth, fc.depth);
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    #[test]
+    fn far_from_the_origin(s in sphere(), b in aabb3s(), o in obb3s(), c in capsule3s(), d in capsule3s()) {
+        check_far(&s, &o)?; check_far(&b, &o)?; check_far(&o, &o.moved(Vec3::X))?; check_far(&c, &o)?;
+        check_far(&c, &d)?; check_far(&s, &c)?;
+    }
+}
