@@ -378,6 +378,30 @@ mod tests {
     }
 
     #[test]
+    fn octagon_overlap_is_reduced_to_four_points() {
+        // Two equal cubes face to face, one turned 45 degrees: the incident square clipped
+        // by the reference square is an octagon; 4 of its 8 corners are kept, spread out.
+        let a = Obb3::new(Vec3::ZERO, Vec3::ONE, Quat::IDENTITY);
+        let b = Obb3::new(Vec3::new(0.0, 0.0, 1.9), Vec3::ONE, Quat::from_rotation_z(FRAC_PI_4));
+        let c = a.contact(&b).unwrap();
+        assert!(close3(c.normal, Vec3::Z) && (c.depth - 0.1).abs() < 1e-6, "{c:?}");
+        assert_eq!(c.points.len(), 4);
+        for p in &c.points {
+            // On the octagon's boundary: inside A's top face and inside B's turned face.
+            assert!((p.z - 0.95).abs() < 1e-6 && p.x.abs() <= 1.0 + 1e-6 && p.y.abs() <= 1.0 + 1e-6, "{p}");
+            assert!((p.x + p.y).abs() <= SQRT_2 + 1e-5 && (p.x - p.y).abs() <= SQRT_2 + 1e-5, "{p}");
+            assert!(
+                (p.x.abs() - 1.0).abs() < 1e-5 || (p.y.abs() - 1.0).abs() < 1e-5,
+                "{p} is not on the octagon"
+            );
+        }
+        // Spread out: the four points span a quadrilateral of area at least half the octagon's.
+        let q = c.points.as_slice();
+        let area = ((q[2] - q[0]).cross(q[3] - q[1])).length() / 2.0;
+        assert!(area > 3.3 / 2.0, "area {area}: {q:?}");
+    }
+
+    #[test]
     fn edge_edge_gives_one_point_between_the_edges() {
         // A's vertical edge at x = sqrt(2)/2 and B's horizontal edge (along y) at
         // x = cx - sqrt(2)/2 cross, 0.01 deep: only the axis z × y = -x sees that.
