@@ -21,7 +21,6 @@ impl CliError {
         Self(one_line(&format!("{}: {message}", path.display())))
     }
 
-    #[allow(dead_code)] // used by the subcommands of the next commits
     /// An I/O failure while reading `path`, in words ("cannot read: no such file").
     pub fn reading(path: &Path, err: &std::io::Error) -> Self {
         Self::in_file(path, format!("cannot read: {}", io_reason(err)))

@@ -8,6 +8,7 @@
 mod cmd;
 mod error;
 mod output;
+mod scene;
 
 use std::process::ExitCode;
 
