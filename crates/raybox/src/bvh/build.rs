@@ -1,0 +1,319 @@
+//! The binary builder: top-down binned surface area heuristic (SAH).
+//!
+//! Wald, *On fast Construction of SAH-based Bounding Volume Hierarchies* (2007): bin the
+//! primitive centroids along an axis, sweep the bins from both ends to find the plane
+//! that minimises `C_trav + C_int (A_L N_L + A_R N_R) / A`, and make a leaf when that is
+//! no cheaper than `C_int N`. The node array is preallocated (a subtree over `n`
+//! primitives uses at most `2n - 1` nodes, so each subtree owns a fixed slice of it) and
+//! large subtrees are built in parallel with `rayon::join`.
+
+use super::node::{BinaryNode, Bounds, LEAF_BIT, MAX_LEAF_SIZE};
+
+/// How the builder trades build time for tree quality.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum BuildQuality {
+    /// 8 bins on the widest centroid axis only: the quickest build, a little slower to trace.
+    Fast,
+    /// 16 bins on each of the 3 axes: the default.
+    #[default]
+    Balanced,
+    /// 32 bins on each axis near the root and an exact sweep of every split plane for
+    /// nodes of 1,024 primitives or fewer: the slowest build, the best trees.
+    High,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BuildParams {
+    bins: usize,
+    all_axes: bool,
+    /// Nodes with at most this many primitives get an exact sweep instead of bins (0: never).
+    sweep_below: usize,
+    pub max_leaf: u32,
+}
+
+impl BuildParams {
+    pub fn new(quality: BuildQuality, max_leaf: u32) -> Self {
+        let max_leaf = max_leaf.clamp(1, MAX_LEAF_SIZE);
+        match quality {
+            BuildQuality::Fast => Self { bins: 8, all_axes: false, sweep_below: 0, max_leaf },
+            BuildQuality::Balanced => Self { bins: 16, all_axes: true, sweep_below: 0, max_leaf },
+            BuildQuality::High => Self { bins: 32, all_axes: true, sweep_below: 1024, max_leaf },
+        }
+    }
+}
+
+/// The SAH's relative cost of visiting a node and of testing a primitive.
+const TRAVERSAL_COST: f32 = 1.0;
+const INTERSECTION_COST: f32 = 1.0;
+/// Below this depth the builder stops trusting the SAH and splits at the median, so the
+/// tree stays shallow enough for the walks' fixed stacks whatever the input.
+const MAX_SAH_DEPTH: u32 = 64;
+/// Subtrees with more primitives than this are built on another thread.
+const PARALLEL_THRESHOLD: usize = 4096;
+const MAX_BINS: usize = 32;
+
+/// The result of a build: the binary nodes (root at 0; unused slots are left over where
+/// leaves hold several primitives) and the primitives in leaf order.
+pub(crate) struct BinaryTree {
+    pub nodes: Vec<BinaryNode>,
+    pub order: Vec<u32>,
+}
+
+struct Ctx<'a> {
+    prims: &'a [Bounds],
+    centroids: &'a [[f32; 3]],
+    params: BuildParams,
+}
+
+/// Builds the binary tree over `prims` (at least one).
+pub(crate) fn build_binary(prims: &[Bounds], params: BuildParams) -> BinaryTree {
+    debug_assert!(!prims.is_empty());
+    let centroids: Vec<[f32; 3]> = prims.iter().map(Bounds::centroid).collect();
+    let mut order: Vec<u32> = (0..prims.len() as u32).collect();
+    let mut nodes = vec![BinaryNode::UNUSED; 2 * prims.len() - 1];
+    let ctx = Ctx { prims, centroids: &centroids, params };
+    build_node(&ctx, &mut order, 0, &mut nodes, 0, 0);
+    BinaryTree { nodes, order }
+}
+
+fn bounds_of(ctx: &Ctx<'_>, order: &[u32]) -> (Bounds, Bounds) {
+    let mut bounds = Bounds::EMPTY;
+    let mut centroid_bounds = Bounds::EMPTY;
+    for &i in order {
+        bounds.grow(&ctx.prims[i as usize]);
+        centroid_bounds.grow_point(ctx.centroids[i as usize]);
+    }
+    (bounds, centroid_bounds)
+}
+
+/// A chosen split: primitives whose centroid is below `pos` on `axis` go left.
+struct Split {
+    axis: usize,
+    /// The SAH cost of the split, relative to the node's area.
+    cost: f32,
+    how: SplitHow,
+}
+
+enum SplitHow {
+    /// By bin: centroid bin index `< bin` goes left.
+    Bin { bin: usize, lo: f32, scale: f32 },
+    /// By the first `count` primitives after sorting by centroid.
+    Sorted { count: usize },
+}
+
+/// Builds the subtree of `order` into `nodes[0..2n-1]`, whose first slot has the global
+/// index `node_index`; `first` is the global offset of `order` in the build order.
+fn build_node(
+    ctx: &Ctx<'_>,
+    order: &mut [u32],
+    first: u32,
+    nodes: &mut [BinaryNode],
+    node_index: u32,
+    depth: u32,
+) {
+    let n = order.len();
+    let (bounds, centroid_bounds) = bounds_of(ctx, order);
+    let make_leaf = |nodes: &mut [BinaryNode]| {
+        nodes[0] = BinaryNode { bounds, a: first, b: LEAF_BIT | n as u32 };
+    };
+    if n == 1 {
+        return make_leaf(nodes);
+    }
+    let leaf_cost = INTERSECTION_COST * n as f32;
+    let split = if depth < MAX_SAH_DEPTH { find_split(ctx, order, &bounds, &centroid_bounds) } else { None };
+    let left_count = match split {
+        Some(split) if split.cost < leaf_cost || n > ctx.params.max_leaf as usize => {
+            partition(ctx, order, &split)
+        }
+        Some(_) => return make_leaf(nodes),
+        None if n <= ctx.params.max_leaf as usize => return make_leaf(nodes),
+        None => 0,
+    };
+    // No usable plane (all centroids equal, or a rounding tie emptied one side): split the
+    // primitives in the middle of their order along the widest centroid axis.
+    let left_count = if left_count == 0 || left_count == n {
+        median_split(ctx, order, &centroid_bounds)
+    } else {
+        left_count
+    };
+
+    let (left_order, right_order) = order.split_at_mut(left_count);
+    let (this, rest) = nodes.split_at_mut(1);
+    let (left_nodes, right_nodes) = rest.split_at_mut(2 * left_count - 1);
+    let left_index = node_index + 1;
+    let right_index = node_index + 2 * left_count as u32;
+    this[0] = BinaryNode { bounds, a: left_index, b: right_index };
+    let right_first = first + left_count as u32;
+    let mut left = move || build_node(ctx, left_order, first, left_nodes, left_index, depth + 1);
+    let mut right = move || build_node(ctx, right_order, right_first, right_nodes, right_index, depth + 1);
+    if n > PARALLEL_THRESHOLD {
+        join(left, right);
+    } else {
+        left();
+        right();
+    }
+}
+
+#[cfg(feature = "rayon")]
+fn join(a: impl FnOnce() + Send, b: impl FnOnce() + Send) {
+    rayon::join(a, b);
+}
+
+#[cfg(not(feature = "rayon"))]
+fn join(a: impl FnOnce(), b: impl FnOnce()) {
+    a();
+    b();
+}
+
+fn widest_axis(b: &Bounds) -> usize {
+    let d: [f32; 3] = core::array::from_fn(|k| b.max[k] - b.min[k]);
+    if d[0] >= d[1] && d[0] >= d[2] {
+        0
+    } else if d[1] >= d[2] {
+        1
+    } else {
+        2
+    }
+}
+
+/// The cheapest split by the SAH, as a cost relative to the node (`C_trav + C_int Σ A_i N_i / A`).
+fn find_split(ctx: &Ctx<'_>, order: &mut [u32], bounds: &Bounds, centroid_bounds: &Bounds) -> Option<Split> {
+    let parent_area = bounds.half_area();
+    let axes: &[usize] = if ctx.params.all_axes { &[0, 1, 2] } else { &[widest_axis(centroid_bounds)] };
+    let mut best: Option<Split> = None;
+    for &axis in axes {
+        let extent = centroid_bounds.max[axis] - centroid_bounds.min[axis];
+        if extent.partial_cmp(&0.0) != Some(core::cmp::Ordering::Greater) {
+            continue; // all centroids on one plane: no split along this axis
+        }
+        let candidate = if order.len() <= ctx.params.sweep_below {
+            sweep_split(ctx, order, axis, parent_area)
+        } else {
+            binned_split(ctx, order, axis, centroid_bounds.min[axis], extent, parent_area)
+        };
+        if let Some(c) = candidate
+            && best.as_ref().is_none_or(|b| c.cost < b.cost)
+        {
+            best = Some(c);
+        }
+    }
+    // The exact sweep sorted `order` along the last axis it tried; redo the best one.
+    if let Some(Split { axis, how: SplitHow::Sorted { .. }, .. }) = &best {
+        sort_by_centroid(ctx, order, *axis);
+    }
+    best
+}
+
+/// `C_trav + C_int (A_L N_L + A_R N_R) / A`, with the areas of a zero-area node treated as 1.
+fn split_cost(left_area: f32, left_n: usize, right_area: f32, right_n: usize, parent_area: f32) -> f32 {
+    let weighted = left_area * left_n as f32 + right_area * right_n as f32;
+    let relative = if parent_area > 0.0 { weighted / parent_area } else { (left_n + right_n) as f32 };
+    TRAVERSAL_COST + INTERSECTION_COST * relative
+}
+
+fn binned_split(
+    ctx: &Ctx<'_>,
+    order: &[u32],
+    axis: usize,
+    lo: f32,
+    extent: f32,
+    parent_area: f32,
+) -> Option<Split> {
+    let bins = ctx.params.bins;
+    // Slightly below bins / extent, so the largest centroid lands in the last bin.
+    let scale = bins as f32 * (1.0 - 1e-6) / extent;
+    let mut bin_bounds = [Bounds::EMPTY; MAX_BINS];
+    let mut bin_counts = [0usize; MAX_BINS];
+    for &i in order {
+        let b = bin_of(ctx.centroids[i as usize][axis], lo, scale, bins);
+        bin_bounds[b].grow(&ctx.prims[i as usize]);
+        bin_counts[b] += 1;
+    }
+    // Right-to-left sweep: the area and count of bins b.. for each b.
+    let mut right_area = [0.0f32; MAX_BINS];
+    let mut acc = Bounds::EMPTY;
+    for b in (1..bins).rev() {
+        acc.grow(&bin_bounds[b]);
+        right_area[b] = acc.half_area();
+    }
+    let (mut left, mut left_n) = (Bounds::EMPTY, 0usize);
+    let mut best: Option<Split> = None;
+    for b in 1..bins {
+        left.grow(&bin_bounds[b - 1]);
+        left_n += bin_counts[b - 1];
+        let right_n = order.len() - left_n;
+        if left_n == 0 || right_n == 0 {
+            continue;
+        }
+        let cost = split_cost(left.half_area(), left_n, right_area[b], right_n, parent_area);
+        if best.as_ref().is_none_or(|s| cost < s.cost) {
+            best = Some(Split { axis, cost, how: SplitHow::Bin { bin: b, lo, scale } });
+        }
+    }
+    best
+}
+
+#[inline]
+fn bin_of(c: f32, lo: f32, scale: f32, bins: usize) -> usize {
+    (((c - lo) * scale) as usize).min(bins - 1)
+}
+
+fn sort_by_centroid(ctx: &Ctx<'_>, order: &mut [u32], axis: usize) {
+    order.sort_unstable_by(|&a, &b| {
+        ctx.centroids[a as usize][axis].total_cmp(&ctx.centroids[b as usize][axis]).then(a.cmp(&b))
+    });
+}
+
+/// Every split plane between consecutive centroids along `axis` (sorts `order`).
+fn sweep_split(ctx: &Ctx<'_>, order: &mut [u32], axis: usize, parent_area: f32) -> Option<Split> {
+    sort_by_centroid(ctx, order, axis);
+    let n = order.len();
+    let mut right_area = vec![0.0f32; n];
+    let mut acc = Bounds::EMPTY;
+    for k in (1..n).rev() {
+        acc.grow(&ctx.prims[order[k] as usize]);
+        right_area[k] = acc.half_area();
+    }
+    let mut left = Bounds::EMPTY;
+    let mut best: Option<Split> = None;
+    for k in 1..n {
+        left.grow(&ctx.prims[order[k - 1] as usize]);
+        let cost = split_cost(left.half_area(), k, right_area[k], n - k, parent_area);
+        if best.as_ref().is_none_or(|s| cost < s.cost) {
+            best = Some(Split { axis, cost, how: SplitHow::Sorted { count: k } });
+        }
+    }
+    best
+}
+
+/// Reorders `order` so the left side of `split` comes first; returns its size.
+fn partition(ctx: &Ctx<'_>, order: &mut [u32], split: &Split) -> usize {
+    match split.how {
+        SplitHow::Sorted { count } => count,
+        SplitHow::Bin { bin, lo, scale } => {
+            let goes_left =
+                |i: u32| bin_of(ctx.centroids[i as usize][split.axis], lo, scale, ctx.params.bins) < bin;
+            let (mut i, mut j) = (0, order.len());
+            while i < j {
+                if goes_left(order[i]) {
+                    i += 1;
+                } else {
+                    j -= 1;
+                    order.swap(i, j);
+                }
+            }
+            i
+        }
+    }
+}
+
+/// Splits at the median centroid along the widest centroid axis (any order when they are all equal).
+fn median_split(ctx: &Ctx<'_>, order: &mut [u32], centroid_bounds: &Bounds) -> usize {
+    let axis = widest_axis(centroid_bounds);
+    let mid = order.len() / 2;
+    order.select_nth_unstable_by(mid, |&a, &b| {
+        ctx.centroids[a as usize][axis].total_cmp(&ctx.centroids[b as usize][axis]).then(a.cmp(&b))
+    });
+    mid
+}
