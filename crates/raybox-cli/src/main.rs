@@ -7,6 +7,7 @@
 
 mod cmd;
 mod error;
+mod mesh_file;
 mod output;
 mod scene;
 

@@ -31,7 +31,6 @@ impl Report {
         self.fields.insert(key.to_owned(), value.into());
     }
 
-    #[allow(dead_code)] // for `cast`, which lands with the mesh API
     /// Sends the report to stderr (the data went to stdout).
     pub fn use_stderr(&mut self) {
         self.on_stderr = true;
@@ -77,11 +76,15 @@ pub fn write_atomically<T>(
     if !dir.is_dir() {
         return Err(CliError::in_file(path, "cannot write: the directory does not exist"));
     }
-    let temp = tempfile::Builder::new()
-        .prefix(".raybox-")
-        .suffix(".part")
-        .tempfile_in(dir)
-        .map_err(|e| CliError::writing(path, &e))?;
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".raybox-").suffix(".part");
+    // A temporary file is private (0600); the output is an ordinary file.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o644));
+    }
+    let temp = builder.tempfile_in(dir).map_err(|e| CliError::writing(path, &e))?;
     let (file, temp_path) = temp.into_parts();
     let mut out = BufWriter::new(file);
     let value = write(&mut out)?;
@@ -91,7 +94,6 @@ pub fn write_atomically<T>(
     Ok(value)
 }
 
-#[allow(dead_code)] // for `render` and `cast`, which land with the mesh API
 /// A progress bar on stderr when stderr is a terminal and the user wants a report; a
 /// hidden one otherwise (pipes, files, `--quiet`, `--json`).
 pub fn progress_bar(len: u64, what: &str, global: GlobalArgs) -> ProgressBar {
