@@ -840,7 +840,7 @@ fn svg(
     let _ = writeln!(out, r#"<g class="caption" fill="{TEXT_COLOUR}">"#);
     let _ = writeln!(
         out,
-        r#"<text class="legend" x="{margin}" y="{y:.1}" fill="{LEGEND_COLOUR}">● entry   ○ exit   → normal of the first hit   red: overlaps another shape</text>"#
+        r#"<text class="legend" x="{margin}" y="{y:.1}" fill="{LEGEND_COLOUR}">● entry · ○ exit · → normal of the first hit · red: overlaps another shape</text>"#
     );
     for line in lines.iter().take(MAX_CAPTION_LINES) {
         y += line_height;
