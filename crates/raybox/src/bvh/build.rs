@@ -7,6 +7,8 @@
 //! primitives uses at most `2n - 1` nodes, so each subtree owns a fixed slice of it) and
 //! large subtrees are built in parallel with `rayon::join`.
 
+use glam::Vec3A;
+
 use super::node::{BinaryNode, Bounds, LEAF_BIT, MAX_LEAF_SIZE};
 
 /// How the builder trades build time for tree quality.
@@ -60,29 +62,36 @@ pub(crate) struct BinaryTree {
     pub order: Vec<u32>,
 }
 
-struct Ctx<'a> {
-    prims: &'a [Bounds],
-    centroids: &'a [[f32; 3]],
+struct Ctx {
     params: BuildParams,
+}
+
+/// A primitive as the builder moves it around: partitioning moves these records
+/// themselves (not indices to them), so every pass over a node reads memory in order.
+#[derive(Clone, Copy, Debug)]
+struct Item {
+    bounds: Bounds,
+    centroid: Vec3A,
+    index: u32,
 }
 
 /// Builds the binary tree over `prims` (at least one).
 pub(crate) fn build_binary(prims: &[Bounds], params: BuildParams) -> BinaryTree {
     debug_assert!(!prims.is_empty());
-    let centroids: Vec<[f32; 3]> = prims.iter().map(Bounds::centroid).collect();
-    let mut order: Vec<u32> = (0..prims.len() as u32).collect();
+    let mut items: Vec<Item> =
+        prims.iter().enumerate().map(|(i, b)| Item { bounds: *b, centroid: b.centroid(), index: i as u32 }).collect();
     let mut nodes = vec![BinaryNode::UNUSED; 2 * prims.len() - 1];
-    let ctx = Ctx { prims, centroids: &centroids, params };
-    build_node(&ctx, &mut order, 0, &mut nodes, 0, 0);
-    BinaryTree { nodes, order }
+    let ctx = Ctx { params };
+    build_node(&ctx, &mut items, 0, &mut nodes, 0, 0);
+    BinaryTree { nodes, order: items.iter().map(|it| it.index).collect() }
 }
 
-fn bounds_of(ctx: &Ctx<'_>, order: &[u32]) -> (Bounds, Bounds) {
+fn bounds_of(order: &[Item]) -> (Bounds, Bounds) {
     let mut bounds = Bounds::EMPTY;
     let mut centroid_bounds = Bounds::EMPTY;
-    for &i in order {
-        bounds.grow(&ctx.prims[i as usize]);
-        centroid_bounds.grow_point(ctx.centroids[i as usize]);
+    for it in order {
+        bounds.grow(&it.bounds);
+        centroid_bounds.grow_point(it.centroid);
     }
     (bounds, centroid_bounds)
 }
@@ -105,15 +114,15 @@ enum SplitHow {
 /// Builds the subtree of `order` into `nodes[0..2n-1]`, whose first slot has the global
 /// index `node_index`; `first` is the global offset of `order` in the build order.
 fn build_node(
-    ctx: &Ctx<'_>,
-    order: &mut [u32],
+    ctx: &Ctx,
+    order: &mut [Item],
     first: u32,
     nodes: &mut [BinaryNode],
     node_index: u32,
     depth: u32,
 ) {
     let n = order.len();
-    let (bounds, centroid_bounds) = bounds_of(ctx, order);
+    let (bounds, centroid_bounds) = bounds_of(order);
     let make_leaf = |nodes: &mut [BinaryNode]| {
         nodes[0] = BinaryNode { bounds, a: first, b: LEAF_BIT | n as u32 };
     };
@@ -133,7 +142,7 @@ fn build_node(
     // No usable plane (all centroids equal, or a rounding tie emptied one side): split the
     // primitives in the middle of their order along the widest centroid axis.
     let left_count = if left_count == 0 || left_count == n {
-        median_split(ctx, order, &centroid_bounds)
+        median_split(order, &centroid_bounds)
     } else {
         left_count
     };
@@ -178,31 +187,28 @@ fn widest_axis(b: &Bounds) -> usize {
 }
 
 /// The cheapest split by the SAH, as a cost relative to the node (`C_trav + C_int Σ A_i N_i / A`).
-fn find_split(ctx: &Ctx<'_>, order: &mut [u32], bounds: &Bounds, centroid_bounds: &Bounds) -> Option<Split> {
+fn find_split(ctx: &Ctx, order: &mut [Item], bounds: &Bounds, centroid_bounds: &Bounds) -> Option<Split> {
     let parent_area = bounds.half_area();
     let axes: &[usize] = if ctx.params.all_axes { &[0, 1, 2] } else { &[widest_axis(centroid_bounds)] };
-    let mut best: Option<Split> = None;
-    for &axis in axes {
-        let extent = centroid_bounds.max[axis] - centroid_bounds.min[axis];
-        if extent.partial_cmp(&0.0) != Some(core::cmp::Ordering::Greater) {
-            continue; // all centroids on one plane: no split along this axis
+    // Axes along which the centroids spread (on the others every split is empty).
+    let axes: Vec<usize> =
+        axes.iter().copied().filter(|&k| centroid_bounds.max[k] - centroid_bounds.min[k] > 0.0).collect();
+    if order.len() <= ctx.params.sweep_below {
+        let mut best: Option<Split> = None;
+        for &axis in &axes {
+            if let Some(c) = sweep_split(order, axis, parent_area)
+                && best.as_ref().is_none_or(|b| c.cost < b.cost)
+            {
+                best = Some(c);
+            }
         }
-        let candidate = if order.len() <= ctx.params.sweep_below {
-            sweep_split(ctx, order, axis, parent_area)
-        } else {
-            binned_split(ctx, order, axis, centroid_bounds.min[axis], extent, parent_area)
-        };
-        if let Some(c) = candidate
-            && best.as_ref().is_none_or(|b| c.cost < b.cost)
-        {
-            best = Some(c);
+        // The sweep sorted `order` along the last axis it tried; redo the best one.
+        if let Some(b) = &best {
+            sort_by_centroid(order, b.axis);
         }
+        return best;
     }
-    // The exact sweep sorted `order` along the last axis it tried; redo the best one.
-    if let Some(Split { axis, how: SplitHow::Sorted { .. }, .. }) = &best {
-        sort_by_centroid(ctx, order, *axis);
-    }
-    best
+    binned_split(ctx, order, &axes, centroid_bounds, parent_area)
 }
 
 /// `C_trav + C_int (A_L N_L + A_R N_R) / A`, with the areas of a zero-area node treated as 1.
@@ -212,73 +218,85 @@ fn split_cost(left_area: f32, left_n: usize, right_area: f32, right_n: usize, pa
     TRAVERSAL_COST + INTERSECTION_COST * relative
 }
 
+/// Bins the centroids on every axis of `axes` in one pass, then sweeps each axis's bins
+/// from both ends for the cheapest plane.
 fn binned_split(
-    ctx: &Ctx<'_>,
-    order: &[u32],
-    axis: usize,
-    lo: f32,
-    extent: f32,
+    ctx: &Ctx,
+    order: &[Item],
+    axes: &[usize],
+    centroid_bounds: &Bounds,
     parent_area: f32,
 ) -> Option<Split> {
     let bins = ctx.params.bins;
+    let lo = centroid_bounds.min;
     // Slightly below bins / extent, so the largest centroid lands in the last bin.
-    let scale = bins as f32 * (1.0 - 1e-6) / extent;
-    let mut bin_bounds = [Bounds::EMPTY; MAX_BINS];
-    let mut bin_counts = [0usize; MAX_BINS];
-    for &i in order {
-        let b = bin_of(ctx.centroids[i as usize][axis], lo, scale, bins);
-        bin_bounds[b].grow(&ctx.prims[i as usize]);
-        bin_counts[b] += 1;
-    }
-    // Right-to-left sweep: the area and count of bins b.. for each b.
-    let mut right_area = [0.0f32; MAX_BINS];
-    let mut acc = Bounds::EMPTY;
-    for b in (1..bins).rev() {
-        acc.grow(&bin_bounds[b]);
-        right_area[b] = acc.half_area();
-    }
-    let (mut left, mut left_n) = (Bounds::EMPTY, 0usize);
-    let mut best: Option<Split> = None;
-    for b in 1..bins {
-        left.grow(&bin_bounds[b - 1]);
-        left_n += bin_counts[b - 1];
-        let right_n = order.len() - left_n;
-        if left_n == 0 || right_n == 0 {
-            continue;
+    let extent = (centroid_bounds.max - centroid_bounds.min).max(Vec3A::splat(f32::MIN_POSITIVE));
+    let scale = Vec3A::splat(bins as f32 * (1.0 - 1e-6)) / extent;
+    let mut bin_bounds = [[Bounds::EMPTY; MAX_BINS]; 3];
+    let mut bin_counts = [[0u32; MAX_BINS]; 3];
+    let max_bin = Vec3A::splat((bins - 1) as f32);
+    for it in order {
+        // The bin of the centroid on each axis, clamped to the last bin.
+        let b = ((it.centroid - lo) * scale).min(max_bin).max(Vec3A::ZERO);
+        for &k in axes {
+            let bin = b[k] as usize;
+            bin_bounds[k][bin].grow(&it.bounds);
+            bin_counts[k][bin] += 1;
         }
-        let cost = split_cost(left.half_area(), left_n, right_area[b], right_n, parent_area);
-        if best.as_ref().is_none_or(|s| cost < s.cost) {
-            best = Some(Split { axis, cost, how: SplitHow::Bin { bin: b, lo, scale } });
+    }
+    let mut best: Option<Split> = None;
+    for &axis in axes {
+        let (bounds, counts) = (&bin_bounds[axis], &bin_counts[axis]);
+        // Right-to-left sweep: the area of bins b.. for each b.
+        let mut right_area = [0.0f32; MAX_BINS];
+        let mut acc = Bounds::EMPTY;
+        for b in (1..bins).rev() {
+            acc.grow(&bounds[b]);
+            right_area[b] = acc.half_area();
+        }
+        let (mut left, mut left_n) = (Bounds::EMPTY, 0usize);
+        for b in 1..bins {
+            left.grow(&bounds[b - 1]);
+            left_n += counts[b - 1] as usize;
+            let right_n = order.len() - left_n;
+            if left_n == 0 || right_n == 0 {
+                continue;
+            }
+            let cost = split_cost(left.half_area(), left_n, right_area[b], right_n, parent_area);
+            if best.as_ref().is_none_or(|s| cost < s.cost) {
+                let how = SplitHow::Bin { bin: b, lo: lo[axis], scale: scale[axis] };
+                best = Some(Split { axis, cost, how });
+            }
         }
     }
     best
 }
 
+/// The bin of centroid coordinate `c`: the same arithmetic as the binning loop.
 #[inline]
 fn bin_of(c: f32, lo: f32, scale: f32, bins: usize) -> usize {
-    (((c - lo) * scale) as usize).min(bins - 1)
+    ((c - lo) * scale).min((bins - 1) as f32).max(0.0) as usize
 }
 
-fn sort_by_centroid(ctx: &Ctx<'_>, order: &mut [u32], axis: usize) {
-    order.sort_unstable_by(|&a, &b| {
-        ctx.centroids[a as usize][axis].total_cmp(&ctx.centroids[b as usize][axis]).then(a.cmp(&b))
-    });
+fn sort_by_centroid(order: &mut [Item], axis: usize) {
+    order.sort_unstable_by(|a, b| a.centroid[axis].total_cmp(&b.centroid[axis]).then(a.index.cmp(&b.index)));
 }
 
 /// Every split plane between consecutive centroids along `axis` (sorts `order`).
-fn sweep_split(ctx: &Ctx<'_>, order: &mut [u32], axis: usize, parent_area: f32) -> Option<Split> {
-    sort_by_centroid(ctx, order, axis);
+fn sweep_split(order: &mut [Item], axis: usize, parent_area: f32) -> Option<Split> {
+    debug_assert!(!order.is_empty());
+    sort_by_centroid(order, axis);
     let n = order.len();
     let mut right_area = vec![0.0f32; n];
     let mut acc = Bounds::EMPTY;
     for k in (1..n).rev() {
-        acc.grow(&ctx.prims[order[k] as usize]);
+        acc.grow(&order[k].bounds);
         right_area[k] = acc.half_area();
     }
     let mut left = Bounds::EMPTY;
     let mut best: Option<Split> = None;
     for k in 1..n {
-        left.grow(&ctx.prims[order[k - 1] as usize]);
+        left.grow(&order[k - 1].bounds);
         let cost = split_cost(left.half_area(), k, right_area[k], n - k, parent_area);
         if best.as_ref().is_none_or(|s| cost < s.cost) {
             best = Some(Split { axis, cost, how: SplitHow::Sorted { count: k } });
@@ -288,15 +306,14 @@ fn sweep_split(ctx: &Ctx<'_>, order: &mut [u32], axis: usize, parent_area: f32) 
 }
 
 /// Reorders `order` so the left side of `split` comes first; returns its size.
-fn partition(ctx: &Ctx<'_>, order: &mut [u32], split: &Split) -> usize {
+fn partition(ctx: &Ctx, order: &mut [Item], split: &Split) -> usize {
     match split.how {
         SplitHow::Sorted { count } => count,
         SplitHow::Bin { bin, lo, scale } => {
-            let goes_left =
-                |i: u32| bin_of(ctx.centroids[i as usize][split.axis], lo, scale, ctx.params.bins) < bin;
+            let goes_left = |it: &Item| bin_of(it.centroid[split.axis], lo, scale, ctx.params.bins) < bin;
             let (mut i, mut j) = (0, order.len());
             while i < j {
-                if goes_left(order[i]) {
+                if goes_left(&order[i]) {
                     i += 1;
                 } else {
                     j -= 1;
@@ -309,11 +326,11 @@ fn partition(ctx: &Ctx<'_>, order: &mut [u32], split: &Split) -> usize {
 }
 
 /// Splits at the median centroid along the widest centroid axis (any order when they are all equal).
-fn median_split(ctx: &Ctx<'_>, order: &mut [u32], centroid_bounds: &Bounds) -> usize {
+fn median_split(order: &mut [Item], centroid_bounds: &Bounds) -> usize {
     let axis = widest_axis(centroid_bounds);
     let mid = order.len() / 2;
-    order.select_nth_unstable_by(mid, |&a, &b| {
-        ctx.centroids[a as usize][axis].total_cmp(&ctx.centroids[b as usize][axis]).then(a.cmp(&b))
+    order.select_nth_unstable_by(mid, |a, b| {
+        a.centroid[axis].total_cmp(&b.centroid[axis]).then(a.index.cmp(&b.index))
     });
     mid
 }

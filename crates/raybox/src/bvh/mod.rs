@@ -109,8 +109,8 @@ impl Tree {
             nodes: wide.nodes,
             root: wide.root,
             order: binary.order,
-            root_min: wide.root_bounds.min,
-            root_max: wide.root_bounds.max,
+            root_min: wide.root_bounds.min.into(),
+            root_max: wide.root_bounds.max.into(),
             stats: BvhStats {
                 primitive_count: prims.len(),
                 node_count: 0,
@@ -128,7 +128,7 @@ impl Tree {
     }
 
     pub fn root_bounds(&self) -> Bounds {
-        Bounds { min: self.root_min, max: self.root_max }
+        Bounds::from_arrays(self.root_min, self.root_max)
     }
 
     /// Recounts nodes and leaves and recomputes the SAH cost of the wide tree.
@@ -190,8 +190,8 @@ impl Tree {
         } else {
             (0..8).fold(Bounds::EMPTY, |b, l| b.union(&self.nodes[0].child_bounds(l)))
         };
-        self.root_min = root.min;
-        self.root_max = root.max;
+        self.root_min = root.min.into();
+        self.root_max = root.max.into();
         self.update_stats();
     }
 
@@ -245,7 +245,7 @@ impl Tree {
 }
 
 pub(crate) fn bounds_of_aabb(b: &Aabb3) -> Bounds {
-    Bounds { min: b.min().to_array(), max: b.max().to_array() }
+    Bounds { min: b.min().into(), max: b.max().into() }
 }
 
 /// A bounding volume hierarchy over a list of 3D boxes: finds which boxes a ray, a box,

@@ -1,27 +1,34 @@
 //! Node layouts: the binary node the builder writes, and the 8-wide node the walks read.
 
+use glam::Vec3A;
+
 /// An axis-aligned box as the builder accumulates it: may be empty (`min = +inf`,
 /// `max = -inf`), which a public [`crate::Aabb3`] may not. Never escapes the crate.
+/// Kept in `Vec3A` so that growing it is two SIMD instructions.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Bounds {
-    pub min: [f32; 3],
-    pub max: [f32; 3],
+    pub min: Vec3A,
+    pub max: Vec3A,
 }
 
 impl Bounds {
-    pub const EMPTY: Self = Self { min: [f32::INFINITY; 3], max: [f32::NEG_INFINITY; 3] };
+    pub const EMPTY: Self = Self { min: Vec3A::INFINITY, max: Vec3A::NEG_INFINITY };
 
     #[inline]
-    pub fn grow(&mut self, other: &Bounds) {
-        for k in 0..3 {
-            self.min[k] = self.min[k].min(other.min[k]);
-            self.max[k] = self.max[k].max(other.max[k]);
-        }
+    pub fn from_arrays(min: [f32; 3], max: [f32; 3]) -> Self {
+        Self { min: Vec3A::from(min), max: Vec3A::from(max) }
     }
 
     #[inline]
-    pub fn grow_point(&mut self, p: [f32; 3]) {
-        self.grow(&Bounds { min: p, max: p });
+    pub fn grow(&mut self, other: &Bounds) {
+        self.min = self.min.min(other.min);
+        self.max = self.max.max(other.max);
+    }
+
+    #[inline]
+    pub fn grow_point(&mut self, p: Vec3A) {
+        self.min = self.min.min(p);
+        self.max = self.max.max(p);
     }
 
     #[inline]
@@ -33,18 +40,18 @@ impl Bounds {
     /// Half the surface area (the SAH's cost measure; the factor 2 cancels). Zero when empty.
     #[inline]
     pub fn half_area(&self) -> f32 {
-        let d: [f32; 3] = core::array::from_fn(|k| (self.max[k] - self.min[k]).max(0.0));
-        d[0] * d[1] + d[1] * d[2] + d[2] * d[0]
+        let d = (self.max - self.min).max(Vec3A::ZERO);
+        d.x * d.y + d.y * d.z + d.z * d.x
     }
 
     #[inline]
-    pub fn centroid(&self) -> [f32; 3] {
-        core::array::from_fn(|k| self.min[k] * 0.5 + self.max[k] * 0.5)
+    pub fn centroid(&self) -> Vec3A {
+        self.min * 0.5 + self.max * 0.5
     }
 
     #[inline]
     pub fn contains(&self, other: &Bounds) -> bool {
-        (0..3).all(|k| self.min[k] <= other.min[k] && other.max[k] <= self.max[k])
+        self.min.cmple(other.min).all() && other.max.cmple(self.max).all()
     }
 }
 
@@ -172,8 +179,8 @@ impl WideNode {
     #[inline]
     pub fn child_bounds(&self, lane: usize) -> Bounds {
         Bounds {
-            min: core::array::from_fn(|k| self.planes[k][lane]),
-            max: core::array::from_fn(|k| self.planes[k + 3][lane]),
+            min: Vec3A::new(self.planes[0][lane], self.planes[1][lane], self.planes[2][lane]),
+            max: Vec3A::new(self.planes[3][lane], self.planes[4][lane], self.planes[5][lane]),
         }
     }
 }

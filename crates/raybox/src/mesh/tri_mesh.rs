@@ -116,7 +116,7 @@ impl TriMesh {
             .iter()
             .map(|&t| {
                 let mut b = Bounds::EMPTY;
-                indices[t as usize].iter().for_each(|&i| b.grow_point(vertices[i as usize].to_array()));
+                indices[t as usize].iter().for_each(|&i| b.grow_point(vertices[i as usize].into()));
                 b
             })
             .collect();
