@@ -22,6 +22,9 @@
 //! `sphere`: `center`, `radius`; `plane`: `normal` and either `offset` (the plane is
 //! `dot(normal, p) = offset`) or `point`; `triangle`: `vertices = [[..], [..], [..]]`.
 //!
+//! Any shape may say `ghost = true`: it is drawn dashed, for reference (say, the grown box
+//! of a shortcut test), and takes part in no query.
+//!
 //! The optional `[view]` table frames the picture: in 2D, `min` and `max` of the window;
 //! in 3D, `kind = "ortho"` or `"perspective"`, `eye`, `target`, `up` and `fov_deg`.
 
@@ -70,6 +73,7 @@ struct ViewFile {
 struct ShapeFile {
     kind: String,
     name: Option<String>,
+    ghost: Option<bool>,
     min: Option<Vec<f32>>,
     max: Option<Vec<f32>>,
     center: Option<Vec<f32>>,
@@ -184,6 +188,8 @@ pub struct Scene {
     pub shape_names: Vec<String>,
     /// The kinds of the shapes (`"aabb"`, …), in file order.
     pub shape_kinds: Vec<&'static str>,
+    /// Ghosts (`ghost = true`) are drawn dashed, for reference, and take part in no query.
+    pub shape_ghosts: Vec<bool>,
     /// The names of the rays, in file order.
     pub ray_names: Vec<String>,
     /// The geometry.
@@ -212,6 +218,7 @@ impl Scene {
         let dim = usize::from(file.dim);
         let mut shape_names = Vec::new();
         let mut shape_kinds = Vec::new();
+        let mut shape_ghosts = Vec::new();
         let mut ray_names = Vec::new();
         let mut shapes2 = Vec::new();
         let mut shapes3 = Vec::new();
@@ -229,6 +236,7 @@ impl Scene {
             }
             shape_names.push(shape.name.clone().unwrap_or_else(|| format!("{kind} {}", i + 1)));
             shape_kinds.push(kind);
+            shape_ghosts.push(shape.ghost.unwrap_or(false));
         }
         for (i, ray) in file.ray.iter().enumerate() {
             let label = item_label("ray", i, ray.name.as_deref());
@@ -249,12 +257,23 @@ impl Scene {
         } else {
             Items::Three { shapes: shapes3, rays: rays3 }
         };
-        Ok(Self { title: file.title, width: file.width, shape_names, shape_kinds, ray_names, items, view })
+        Ok(Self {
+            title: file.title,
+            width: file.width,
+            shape_names,
+            shape_kinds,
+            shape_ghosts,
+            ray_names,
+            items,
+            view,
+        })
     }
 
-    /// Runs every query of the scene: each ray against each shape, each pair of shapes.
+    /// Runs every query of the scene: each ray against each shape, each pair of shapes
+    /// (ghosts left out).
     pub fn run_queries(&self) -> Queries {
-        match &self.items {
+        let real = |s: &usize| !self.shape_ghosts[*s];
+        let queries = match &self.items {
             Items::Two { shapes, rays } => Queries {
                 rays: rays
                     .iter()
@@ -285,6 +304,10 @@ impl Scene {
                     .map(|(a, b)| PairResult { a, b, overlap: shapes[a].overlaps(&shapes[b]) })
                     .collect(),
             },
+        };
+        Queries {
+            rays: queries.rays.into_iter().filter(|q| real(&q.shape)).collect(),
+            pairs: queries.pairs.into_iter().filter(|p| real(&p.a) && real(&p.b)).collect(),
         }
     }
 }

@@ -10,6 +10,7 @@ use common::{raybox, repo_root};
 
 const SHAPE_COLOUR: &str = "#1f5fa8";
 const OVERLAP_COLOUR: &str = "#d62728";
+const GHOST_COLOUR: &str = "#999999";
 
 fn gallery_scenes() -> Vec<PathBuf> {
     let dir = repo_root().join("examples/scenes");
@@ -49,7 +50,7 @@ fn draw(scene: &std::path::Path) -> (Drawn, String, serde_json::Value) {
     }
     let class = |n: &roxmltree::Node, c: &str| n.attribute("class") == Some(c);
     let mut shapes = BTreeMap::new();
-    for g in doc.descendants().filter(|n| class(n, "shape")) {
+    for g in doc.descendants().filter(|n| class(n, "shape") || class(n, "shape ghost")) {
         let drawn = g.children().filter(|c| c.is_element()).count();
         assert!(drawn > 0, "shape {:?} has no outline", g.attribute("data-name"));
         shapes.insert(
@@ -85,6 +86,10 @@ fn every_gallery_scene_draws_valid_svg_with_one_group_per_shape_and_ray() {
         assert_eq!(json["ok"], true);
         // Overlapping shapes are red, the others blue, and the JSON agrees.
         for (name, (_, overlapping, stroke)) in &drawn.shapes {
+            if stroke == GHOST_COLOUR {
+                assert!(!overlapping, "a ghost takes part in no query");
+                continue;
+            }
             let expected = if *overlapping { OVERLAP_COLOUR } else { SHAPE_COLOUR };
             assert_eq!(stroke, expected, "{name} in {}", scene.display());
         }
@@ -130,6 +135,7 @@ fn sphere_near_the_corner_is_apart_where_the_grown_box_test_would_say_overlap() 
     let (drawn, _, json) = draw(&scene("sphere_near_box_corner"));
     assert_eq!(colour_of(&drawn, "near the corner"), SHAPE_COLOUR);
     assert_eq!(colour_of(&drawn, "touching a face"), OVERLAP_COLOUR);
+    assert_eq!(colour_of(&drawn, "cube grown by r (shortcut)"), GHOST_COLOUR);
     let pairs = json["queries"]["pairs"].as_array().unwrap();
     let cube_corner = pairs.iter().find(|p| p["a"] == "cube" && p["b"] == "near the corner").unwrap();
     assert_eq!(cube_corner["overlap"], false);

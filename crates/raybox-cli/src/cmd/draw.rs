@@ -45,6 +45,8 @@ const ENTRY_COLOUR: &str = "#2ca02c";
 const NORMAL_COLOUR: &str = "#ff7f0e";
 const TEXT_COLOUR: &str = "#333333";
 const LEGEND_COLOUR: &str = "#777777";
+/// Outline colour of a ghost (a shape drawn for reference only).
+pub const GHOST_COLOUR: &str = "#999999";
 
 /// Runs `raybox draw`.
 pub fn run(args: &DrawArgs, _global: GlobalArgs) -> Result<Report, CliError> {
@@ -649,6 +651,17 @@ impl Frame {
     }
 }
 
+/// Red when the shape overlaps another, grey for a ghost, blue otherwise.
+fn shape_colour(scene: &Scene, overlapping: &[bool], i: usize) -> &'static str {
+    if scene.shape_ghosts[i] {
+        GHOST_COLOUR
+    } else if overlapping[i] {
+        OVERLAP_COLOUR
+    } else {
+        SHAPE_COLOUR
+    }
+}
+
 fn xy(p: (f32, f32)) -> String {
     format!("{:.2},{:.2}", p.0, p.1)
 }
@@ -731,10 +744,16 @@ fn svg(
 
     let _ = writeln!(out, r#"<g class="shapes" stroke-width="2" stroke-linejoin="round">"#);
     for (i, s) in flat.shapes.iter().enumerate() {
-        let colour = if overlapping[i] { OVERLAP_COLOUR } else { SHAPE_COLOUR };
+        let ghost = scene.shape_ghosts[i];
+        let colour = shape_colour(scene, overlapping, i);
+        let (class, extra) = if ghost {
+            ("shape ghost", r#" stroke-dasharray="6 4" stroke-width="1.5" fill-opacity="0""#)
+        } else {
+            ("shape", r#" fill-opacity="0.10""#)
+        };
         let _ = writeln!(
             out,
-            r#"<g class="shape" data-name="{}" data-kind="{}" data-overlapping="{}" stroke="{colour}" fill="{colour}" fill-opacity="0.10">"#,
+            r#"<g class="{class}" data-name="{}" data-kind="{}" data-overlapping="{}" stroke="{colour}" fill="{colour}"{extra}>"#,
             escape(&scene.shape_names[i]),
             scene.shape_kinds[i],
             overlapping[i]
@@ -814,7 +833,7 @@ fn svg(
         let Some(at) = Flat::label_spot(s) else { continue };
         let (x, y) = frame.px(at);
         let y = y - 10.0;
-        let colour = if overlapping[i] { OVERLAP_COLOUR } else { SHAPE_COLOUR };
+        let colour = shape_colour(scene, overlapping, i);
         let _ = writeln!(
             out,
             r#"<text x="{:.2}" y="{:.2}" fill="{colour}" text-anchor="middle">{}</text>"#,

@@ -78,8 +78,11 @@ struct Item {
 /// Builds the binary tree over `prims` (at least one).
 pub(crate) fn build_binary(prims: &[Bounds], params: BuildParams) -> BinaryTree {
     debug_assert!(!prims.is_empty());
-    let mut items: Vec<Item> =
-        prims.iter().enumerate().map(|(i, b)| Item { bounds: *b, centroid: b.centroid(), index: i as u32 }).collect();
+    let mut items: Vec<Item> = prims
+        .iter()
+        .enumerate()
+        .map(|(i, b)| Item { bounds: *b, centroid: b.centroid(), index: i as u32 })
+        .collect();
     let mut nodes = vec![BinaryNode::UNUSED; 2 * prims.len() - 1];
     let ctx = Ctx { params };
     build_node(&ctx, &mut items, 0, &mut nodes, 0, 0);
@@ -141,11 +144,8 @@ fn build_node(
     };
     // No usable plane (all centroids equal, or a rounding tie emptied one side): split the
     // primitives in the middle of their order along the widest centroid axis.
-    let left_count = if left_count == 0 || left_count == n {
-        median_split(order, &centroid_bounds)
-    } else {
-        left_count
-    };
+    let left_count =
+        if left_count == 0 || left_count == n { median_split(order, &centroid_bounds) } else { left_count };
 
     let (left_order, right_order) = order.split_at_mut(left_count);
     let (this, rest) = nodes.split_at_mut(1);
