@@ -209,3 +209,27 @@ fn text_report_lists_each_query_and_quiet_prints_nothing() {
     quiet.assert_ok();
     assert_eq!((quiet.stdout.as_str(), quiet.stderr.as_str()), ("", ""));
 }
+
+#[test]
+fn a_2d_view_window_frames_exactly_that_window() {
+    let dir = tempfile::tempdir().unwrap();
+    let scene = "dim = 2\n[view]\nmin = [0, 0]\nmax = [2, 1]\n[[shape]]\nkind = \"circle\"\ncenter = [1, 0.5]\nradius = 3\n\
+                 [[ray]]\norigin = [-5, 0.5]\ndir = [1, 0]\n";
+    std::fs::write(dir.path().join("win.toml"), scene).unwrap();
+    raybox(dir.path(), &["draw", "win.toml", "-q"]).assert_ok();
+    let svg = std::fs::read_to_string(dir.path().join("win.svg")).unwrap();
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let clip = doc.descendants().find(|n| n.has_tag_name("clipPath")).unwrap();
+    let rect = clip.first_element_child().unwrap();
+    let num = |n: roxmltree::Node, a: &str| n.attribute(a).unwrap().parse::<f32>().unwrap();
+    // The drawing area is the clip rectangle less 0.75 margin above and 0.5 below (margin 24).
+    let (top, bottom) = (num(rect, "y") + 18.0, num(rect, "y") + num(rect, "height") - 12.0);
+    let ray = doc.descendants().find(|n| n.attribute("class") == Some("ray")).unwrap();
+    let line = ray.first_element_child().unwrap();
+    let y = num(line, "y1");
+    assert!(
+        (y - (top + bottom) / 2.0).abs() < 0.01,
+        "y = 0.5 is the middle of the window: {y} in [{top}, {bottom}]"
+    );
+    assert_eq!(num(line, "y1"), num(line, "y2"));
+}

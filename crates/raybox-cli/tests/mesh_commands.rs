@@ -289,3 +289,17 @@ fn bad_mesh_and_ray_files() {
         .assert_fails_with("invalid value 'xml'");
     assert_eq!(files_in(d), before, "no output file left behind");
 }
+
+#[test]
+fn cast_csv_skips_comments_blank_lines_and_a_header_and_reads_inf() {
+    let dir = tempfile::tempdir().unwrap();
+    setup(dir.path());
+    let csv = "# rays at the cube\n\nox,oy,oz,dx,dy,dz,tmax\n0.5,0.5,-2,0,0,1,inf\n# a miss\n5,5,5,1,0,0\n";
+    std::fs::write(dir.path().join("mixed.csv"), csv).unwrap();
+    let run = raybox(dir.path(), &["cast", "cube.obj", "mixed.csv"]);
+    run.assert_ok();
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "{}", run.stdout);
+    assert!(lines[1].starts_with("2,"), "t = 2 through the bottom face: {}", lines[1]);
+    assert_eq!(lines[2], ",,,,,,");
+}

@@ -4,7 +4,7 @@
 //!
 //! - **csv** rays: one ray a line, `ox,oy,oz,dx,dy,dz[,tmax]` (`tmax` may be `inf`, which
 //!   is also the default). Blank lines and lines starting with `#` are skipped, and so is
-//!   a first line starting with a letter (a header).
+//!   a first line starting with a letter other than `i` (a header such as `ox,oy,…`).
 //!   Hits: a header `t,triangle,u,v,nx,ny,nz`, then one line per ray, in order. A miss is
 //!   a line of empty fields (`,,,,,,`), so the line count always matches and no value is
 //!   NaN. With `--occluded`: a header `occluded`, then `1` (blocked) or `0` per ray.
@@ -83,6 +83,8 @@ struct RayReader<'a> {
     count: usize,
     /// CSV: the current line number.
     line_no: usize,
+    /// CSV: whether a data line or a header has been seen (a header may come only first).
+    past_header: bool,
     line: String,
     record: Vec<u8>,
 }
@@ -117,8 +119,12 @@ impl RayReader<'_> {
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
-            if self.line_no == 1 && line.starts_with(|c: char| c.is_ascii_alphabetic()) {
-                continue; // a header such as `ox,oy,oz,dx,dy,dz,tmax`
+            let header = line.starts_with(|c: char| c.is_ascii_alphabetic() && c != 'i' && c != 'I');
+            if !self.past_header {
+                self.past_header = true;
+                if header {
+                    continue; // a header such as `ox,oy,oz,dx,dy,dz,tmax`
+                }
             }
             let at =
                 |what: String| CliError::new(format!("{}:{}: {what}", self.name.display(), self.line_no));
@@ -317,6 +323,7 @@ pub fn run(args: &CastArgs, global: GlobalArgs) -> Result<Report, CliError> {
         format,
         count: 0,
         line_no: 0,
+        past_header: false,
         line: String::new(),
         record: Vec::new(),
     };

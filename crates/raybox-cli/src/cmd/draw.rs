@@ -633,7 +633,9 @@ fn picture(scene: &Scene, queries: &Queries, lines: &[String], width: u32) -> Re
     let overlapping: Vec<bool> = (0..flat.shapes.len())
         .map(|i| queries.pairs.iter().any(|p| p.overlap == Some(true) && (p.a == i || p.b == i)))
         .collect();
-    Ok(svg(scene, &flat, &overlapping, lines, width, view.window.is_some()))
+    // The camera measures from the eye, so the window goes through it too.
+    let window = view.window.map(|(lo, hi)| (camera.project(lo.extend(0.0)), camera.project(hi.extend(0.0))));
+    Ok(svg(scene, &flat, &overlapping, lines, width, window))
 }
 
 /// Picture plane to pixels: uniform scale, y down, margins, room for the title.
@@ -679,7 +681,7 @@ fn svg(
     overlapping: &[bool],
     lines: &[String],
     width: u32,
-    exact_window: bool,
+    window: Option<(Vec2, Vec2)>,
 ) -> String {
     let margin = 24.0;
     let line_height = 15.0;
@@ -687,7 +689,10 @@ fn svg(
     let shown = lines.len().min(MAX_CAPTION_LINES) + usize::from(lines.len() > MAX_CAPTION_LINES);
     let caption_height = (shown + 1) as f32 * line_height + 8.0;
 
-    let points = flat.extent_points();
+    let points = match window {
+        Some((lo, hi)) => vec![lo, hi],
+        None => flat.extent_points(),
+    };
     let (mut min, mut max) =
         points.iter().fold((Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY)), |(lo, hi), &p| {
             (lo.min(p), hi.max(p))
@@ -695,7 +700,7 @@ fn svg(
     if !(min.is_finite() && max.is_finite()) {
         (min, max) = (Vec2::splat(-1.0), Vec2::ONE);
     }
-    if !exact_window {
+    if window.is_none() {
         let pad = (max - min).max_element().max(1e-3) * 0.04;
         (min, max) = (min - pad, max + pad);
     }
@@ -742,6 +747,14 @@ fn svg(
         );
     }
 
+    // Everything drawn stays between the title and the caption (a 2D window may cut shapes).
+    let clip_top = frame.top - 0.75 * margin;
+    let clip_height = drawing_height + 1.25 * margin;
+    let _ = writeln!(
+        out,
+        r#"<clipPath id="drawing-area"><rect x="0" y="{clip_top:.2}" width="{w}" height="{clip_height:.2}"/></clipPath>"#
+    );
+    let _ = writeln!(out, r#"<g class="drawing" clip-path="url(#drawing-area)">"#);
     let _ = writeln!(out, r#"<g class="shapes" stroke-width="2" stroke-linejoin="round">"#);
     for (i, s) in flat.shapes.iter().enumerate() {
         let ghost = scene.shape_ghosts[i];
@@ -853,6 +866,8 @@ fn svg(
             escape(&scene.ray_names[i])
         );
     }
+    let _ = writeln!(out, "</g>");
+
     let _ = writeln!(out, "</g>");
 
     let mut y = margin + title_height + drawing_height + margin / 2.0 + line_height;

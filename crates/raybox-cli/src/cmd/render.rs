@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use clap::{Args, ValueEnum};
 use glam::Vec3;
 use image::{ImageEncoder, RgbImage};
-use raybox::{BuildQuality, MeshHit, Ray3};
+use raybox::{BuildQuality, ClosestPoint, MeshHit, Ray3};
 
 use crate::GlobalArgs;
 use crate::error::CliError;
@@ -179,6 +179,11 @@ fn hash(mut x: u32) -> u32 {
     (word >> 22) ^ word
 }
 
+/// The hit triangle's normal, turned to face the ray (triangles are two-sided).
+fn facing(hit: &MeshHit, ray: &Ray3) -> Vec3 {
+    if hit.normal.dot(ray.dir()) > 0.0 { -hit.normal } else { hit.normal }
+}
+
 /// A direction on the hemisphere around `n`, cosine-weighted, from two numbers in [0, 1).
 fn cosine_direction(n: Vec3, u1: f32, u2: f32) -> Vec3 {
     let r = u1.sqrt();
@@ -206,8 +211,10 @@ pub fn run(args: &RenderArgs, global: GlobalArgs) -> Result<Report, CliError> {
     let mut ao_rays = 0usize;
     let mut hits_total = 0usize;
     let rows_per_chunk = (65_536 / w).clamp(1, h);
-    let mut all_hits: Vec<Option<MeshHit>> = Vec::with_capacity((w * h) as usize);
-    let mut ao_values: Vec<f32> = Vec::new();
+    // Depth shading spans the distances from the eye to the mesh's bounds, so that every
+    // batch of rows is coloured on its own (memory stays one batch, whatever the size).
+    let t_near = bounds.distance_to_point(camera.eye);
+    let t_far = bounds.corners().iter().map(|c| c.distance(camera.eye)).fold(t_near, f32::max);
     pool.install(|| {
         for y0 in (0..h).step_by(rows_per_chunk as usize) {
             let y1 = (y0 + rows_per_chunk).min(h);
@@ -219,12 +226,17 @@ pub fn run(args: &RenderArgs, global: GlobalArgs) -> Result<Report, CliError> {
             let hits = mesh.cast_rays(&rays);
             trace_time += start.elapsed();
             primary_rays += rays.len();
+            hits_total += hits.iter().flatten().count();
+
+            // Ambient occlusion: the share of short cosine-weighted rays that escape.
+            let mut open = vec![1.0f32; hits.len()];
             if args.shade == Shade::Ao {
                 let k = args.ao_samples;
                 let mut ao: Vec<Ray3> = Vec::new();
+                let mut owners = Vec::new();
                 for (i, (hit, ray)) in hits.iter().zip(&rays).enumerate() {
                     let Some(hit) = hit else { continue };
-                    let n = if hit.normal.dot(ray.dir()) > 0.0 { -hit.normal } else { hit.normal };
+                    let n = facing(hit, ray);
                     let origin = hit.point + n * (1e-4 * scale);
                     let pixel = (y0 * w) as usize + i;
                     for s in 0..k {
@@ -233,49 +245,36 @@ pub fn run(args: &RenderArgs, global: GlobalArgs) -> Result<Report, CliError> {
                             ((seed >> 8) as f32 / 16_777_216.0, (hash(seed) >> 8) as f32 / 16_777_216.0);
                         ao.push(Ray3::with_range(origin, cosine_direction(n, u1, u2), 0.0, 0.25 * scale));
                     }
+                    owners.push(i);
                 }
                 let start = Instant::now();
                 let blocked = mesh.occluded_rays(&ao);
                 trace_time += start.elapsed();
                 ao_rays += ao.len();
-                ao_values.extend(
-                    blocked
-                        .chunks(k as usize)
-                        .map(|c| 1.0 - c.iter().filter(|&&b| b).count() as f32 / k as f32),
-                );
+                for (&i, samples) in owners.iter().zip(blocked.chunks(k as usize)) {
+                    open[i] = 1.0 - samples.iter().filter(|&&b| b).count() as f32 / k as f32;
+                }
             }
-            hits_total += hits.iter().flatten().count();
-            all_hits.extend(hits);
+
+            for (i, (hit, ray)) in hits.iter().zip(&rays).enumerate() {
+                let Some(hit) = hit else { continue };
+                let n = facing(hit, ray);
+                let rgb = match args.shade {
+                    Shade::Normal => (n * 0.5 + 0.5).to_array(),
+                    Shade::Depth => {
+                        let near =
+                            if t_far > t_near { 1.0 - (hit.t - t_near) / (t_far - t_near) } else { 1.0 };
+                        [0.15 + 0.85 * near.clamp(0.0, 1.0); 3]
+                    }
+                    Shade::Ao => [open[i] * (0.55 + 0.45 * n.dot(-ray.dir()).max(0.0)); 3],
+                };
+                let (x, y) = (i as u32 % w, y0 + i as u32 / w);
+                image.put_pixel(x, y, image::Rgb(rgb.map(|c| (c.clamp(0.0, 1.0) * 255.0).round() as u8)));
+            }
             bar.set_position(u64::from(y1));
         }
     });
     bar.finish_and_clear();
-
-    // Colour the pixels.
-    let (t_near, t_far) = all_hits
-        .iter()
-        .flatten()
-        .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), hit| (lo.min(hit.t), hi.max(hit.t)));
-    let mut ao_iter = ao_values.iter();
-    for (i, hit) in all_hits.iter().enumerate() {
-        let Some(hit) = hit else { continue };
-        let (x, y) = (i as u32 % w, i as u32 / w);
-        let dir = camera.ray(x, y, w, h).dir();
-        let n = if hit.normal.dot(dir) > 0.0 { -hit.normal } else { hit.normal };
-        let rgb = match args.shade {
-            Shade::Normal => (n * 0.5 + 0.5).to_array(),
-            Shade::Depth => {
-                let near = if t_far > t_near { 1.0 - (hit.t - t_near) / (t_far - t_near) } else { 1.0 };
-                [0.15 + 0.85 * near; 3]
-            }
-            Shade::Ao => {
-                let open = ao_iter.next().copied().unwrap_or(1.0);
-                let facing = n.dot(-dir).max(0.0);
-                [open * (0.55 + 0.45 * facing); 3]
-            }
-        };
-        image.put_pixel(x, y, image::Rgb(rgb.map(|c| (c.clamp(0.0, 1.0) * 255.0).round() as u8)));
-    }
 
     write_atomically(&args.output, |out| {
         image::codecs::png::PngEncoder::new(out)
