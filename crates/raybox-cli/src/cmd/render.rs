@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use clap::{Args, ValueEnum};
 use glam::Vec3;
 use image::{ImageEncoder, RgbImage};
-use raybox::{BuildQuality, ClosestPoint, MeshHit, Ray3};
+use raybox::{BuildQuality, MeshHit, Ray3};
 
 use crate::GlobalArgs;
 use crate::error::CliError;
@@ -211,10 +211,12 @@ pub fn run(args: &RenderArgs, global: GlobalArgs) -> Result<Report, CliError> {
     let mut ao_rays = 0usize;
     let mut hits_total = 0usize;
     let rows_per_chunk = (65_536 / w).clamp(1, h);
-    // Depth shading spans the distances from the eye to the mesh's bounds, so that every
-    // batch of rows is coloured on its own (memory stays one batch, whatever the size).
-    let t_near = bounds.distance_to_point(camera.eye);
-    let t_far = bounds.corners().iter().map(|c| c.distance(camera.eye)).fold(t_near, f32::max);
+    // Depth shading spans a fixed range around the mesh's centre (half its bounding
+    // radius either way: where the visible surface mostly is), so that every batch of rows
+    // is coloured on its own and memory stays one batch, whatever the picture's size.
+    let center_distance = bounds.center().distance(camera.eye);
+    let half_radius = 0.25 * bounds.size().length();
+    let (t_near, t_far) = ((center_distance - half_radius).max(0.0), center_distance + half_radius);
     pool.install(|| {
         for y0 in (0..h).step_by(rows_per_chunk as usize) {
             let y1 = (y0 + rows_per_chunk).min(h);
@@ -264,7 +266,8 @@ pub fn run(args: &RenderArgs, global: GlobalArgs) -> Result<Report, CliError> {
                     Shade::Depth => {
                         let near =
                             if t_far > t_near { 1.0 - (hit.t - t_near) / (t_far - t_near) } else { 1.0 };
-                        [0.15 + 0.85 * near.clamp(0.0, 1.0); 3]
+                        // Squared, for contrast where the surface is.
+                        [0.1 + 0.9 * near.clamp(0.0, 1.0).powi(2); 3]
                     }
                     Shade::Ao => [open[i] * (0.55 + 0.45 * n.dot(-ray.dir()).max(0.0)); 3],
                 };
