@@ -11,6 +11,7 @@ mod mesh_file;
 mod output;
 mod scene;
 
+use std::io::Write as _;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
@@ -44,6 +45,15 @@ enum Command {
     /// Render a mesh to a PNG with one primary ray per pixel, and print the speed.
     Render(cmd::render::RenderArgs),
     /// Cast rays read from a file against a mesh and write the hits.
+    ///
+    /// Rays, CSV: `ox,oy,oz,dx,dy,dz[,tmax]` per line (`tmax` defaults to inf; `#` comments,
+    /// blank lines and a first header line are skipped). Rays, bin: 28-byte records of 7
+    /// little-endian f32 (ox oy oz dx dy dz tmax).
+    ///
+    /// Hits, CSV: the header `t,triangle,u,v,nx,ny,nz`, then one line per ray; a miss is
+    /// `,,,,,,`. Hits, bin: 28-byte records `t: f32, triangle: u32, u, v, nx, ny, nz: f32`;
+    /// a miss is t = +inf, triangle = 0xFFFFFFFF, zeros. No output holds a NaN. With
+    /// --occluded: `occluded` then 1 or 0 per line (CSV), or one byte per ray (bin).
     Cast(cmd::cast::CastArgs),
     /// Print a mesh's counts, bounds and degenerate triangles, and its BVH for each build quality.
     Info(cmd::info::InfoArgs),
@@ -84,7 +94,7 @@ fn main() -> ExitCode {
             eprintln!("raybox {name}: error: {err}");
             if global.json {
                 let line = serde_json::json!({ "command": name, "ok": false, "error": err.to_string() });
-                println!("{line}");
+                let _ = writeln!(std::io::stdout().lock(), "{line}");
             }
             ExitCode::from(2)
         }

@@ -24,12 +24,22 @@ pub struct LoadedMesh {
     pub build_time: Duration,
 }
 
-/// Loads `path` (or the embedded bunny when `None`) and builds its BVH at `quality`.
-pub fn load_and_build(path: Option<&Path>, quality: BuildQuality) -> Result<LoadedMesh, CliError> {
-    let (name, data) = match path {
+/// The mesh argument of a subcommand: `None` (omitted, or `@bunny`) for the embedded bunny.
+pub fn mesh_path(arg: Option<&Path>) -> Option<&Path> {
+    arg.filter(|p| p.as_os_str() != "@bunny")
+}
+
+/// A mesh file's contents, or the embedded bunny for `None`, with a name for reports.
+pub fn load_or_bunny(path: Option<&Path>) -> Result<(String, MeshData), CliError> {
+    Ok(match path {
         Some(path) => (path.display().to_string(), load(path)?),
         None => ("the embedded Stanford bunny".to_owned(), raybox::mesh::bunny()),
-    };
+    })
+}
+
+/// Loads `path` (or the embedded bunny when `None`) and builds its BVH at `quality`.
+pub fn load_and_build(path: Option<&Path>, quality: BuildQuality) -> Result<LoadedMesh, CliError> {
+    let (name, data) = load_or_bunny(path)?;
     let start = Instant::now();
     let mesh = TriMesh::with_quality(data.vertices, data.indices, quality).map_err(|e| match path {
         Some(path) => CliError::in_file(path, e),

@@ -49,11 +49,12 @@ impl Report {
         } else {
             self.lines.join("\n")
         };
-        if self.on_stderr {
-            eprintln!("{text}");
+        // A closed pipe (`raybox info | head -2`) is not an error worth a panic.
+        let _ = if self.on_stderr {
+            writeln!(std::io::stderr().lock(), "{text}")
         } else {
-            println!("{text}");
-        }
+            writeln!(std::io::stdout().lock(), "{text}")
+        };
     }
 }
 

@@ -295,7 +295,7 @@ fn stream(
 pub fn run(args: &CastArgs, global: GlobalArgs) -> Result<Report, CliError> {
     let pool = thread_pool(args.threads)?;
     let threads = pool.current_num_threads();
-    let mesh_path = (args.mesh.as_os_str() != "@bunny").then_some(args.mesh.as_path());
+    let mesh_path = mesh_file::mesh_path(Some(&args.mesh));
     let loaded = pool.install(|| mesh_file::load_and_build(mesh_path, args.quality.build_quality()))?;
     let format = args.format.unwrap_or_else(|| {
         let bin = args.rays.extension().is_some_and(|e| e.eq_ignore_ascii_case("bin"));

@@ -15,7 +15,7 @@ use crate::output::Report;
 /// Arguments of `raybox info`.
 #[derive(Args, Debug)]
 pub struct InfoArgs {
-    /// The mesh (OBJ, PLY, STL); the embedded Stanford bunny if omitted.
+    /// The mesh (OBJ, PLY, STL); the embedded Stanford bunny if omitted or `@bunny`.
     pub mesh: Option<PathBuf>,
 }
 
@@ -34,10 +34,8 @@ pub fn thousands(n: usize) -> String {
 
 /// Runs `raybox info`.
 pub fn run(args: &InfoArgs, _global: GlobalArgs) -> Result<Report, CliError> {
-    let (name, data) = match &args.mesh {
-        Some(path) => (path.display().to_string(), mesh_file::load(path)?),
-        None => ("the embedded Stanford bunny".to_owned(), raybox::mesh::bunny()),
-    };
+    let path = mesh_file::mesh_path(args.mesh.as_deref());
+    let (name, data) = mesh_file::load_or_bunny(path)?;
     let mut report = Report::default();
     let mut builds = Vec::new();
     let mut first: Option<TriMesh> = None;

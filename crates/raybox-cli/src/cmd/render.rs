@@ -50,7 +50,7 @@ impl Quality {
 /// Arguments of `raybox render`.
 #[derive(Args, Debug)]
 pub struct RenderArgs {
-    /// The mesh to render (OBJ, PLY, STL); the embedded Stanford bunny if omitted.
+    /// The mesh to render (OBJ, PLY, STL); the embedded Stanford bunny if omitted or `@bunny`.
     pub mesh: Option<PathBuf>,
     /// Where to write the PNG.
     #[arg(short, long, default_value = "raybox.png")]
@@ -196,8 +196,9 @@ fn cosine_direction(n: Vec3, u1: f32, u2: f32) -> Vec3 {
 pub fn run(args: &RenderArgs, global: GlobalArgs) -> Result<Report, CliError> {
     let pool = thread_pool(args.threads)?;
     let threads = pool.current_num_threads();
-    let loaded =
-        pool.install(|| mesh_file::load_and_build(args.mesh.as_deref(), args.quality.build_quality()))?;
+    let loaded = pool.install(|| {
+        mesh_file::load_and_build(mesh_file::mesh_path(args.mesh.as_deref()), args.quality.build_quality())
+    })?;
     let camera = Camera::new(args, &loaded)?;
     let mesh = &loaded.mesh;
     let (w, h) = args.size;
