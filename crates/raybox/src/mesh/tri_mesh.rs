@@ -8,7 +8,7 @@
 use glam::{DVec3, Vec3};
 
 use super::data::{MeshData, MeshError};
-use crate::bvh::kernels::{NodeKernel, PreparedRay, with_kernel};
+use crate::bvh::kernels::{NodeKernel, PreparedRay, TriBlock4, intersect_block4, with_kernel};
 use crate::bvh::{Bounds, box_distance_squared};
 use crate::bvh::{BuildQuality, BvhStats, ChildRef, MAX_PRIMITIVES, Tree, prepare, traverse};
 use crate::query::overlap::box_triangle_separated;
@@ -58,11 +58,10 @@ pub struct MeshHit {
 pub struct TriMesh {
     vertices: Vec<Vec3>,
     indices: Vec<[u32; 3]>,
+    /// The BVH; its leaves refer to `blocks` (each leaf is one block of 1 to 4 triangles).
     tree: Tree,
-    /// Leaf order: the vertices of the triangle in each leaf slot.
-    leaf_triangles: Vec<[Vec3; 3]>,
-    /// Leaf order: the original index of the triangle in each leaf slot.
-    leaf_ids: Vec<u32>,
+    /// The triangles, 4 to a block, in leaf order.
+    blocks: Vec<TriBlock4>,
     degenerate: usize,
 }
 
@@ -120,13 +119,36 @@ impl TriMesh {
                 b
             })
             .collect();
-        let tree = Tree::build(&bounds, quality, LEAF_SIZE)
+        let mut tree = Tree::build(&bounds, quality, LEAF_SIZE)
             .map_err(|_| MeshError::TooManyTriangles { count: indices.len() })?;
-        let leaf_ids: Vec<u32> = tree.order.iter().map(|&j| valid[j as usize]).collect();
-        let leaf_triangles =
-            leaf_ids.iter().map(|&t| indices[t as usize].map(|i| vertices[i as usize])).collect();
+        // Each leaf's triangles become one SIMD block; the leaf then refers to the block.
+        let order = std::mem::take(&mut tree.order);
+        let mut blocks = Vec::with_capacity(valid.len() / 2 + 1);
+        let mut to_block = |r: ChildRef| {
+            let (first, count) = r.leaf_range();
+            let tris: Vec<(u32, [Vec3; 3])> = order[first..first + count]
+                .iter()
+                .map(|&j| {
+                    let t = valid[j as usize];
+                    (t, indices[t as usize].map(|i| vertices[i as usize]))
+                })
+                .collect();
+            blocks.push(TriBlock4::new(&tris));
+            ChildRef::leaf(blocks.len() as u32 - 1, 1)
+        };
+        if tree.root.is_leaf() && tree.root != ChildRef::EMPTY {
+            tree.root = to_block(tree.root);
+        }
+        for n in 0..tree.nodes.len() {
+            for lane in 0..8 {
+                let child = tree.nodes[n].children[lane];
+                if child.is_leaf() && child != ChildRef::EMPTY {
+                    tree.nodes[n].children[lane] = to_block(child);
+                }
+            }
+        }
         let degenerate = indices.len() - valid.len();
-        Ok(Self { vertices, indices, tree, leaf_triangles, leaf_ids, degenerate })
+        Ok(Self { vertices, indices, tree, blocks, degenerate })
     }
 
     /// The vertices.
@@ -216,8 +238,8 @@ impl TriMesh {
             let woop = WoopRay::new(point, dir);
             let prepared = prepare(&ray);
             let mut leaf = |first: usize, count: usize, _t_max: f32| {
-                for tri in &self.leaf_triangles[first..first + count] {
-                    if let Some((t, _, _)) = ray_triangle_watertight(&woop, *tri, 0.0, f32::INFINITY) {
+                for tri in self.triangles_of(first, count) {
+                    if let Some((t, _, _)) = ray_triangle_watertight(&woop, tri, 0.0, f32::INFINITY) {
                         crossings += 1;
                         on_surface |= t == 0.0;
                     }
@@ -254,8 +276,8 @@ impl TriMesh {
         let mut test =
             |b: &Bounds| !found.get() && (0..3).all(|k| b.min[k] <= q.max[k] && q.min[k] <= b.max[k]);
         let mut leaf = |first: usize, count: usize| {
-            let hit = self.leaf_triangles[first..first + count]
-                .iter()
+            let hit = self
+                .triangles_of(first, count)
                 .any(|tri| !box_triangle_separated(h, tri.map(|v| v.as_dvec3() - c)));
             found.set(found.get() || hit);
         };
@@ -278,8 +300,8 @@ impl TriMesh {
         let p = point.as_dvec3();
         let mut box_dist = |b: &Bounds| box_distance_squared(b, p.to_array()).sqrt() as f32;
         let mut leaf = |first: usize, count: usize, best: f32| {
-            let d = self.leaf_triangles[first..first + count]
-                .iter()
+            let d = self
+                .triangles_of(first, count)
                 .map(|tri| {
                     let q = crate::query::closest::closest_point_on_triangle(p, tri.map(Vec3::as_dvec3));
                     p.distance(q) as f32
@@ -302,20 +324,18 @@ impl TriMesh {
         let mut best = None;
         let mut leaf = |first: usize, count: usize, mut t_max: f32| {
             let mut found = None;
-            for slot in first..first + count {
-                if let Some((t, u, v)) =
-                    ray_triangle_watertight(&woop, self.leaf_triangles[slot], t_min, t_max)
-                {
+            for b in first..first + count {
+                if let Some((lane, t, u, v)) = intersect_block4(&woop, &self.blocks[b], t_min, t_max) {
                     t_max = t;
                     found = Some(t);
-                    best = Some((slot, t, u, v));
+                    best = Some((b, lane, t, u, v));
                 }
             }
             found
         };
         traverse::closest_hit(kernel, &self.tree.nodes, self.tree.root, &prepared, ray.t_max(), &mut leaf);
-        let (slot, t, u, v) = best?;
-        Some(self.hit(ray, slot, t, u, v))
+        let (block, lane, t, u, v) = best?;
+        Some(self.hit(ray, block, lane, t, u, v))
     }
 
     #[inline(always)]
@@ -327,20 +347,25 @@ impl TriMesh {
         let woop = WoopRay::new(ray.origin(), ray.dir());
         let t_min = ray.t_min();
         let mut leaf = |first: usize, count: usize, t_max: f32| {
-            self.leaf_triangles[first..first + count]
+            self.blocks[first..first + count]
                 .iter()
-                .any(|tri| ray_triangle_watertight(&woop, *tri, t_min, t_max).is_some())
+                .any(|b| intersect_block4(&woop, b, t_min, t_max).is_some())
         };
         traverse::any_hit(kernel, &self.tree.nodes, self.tree.root, &prepared, ray.t_max(), &mut leaf)
     }
 
-    fn hit(&self, ray: &Ray3, slot: usize, t: f32, u: f32, v: f32) -> MeshHit {
-        let [a, b, c] = self.leaf_triangles[slot];
+    /// The triangles (not padding) of the blocks `first..first + count`.
+    fn triangles_of(&self, first: usize, count: usize) -> impl Iterator<Item = [Vec3; 3]> + '_ {
+        self.blocks[first..first + count].iter().flat_map(|b| b.lanes().map(|l| b.triangle(l)))
+    }
+
+    fn hit(&self, ray: &Ray3, block: usize, lane: usize, t: f32, u: f32, v: f32) -> MeshHit {
+        let [a, b, c] = self.blocks[block].triangle(lane);
         let n = geometric_normal(a, b, c);
         let front_facing = n.dot(ray.dir().as_dvec3()) < 0.0;
         MeshHit {
             t,
-            triangle: self.leaf_ids[slot],
+            triangle: self.blocks[block].ids[lane],
             u,
             v,
             normal: n.normalize().as_vec3(),

@@ -12,6 +12,7 @@ mod avx2;
 mod avx512;
 mod scalar;
 mod stack;
+mod triangles;
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -19,6 +20,7 @@ use super::node::WideNode;
 
 pub(crate) use scalar::Scalar;
 pub(crate) use stack::Stack;
+pub(crate) use triangles::{TriBlock4, intersect_block4};
 
 /// A ray prepared for box tests: reciprocal direction and, per axis, which plane of a box
 /// it meets first (`near`: the min plane when moving up the axis, the max plane otherwise).
