@@ -82,6 +82,10 @@
 //! - `serde`: `Serialize`/`Deserialize` for every shape and result (deserialising
 //!   validates, as `try_new` does).
 //! - `mint`: glam's `mint` conversions.
+//! - `obj` (default): load Wavefront OBJ files with [`mesh::load`], through `tobj`.
+//! - `ply` (default): load PLY files, ASCII and binary (raybox's own reader).
+//! - `stl` (default): load STL files, ASCII and binary (raybox's own reader).
+//! - `gltf` (default): load glTF 2.0 files, `.gltf` and `.glb`, through `gltf`.
 
 #![warn(missing_docs)]
 #![deny(unsafe_code)]
@@ -94,7 +98,7 @@ mod shape;
 
 pub use bvh::{BuildBvhError, BuildQuality, Bvh, Bvh2, BvhStats, kernel_name, with_each_kernel};
 pub use error::ShapeError;
-pub use mesh::{MeshData, MeshError, MeshHit, TriMesh};
+pub use mesh::{LoadMeshError, MeshData, MeshError, MeshHit, TriMesh};
 pub use query::{
     ClosestPoint, ContainsPoint, Overlaps, PlaneSide, RayCast, RayHit2, RayHit3, RayPlane, RaySpan,
     RayTriangle, Side, SphereRoots, TriangleHit,
