@@ -85,7 +85,8 @@
 //! - `obj` (default): load Wavefront OBJ files with [`mesh::load`], through `tobj`.
 //! - `ply` (default): load PLY files, ASCII and binary (raybox's own reader).
 //! - `stl` (default): load STL files, ASCII and binary (raybox's own reader).
-//! - `gltf` (default): load glTF 2.0 files, `.gltf` and `.glb`, through `gltf`.
+//! - `gltf`: load glTF 2.0 files, `.gltf` and `.glb`, through `gltf`. Off by default,
+//!   because its JSON parsing (serde) about doubles a clean build of the crate.
 
 #![warn(missing_docs)]
 #![deny(unsafe_code)]

@@ -267,30 +267,37 @@ fn missing_file_is_an_io_error_naming_the_file() {
 }
 
 #[test]
-#[cfg(all(feature = "obj", feature = "ply", feature = "stl", feature = "gltf"))]
+#[cfg(feature = "obj")]
 fn extensions_are_case_insensitive() {
     let dir = scratch("case");
     let path = dir.join("CUBE.OBJ");
     std::fs::copy(fixture("cube.obj"), &path).unwrap();
     assert_eq!(load(&path).unwrap().indices.len(), 12);
-    let path = dir.join("cube.GLB");
-    std::fs::write(&path, write_glb(&cube())).unwrap();
-    assert_eq!(load(&path).unwrap(), cube());
+}
+
+/// Whether this build has the format's loader.
+fn enabled(format: MeshFormat) -> bool {
+    !matches!(load_from_bytes(b"", format), Err(LoadMeshError::FeatureDisabled { .. }))
 }
 
 #[test]
-#[cfg(all(feature = "obj", feature = "ply", feature = "stl", feature = "gltf"))]
 fn empty_files_are_errors_in_every_format() {
-    let err = assert_message(load_from_bytes(b"", MeshFormat::Obj), &["OBJ", "no triangle"]);
-    assert!(matches!(err, LoadMeshError::NoTriangles { format: MeshFormat::Obj, .. }));
-    assert_message(load_from_bytes(b"", MeshFormat::Ply), &["PLY", "line 1", "empty"]);
-    assert_message(load_from_bytes(b"", MeshFormat::Stl), &["STL", "empty"]);
-    assert_message(load_from_bytes(b"", MeshFormat::Gltf), &["glTF", "empty"]);
-    // Through a path, the message names the file.
+    let cases = [
+        (MeshFormat::Obj, "empty.obj", "no triangle"),
+        (MeshFormat::Ply, "empty.ply", "line 1: the file is empty"),
+        (MeshFormat::Stl, "empty.stl", "empty"),
+        (MeshFormat::Gltf, "empty.glb", "empty"),
+    ];
     let dir = scratch("empty");
-    for name in ["empty.obj", "empty.ply", "empty.stl", "empty.glb"] {
+    for (format, name, problem) in cases.into_iter().filter(|c| enabled(c.0)) {
+        assert_message(load_from_bytes(b"", format), &[&format.to_string(), problem]);
+        // Through a path, the message names the file too.
         std::fs::write(dir.join(name), b"").unwrap();
-        assert_message(load(&dir.join(name)), &[name]);
+        assert_message(load(&dir.join(name)), &[name, problem]);
+    }
+    if enabled(MeshFormat::Obj) {
+        let err = load_from_bytes(b"# nothing\n", MeshFormat::Obj).unwrap_err();
+        assert!(matches!(err, LoadMeshError::NoTriangles { format: MeshFormat::Obj, .. }));
     }
 }
 
@@ -645,6 +652,13 @@ mod gltf {
     }
 
     #[test]
+    fn glb_extension_is_case_insensitive() {
+        let path = scratch("glb-case").join("cube.GLB");
+        std::fs::write(&path, write_glb(&cube())).unwrap();
+        assert_eq!(load(&path).unwrap(), cube());
+    }
+
+    #[test]
     fn bunny_round_trips_through_glb() {
         let bunny = bunny();
         assert_eq!(load_from_bytes(&write_glb(&bunny), MeshFormat::Gltf).unwrap(), bunny);
@@ -764,11 +778,10 @@ fn corrupt(original: &[u8], rng: &mut Rng) -> (String, Vec<u8>) {
 }
 
 #[test]
-#[cfg(all(feature = "obj", feature = "ply", feature = "stl", feature = "gltf"))]
 fn corrupted_files_never_panic() {
     let cube = cube();
     let uri = format!(r#","uri":"data:application/octet-stream;base64,{}""#, base64(&gltf_buffer(&cube)));
-    let originals: Vec<(MeshFormat, &str, Vec<u8>)> = vec![
+    let originals: Vec<(MeshFormat, &str, Vec<u8>)> = [
         (MeshFormat::Obj, "cube.obj", read_fixture("cube.obj")),
         (MeshFormat::Ply, "cube_ascii.ply", read_fixture("cube_ascii.ply")),
         (MeshFormat::Ply, "binary little endian cube", write_ply_binary(&cube, false)),
@@ -778,7 +791,10 @@ fn corrupted_files_never_panic() {
         (MeshFormat::Gltf, "quad.gltf", read_fixture("quad.gltf")),
         (MeshFormat::Gltf, "cube with a data URI", gltf_json(&cube, &uri).into_bytes()),
         (MeshFormat::Gltf, "cube.glb", write_glb(&cube)),
-    ];
+    ]
+    .into_iter()
+    .filter(|(format, ..)| enabled(*format))
+    .collect();
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let (mut runs, mut oks) = (0, 0);
     let mut panics = Vec::new();
@@ -794,7 +810,7 @@ fn corrupted_files_never_panic() {
         }
     }
     assert!(panics.is_empty(), "{} of {runs} corrupted files panicked:\n{}", panics.len(), panics.join("\n"));
-    assert!(oks < runs, "some corruptions must be errors");
+    assert!(runs == 0 || oks < runs, "some corruptions must be errors");
 }
 
 // ---------------------------------------------------------------------------------------
