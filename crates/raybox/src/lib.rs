@@ -82,7 +82,7 @@
 //! - `serde`: `Serialize`/`Deserialize` for every shape and result (deserialising
 //!   validates, as `try_new` does).
 //! - `mint`: glam's `mint` conversions.
-//! - `obj` (default): load Wavefront OBJ files with [`mesh::load`], through `tobj`.
+//! - `obj` (default): load Wavefront OBJ files with [`mesh::load()`], through `tobj`.
 //! - `ply` (default): load PLY files, ASCII and binary (raybox's own reader).
 //! - `stl` (default): load STL files, ASCII and binary (raybox's own reader).
 //! - `gltf`: load glTF 2.0 files, `.gltf` and `.glb`, through `gltf`. Off by default,

@@ -249,6 +249,12 @@ fn assert_message(result: Result<MeshData, LoadMeshError>, words: &[&str]) -> Lo
 // Dispatch and errors common to every format
 
 #[test]
+fn errors_are_send_sync_and_static() {
+    fn check<T: Send + Sync + 'static + std::error::Error>() {}
+    check::<LoadMeshError>();
+}
+
+#[test]
 fn unknown_extension_names_the_file() {
     let err =
         assert_message(load(Path::new("meshes/scene.fbx")), &["scene.fbx", "unknown mesh file extension"]);
@@ -540,6 +546,14 @@ mod ply {
         for (text, words) in cases {
             assert_message(load_from_bytes(text.as_bytes(), MeshFormat::Ply), words);
         }
+    }
+
+    #[test]
+    fn a_huge_element_without_properties_is_skipped_at_once() {
+        let text = String::from_utf8(write_ply_ascii(&cube()))
+            .unwrap()
+            .replace("end_header\n", "element nothing 18446744073709551615\nend_header\n");
+        assert_eq!(load_from_bytes(text.as_bytes(), MeshFormat::Ply).unwrap(), cube());
     }
 
     #[test]

@@ -10,6 +10,25 @@
 //! Malformed files give a [`LoadMeshError`] that names the file (when loaded from a
 //! path), the format, where in the file the problem is (a line or a byte offset) and what
 //! it is. No input makes a loader panic.
+//!
+//! ```
+//! use raybox::mesh::{self, MeshFormat};
+//! use raybox::{Ray3, TriMesh};
+//! use glam::Vec3;
+//!
+//! // A square made of two triangles, as an STL file would have it.
+//! let stl = "solid square\n\
+//!     facet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 1 1 0\nendloop\nendfacet\n\
+//!     facet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 1 0\nvertex 0 1 0\nendloop\nendfacet\n\
+//!     endsolid square\n";
+//! let data = mesh::load_from_bytes(stl.as_bytes(), MeshFormat::Stl)?;
+//! assert_eq!(data.vertices.len(), 4); // the diagonal's two corners are shared
+//!
+//! let square = TriMesh::from_data(data).unwrap();
+//! let ray = Ray3::new(Vec3::new(0.5, 0.5, 1.0), Vec3::NEG_Z);
+//! assert_eq!(square.cast_ray(&ray).unwrap().t, 1.0);
+//! # Ok::<(), raybox::LoadMeshError>(())
+//! ```
 
 use core::fmt;
 use std::path::{Path, PathBuf};

@@ -439,6 +439,9 @@ fn read_element(
         }
     }
 
+    if element.properties.is_empty() {
+        return Ok(()); // its records are empty, however many the header declares
+    }
     for record in 0..element.count {
         let mut position = [0.0f32; 3];
         for (property, &role) in element.properties.iter().zip(&roles) {
