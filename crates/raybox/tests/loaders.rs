@@ -384,6 +384,14 @@ mod obj {
     }
 
     #[test]
+    fn materials_normals_and_texture_coordinates_are_ignored() {
+        let obj = "mtllib missing.mtl\nusemtl red\nv 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvn 0 0 1\n\
+                   g side\ns 1\nf 1/1/1 2/1/1 3/1/1\n";
+        let mesh = load_from_bytes(obj.as_bytes(), MeshFormat::Obj).unwrap();
+        assert_eq!((mesh.vertices.len(), mesh.indices.clone()), (3, vec![[0, 1, 2]]));
+    }
+
+    #[test]
     fn bunny_round_trips() {
         let bunny = bunny();
         let mesh = load_from_bytes(write_obj(&bunny).as_bytes(), MeshFormat::Obj).unwrap();
@@ -663,6 +671,23 @@ mod gltf {
         let v = |x: f32, y: f32| Vec3::new(x, y, 0.0);
         assert_eq!(mesh.vertices, vec![v(10.0, 0.0), v(12.0, 0.0), v(12.0, 2.0), v(10.0, 2.0)]);
         assert_eq!(mesh.indices, vec![[0, 1, 2], [0, 2, 3]]);
+    }
+
+    #[test]
+    fn strips_and_fans_follow_the_specification() {
+        // quad.gltf's first primitive, with the corner list 0 1 2 0 2 3 read as a strip
+        // (triangle k is k, k+1, k+2, the last two swapped for odd k) and as a fan
+        // (triangle k is k+1, k+2, 0).
+        let text = String::from_utf8(read_fixture("quad.gltf")).unwrap();
+        let cases = [
+            (5, vec![[0, 1, 2], [1, 0, 2], [2, 0, 2], [0, 3, 2]]),
+            (6, vec![[1, 2, 0], [2, 0, 0], [0, 2, 0], [2, 3, 0]]),
+        ];
+        for (mode, expected) in cases {
+            let json = text.replacen(r#""indices": 1 }"#, &format!(r#""indices": 1, "mode": {mode} }}"#), 1);
+            let mesh = load_from_bytes(json.as_bytes(), MeshFormat::Gltf).unwrap();
+            assert_eq!(mesh.indices, expected, "mode {mode}");
+        }
     }
 
     #[test]
