@@ -105,6 +105,11 @@
 //! - `serde`: `Serialize`/`Deserialize` for every shape and result (deserialising
 //!   validates, as `try_new` does).
 //! - `mint`: glam's `mint` conversions.
+//! - `obj` (default): load Wavefront OBJ files with [`mesh::load()`], through `tobj`.
+//! - `ply` (default): load PLY files, ASCII and binary (raybox's own reader).
+//! - `stl` (default): load STL files, ASCII and binary (raybox's own reader).
+//! - `gltf`: load glTF 2.0 files, `.gltf` and `.glb`, through `gltf`. Off by default,
+//!   because its JSON parsing (serde) about doubles a clean build of the crate.
 
 #![warn(missing_docs)]
 #![deny(unsafe_code)]
@@ -117,7 +122,7 @@ mod shape;
 
 pub use bvh::{BuildBvhError, BuildQuality, Bvh, Bvh2, BvhStats, kernel_name, with_each_kernel};
 pub use error::ShapeError;
-pub use mesh::{MeshData, MeshError, MeshHit, TriMesh};
+pub use mesh::{LoadMeshError, MeshData, MeshError, MeshHit, TriMesh};
 pub use query::{
     ClosestPoint, Contact, Contact2, Contact3, ContactPoints2, ContactPoints3, ContainsPoint, Distance,
     Overlaps, PlaneSide, RayCast, RayHit2, RayHit3, RayPlane, RaySpan, RayTriangle, Side, SphereRoots, Sweep,

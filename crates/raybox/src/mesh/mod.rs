@@ -2,8 +2,10 @@
 //! bunny, procedural scenes, and file loaders behind cargo features.
 
 mod data;
+pub mod load;
 pub mod scene;
 mod tri_mesh;
 
 pub use data::{MeshData, MeshError, bunny};
+pub use load::{LoadMeshError, Location, MeshFormat, load, load_from_bytes};
 pub use tri_mesh::{MeshHit, TriMesh};

