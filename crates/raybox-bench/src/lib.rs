@@ -9,10 +9,12 @@
 //! - [`sets`]: the input set of every benchmarked query;
 //! - [`peers`]: the same inputs as parry2d/parry3d shapes and poses;
 //! - [`seeds`]: the write-ups' algorithms, each with its known flaw;
+//! - [`prototypes`]: the kernels the README recommends, to measure the advice;
 //! - [`vectors`]: the exact reference vectors of `crates/raybox/tests/vectors`.
 
 pub mod inputs;
 pub mod peers;
+pub mod prototypes;
 pub mod rng;
 pub mod seeds;
 pub mod sets;

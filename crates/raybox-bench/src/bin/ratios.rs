@@ -69,14 +69,19 @@ fn main() {
         std::process::exit(1);
     }
     let order = |g: &str| {
-        (["ray_span", "cast_ray", "overlaps", "seed"].iter().position(|k| g.starts_with(k)), g.to_owned())
+        (
+            ["ray_span", "cast_ray", "overlaps", "seed", "proto"].iter().position(|k| g.starts_with(k)),
+            g.to_owned(),
+        )
     };
     let mut groups: Vec<&String> = all.keys().collect();
     groups.sort_by_key(|g| order(g));
 
-    for (peer, title, with_target) in
-        [("parry", "raybox against parry", true), ("seed", "raybox against the write-ups' methods", false)]
-    {
+    for (peer, title, with_target) in [
+        ("parry", "raybox against parry", true),
+        ("seed", "raybox against the write-ups' methods", false),
+        ("prototype", "raybox against the recommended kernels (src/prototypes.rs)", false),
+    ] {
         let rows: Vec<_> =
             groups.iter().filter_map(|g| Some((g, all[*g].get("raybox")?, all[*g].get(peer)?))).collect();
         if rows.is_empty() {
