@@ -84,13 +84,17 @@
 //! - `mint`: glam's `mint` conversions.
 
 #![warn(missing_docs)]
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 
+mod bvh;
 mod error;
+pub mod mesh;
 mod query;
 mod shape;
 
+pub use bvh::{BuildBvhError, BuildQuality, Bvh, Bvh2, BvhStats, kernel_name, with_each_kernel};
 pub use error::ShapeError;
+pub use mesh::{MeshData, MeshError, MeshHit, TriMesh};
 pub use query::{
     ClosestPoint, ContainsPoint, Overlaps, PlaneSide, RayCast, RayHit2, RayHit3, RayPlane, RaySpan,
     RayTriangle, Side, SphereRoots, TriangleHit,

@@ -21,6 +21,8 @@ pub(crate) mod closest;
 pub(crate) mod overlap;
 pub(crate) mod ray;
 
+pub(crate) use ray::{WoopRay, ray_triangle_watertight};
+
 pub use overlap::Side;
 pub use ray::{RayPlane, RayTriangle, SphereRoots, TriangleHit};
 

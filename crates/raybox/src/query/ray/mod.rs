@@ -11,6 +11,7 @@ pub use ray_sphere::SphereRoots;
 pub use ray_triangle::{RayTriangle, TriangleHit};
 
 pub(crate) use ray_aabb::{SlabSpan, slab_span};
+pub(crate) use ray_triangle::{WoopRay, ray_triangle_watertight};
 
 /// `origin + t * dir` per component, without `0 * inf = NaN` when `t` is infinite
 /// (a line query's `t_min = -inf`): a zero component of `dir` keeps the origin's coordinate.

@@ -89,6 +89,12 @@ impl WoopRay {
         let shear = Vec3::new(dir[kx] / dir[kz], dir[ky] / dir[kz], 1.0 / dir[kz]);
         Self { origin, k: [kx, ky, kz], shear }
     }
+
+    /// The origin, the axis permutation `[kx, ky, kz]` and the shear, for SIMD kernels.
+    #[inline]
+    pub(crate) fn parts(&self) -> ([f32; 3], [usize; 3], Vec3) {
+        (self.origin.to_array(), self.k, self.shear)
+    }
 }
 
 /// The watertight ray–triangle test. Returns `(t, u, v)` for a hit with `t` in

@@ -1,0 +1,105 @@
+//! A quick single-thread speed reading of mesh ray casts, raybox beside parry3d, in one
+//! process: `cargo run --release -p raybox --example mesh_speed [terrain cells]`.
+//! (The full comparison with more peers lives in `crates/raybox-bench`.)
+
+use std::time::Instant;
+
+use glam::Vec3;
+use parry3d::query::RayCast as _;
+use raybox::mesh::scene::{self, Pcg32};
+use raybox::{MeshData, Ray3, TriMesh};
+
+fn camera_rays(data: &MeshData, size: usize) -> Vec<Ray3> {
+    let (lo, hi) = data.vertices.iter().fold((Vec3::MAX, Vec3::MIN), |(lo, hi), v| (lo.min(*v), hi.max(*v)));
+    let centre = (lo + hi) * 0.5;
+    let extent = (hi - lo).length();
+    let eye = centre + Vec3::new(0.3, 0.6, 1.0).normalize() * extent * 1.2;
+    let forward = (centre - eye).normalize();
+    let right = forward.cross(Vec3::Y).normalize();
+    let up = right.cross(forward);
+    (0..size * size)
+        .map(|i| {
+            let (x, y) = ((i % size) as f32 / size as f32 - 0.5, (i / size) as f32 / size as f32 - 0.5);
+            Ray3::new(eye, forward + (right * x + up * y) * 0.8)
+        })
+        .collect()
+}
+
+fn random_rays(data: &MeshData, n: usize) -> Vec<Ray3> {
+    let (lo, hi) = data.vertices.iter().fold((Vec3::MAX, Vec3::MIN), |(lo, hi), v| (lo.min(*v), hi.max(*v)));
+    let (centre, radius) = ((lo + hi) * 0.5, (hi - lo).length() * 0.5);
+    let mut rng = Pcg32::new(1);
+    (0..n)
+        .map(|_| Ray3::new(centre + rng.unit_vector() * radius * rng.next_f32(), rng.unit_vector()))
+        .collect()
+}
+
+fn main() {
+    let cells: usize = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(708);
+    println!("kernel: {}", raybox::kernel_name());
+    for (name, data) in [("bunny", raybox::mesh::bunny()), ("terrain", scene::terrain(cells, 1))] {
+        let t0 = Instant::now();
+        let mesh = TriMesh::new(data.vertices.clone(), data.indices.clone()).unwrap();
+        let build = t0.elapsed();
+        let verts: Vec<parry3d::math::Vector> =
+            data.vertices.iter().map(|v| parry3d::math::Vector::new(v.x, v.y, v.z)).collect();
+        let t0 = Instant::now();
+        let peer = parry3d::shape::TriMesh::new(verts, data.indices.clone()).unwrap();
+        let peer_build = t0.elapsed();
+        println!(
+            "{name}: {} triangles; build raybox {:.1} ms, parry3d {:.1} ms; {:?}",
+            data.indices.len(),
+            build.as_secs_f64() * 1e3,
+            peer_build.as_secs_f64() * 1e3,
+            mesh.bvh_stats()
+        );
+        if std::env::var_os("BUILD_ONLY").is_some() {
+            continue;
+        }
+        for (set, rays) in [("primary", camera_rays(&data, 512)), ("random", random_rays(&data, 1 << 17))] {
+            let peer_rays: Vec<parry3d::query::Ray> = rays
+                .iter()
+                .map(|r| {
+                    let (o, d) = (r.origin(), r.dir());
+                    parry3d::query::Ray::new(
+                        parry3d::math::Vector::new(o.x, o.y, o.z),
+                        parry3d::math::Vector::new(d.x, d.y, d.z),
+                    )
+                })
+                .collect();
+            // Rounds alternate the libraries; each library's best round counts, so a burst
+            // of load from other processes on the shared machine does not decide the ratio.
+            let (mut ours, mut ours_any, mut theirs) = (f64::MAX, f64::MAX, f64::MAX);
+            let (mut hits, mut peer_hits) = (0, 0);
+            for _ in 0..5 {
+                let t0 = Instant::now();
+                hits = rays.iter().filter(|r| mesh.cast_ray(r).is_some()).count();
+                ours = ours.min(t0.elapsed().as_secs_f64());
+                let t0 = Instant::now();
+                std::hint::black_box(rays.iter().filter(|r| mesh.occluded(r)).count());
+                ours_any = ours_any.min(t0.elapsed().as_secs_f64());
+                let t0 = Instant::now();
+                peer_hits =
+                    peer_rays.iter().filter(|r| peer.cast_local_ray(r, f32::MAX, true).is_some()).count();
+                theirs = theirs.min(t0.elapsed().as_secs_f64());
+            }
+            let mut disagree = 0;
+            for (r, pr) in rays.iter().zip(&peer_rays).step_by(61) {
+                match (mesh.cast_ray(r).map(|h| h.t), peer.cast_local_ray(pr, f32::MAX, true)) {
+                    (Some(a), Some(b)) if (a - b).abs() <= 1e-4 * a.abs().max(1.0) => {}
+                    (None, None) => {}
+                    _ => disagree += 1,
+                }
+            }
+            let mrays = |secs: f64| rays.len() as f64 / secs / 1e6;
+            println!(
+                "  {set:8} raybox {:6.2} Mrays/s (any-hit {:6.2}), parry3d {:6.2}: ratio {:.2}x (any-hit {:.2}x); hits {hits}/{peer_hits}; sampled disagreements {disagree}",
+                mrays(ours),
+                mrays(ours_any),
+                mrays(theirs),
+                theirs / ours,
+                theirs / ours_any
+            );
+        }
+    }
+}

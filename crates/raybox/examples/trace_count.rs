@@ -1,0 +1,59 @@
+//! A fixed ray workload for instruction counting under `valgrind --tool=callgrind`
+//! (deterministic, unlike wall-clock time on a shared machine):
+//! `trace_count raybox|parry bunny|terrain primary|random [closest|any]`.
+
+use glam::Vec3;
+use parry3d::query::RayCast as _;
+use raybox::mesh::scene::{self, Pcg32};
+use raybox::{MeshData, Ray3, TriMesh};
+
+fn rays(data: &MeshData, set: &str, n: usize) -> Vec<Ray3> {
+    let (lo, hi) = data.vertices.iter().fold((Vec3::MAX, Vec3::MIN), |(lo, hi), v| (lo.min(*v), hi.max(*v)));
+    let (centre, extent) = ((lo + hi) * 0.5, (hi - lo).length());
+    let mut rng = Pcg32::new(1);
+    if set == "primary" {
+        let eye = centre + Vec3::new(0.3, 0.6, 1.0).normalize() * extent * 1.2;
+        let forward = (centre - eye).normalize();
+        let right = forward.cross(Vec3::Y).normalize();
+        let up = right.cross(forward);
+        let side = (n as f32).sqrt() as usize;
+        (0..side * side)
+            .map(|i| {
+                let (x, y) = ((i % side) as f32 / side as f32 - 0.5, (i / side) as f32 / side as f32 - 0.5);
+                Ray3::new(eye, forward + (right * x + up * y) * 0.8)
+            })
+            .collect()
+    } else {
+        (0..n)
+            .map(|_| Ray3::new(centre + rng.unit_vector() * extent * 0.5 * rng.next_f32(), rng.unit_vector()))
+            .collect()
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let (lib, scene_name, set) = (args[1].as_str(), args[2].as_str(), args[3].as_str());
+    let any = args.get(4).is_some_and(|a| a == "any");
+    let data = if scene_name == "bunny" { raybox::mesh::bunny() } else { scene::terrain(200, 1) };
+    let n = std::env::var("RAYS").ok().and_then(|s| s.parse().ok()).unwrap_or(20_000);
+    let rays = rays(&data, set, n);
+    let mut hits = 0usize;
+    if lib == "raybox" {
+        let mesh = TriMesh::new(data.vertices, data.indices).unwrap();
+        for r in &rays {
+            hits += if any { mesh.occluded(r) } else { mesh.cast_ray(r).is_some() } as usize;
+        }
+    } else {
+        let verts = data.vertices.iter().map(|v| parry3d::math::Vector::new(v.x, v.y, v.z)).collect();
+        let mesh = parry3d::shape::TriMesh::new(verts, data.indices).unwrap();
+        for r in &rays {
+            let (o, d) = (r.origin(), r.dir());
+            let pr = parry3d::query::Ray::new(
+                parry3d::math::Vector::new(o.x, o.y, o.z),
+                parry3d::math::Vector::new(d.x, d.y, d.z),
+            );
+            hits += mesh.cast_local_ray(&pr, f32::MAX, true).is_some() as usize;
+        }
+    }
+    println!("{hits}");
+}

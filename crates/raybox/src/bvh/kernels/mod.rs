@@ -1,0 +1,181 @@
+//! The per-node ray kernels: 8 child boxes against one ray, and the walk stack.
+//!
+//! This folder holds the only `unsafe` code of the crate. `scalar.rs` is the reference;
+//! `avx2.rs` and `avx512.rs` compute the same answers 8 lanes at a time, and the tests
+//! compare them to it. The kernel is chosen once per query (or batch) from what the CPU
+//! supports, and the whole walk is compiled for it: each ISA has one `#[target_feature]`
+//! entry point (`with_kernel`) that calls the `#[inline(always)]` generic walk.
+
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
+mod scalar;
+mod stack;
+mod triangles;
+
+use std::sync::atomic::{AtomicU8, Ordering};
+
+use super::node::WideNode;
+
+pub(crate) use scalar::Scalar;
+pub(crate) use stack::Stack;
+pub(crate) use triangles::{TriBlock4, intersect_block4};
+
+/// A ray prepared for box tests: reciprocal direction and, per axis, which plane of a box
+/// it meets first (`near`: the min plane when moving up the axis, the max plane otherwise).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PreparedRay {
+    pub origin: [f32; 3],
+    /// `1 / dir`, with `±inf` for a `±0` component.
+    pub rdir: [f32; 3],
+    /// Plane row (0–5 in [`WideNode::planes`]) of the near and far plane on each axis.
+    pub near: [usize; 3],
+    pub far: [usize; 3],
+    pub t_min: f32,
+}
+
+impl PreparedRay {
+    pub fn new(origin: [f32; 3], dir: [f32; 3], t_min: f32) -> Self {
+        let rdir: [f32; 3] = core::array::from_fn(|k| 1.0 / dir[k]);
+        let near = core::array::from_fn(|k| if rdir[k].is_sign_negative() { k + 3 } else { k });
+        let far = core::array::from_fn(|k| if rdir[k].is_sign_negative() { k } else { k + 3 });
+        Self { origin, rdir, near, far, t_min }
+    }
+}
+
+/// How much a computed slab `t` may be off, relative to `|t|`: `2 γ(3)` with
+/// `γ(n) = n ε / (1 - n ε)`, `ε = 2^-24` (Ize, *Robust BVH Ray Traversal*, JCGT 2013). Each
+/// of `t = (b - o) * (1 / d)` rounds three times; widening `[t_enter, t_exit]` by this much
+/// on both ends makes the box test conservative: a ray that enters a box never misses it.
+pub(crate) const SLAB_PAD: f32 = 2.0 * (3.0 * f32::EPSILON / 2.0) / (1.0 - 3.0 * f32::EPSILON / 2.0);
+
+/// The result of testing the 8 children of a node: bit `i` of `mask` is set when the ray
+/// may enter child `i` within `[t_min, t_max]`; `t_enter[i]` is a lower bound of where.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct NodeHits {
+    pub mask: u32,
+    pub t_enter: [f32; 8],
+}
+
+/// A node kernel: the conservative slab test of one ray against the 8 boxes of a node.
+///
+/// A value of a kernel type is a proof that the CPU supports its instructions (only
+/// [`Kernel::detect`] makes the SIMD ones), which is what makes `intersect` safe to call.
+pub(crate) trait NodeKernel: Copy {
+    fn intersect(self, ray: &PreparedRay, node: &WideNode, t_max: f32) -> NodeHits;
+}
+
+/// The kernels this CPU can run, best first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kernel {
+    Scalar,
+    #[cfg(target_arch = "x86_64")]
+    Avx2(avx2::Avx2),
+    #[cfg(target_arch = "x86_64")]
+    Avx512(avx512::Avx512),
+}
+
+/// 0: not detected yet; 1: scalar; 2: AVX2; 3: AVX-512 (`RAYBOX_KERNEL` may lower it).
+static DETECTED: AtomicU8 = AtomicU8::new(0);
+
+thread_local! {
+    /// A kernel forced on this thread by tests and benchmarks (0: none).
+    static FORCED: core::cell::Cell<u8> = const { core::cell::Cell::new(0) };
+}
+
+impl Kernel {
+    /// The best kernel this CPU supports (detected once), unless one is forced.
+    pub fn detect() -> Self {
+        let forced = FORCED.with(core::cell::Cell::get);
+        if forced != 0 {
+            return Self::from_level(forced.min(Self::level_supported()));
+        }
+        Self::from_level(Self::level_supported())
+    }
+
+    fn level_supported() -> u8 {
+        let cached = DETECTED.load(Ordering::Relaxed);
+        if cached != 0 {
+            return cached;
+        }
+        let mut level = 1;
+        #[cfg(target_arch = "x86_64")]
+        {
+            if avx2::Avx2::new().is_some() {
+                level = 2;
+            }
+            if avx512::Avx512::new().is_some() {
+                level = 3;
+            }
+        }
+        if let Ok(name) = std::env::var("RAYBOX_KERNEL") {
+            level = level.min(match name.as_str() {
+                "scalar" => 1,
+                "avx2" => 2,
+                _ => 3,
+            });
+        }
+        DETECTED.store(level, Ordering::Relaxed);
+        level
+    }
+
+    fn from_level(level: u8) -> Self {
+        match level {
+            #[cfg(target_arch = "x86_64")]
+            3 => avx512::Avx512::new().map_or(Self::Scalar, Self::Avx512),
+            #[cfg(target_arch = "x86_64")]
+            2 => avx2::Avx2::new().map_or(Self::Scalar, Self::Avx2),
+            _ => Self::Scalar,
+        }
+    }
+
+    /// The kernel's name, as `RAYBOX_KERNEL` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Scalar => "scalar",
+            #[cfg(target_arch = "x86_64")]
+            Self::Avx2(_) => "avx2",
+            #[cfg(target_arch = "x86_64")]
+            Self::Avx512(_) => "avx512",
+        }
+    }
+
+    /// Every kernel this CPU supports (for tests that compare them).
+    pub fn all_supported() -> Vec<Self> {
+        (1..=Self::level_supported()).map(Self::from_level).collect()
+    }
+}
+
+/// Forces the kernel of every later query on this thread (`None`: back to the best).
+/// For tests and benchmarks; batch queries on other threads are not affected.
+pub(crate) fn force_kernel(kernel: Option<Kernel>) {
+    let level = match kernel {
+        None => 0,
+        Some(Kernel::Scalar) => 1,
+        #[cfg(target_arch = "x86_64")]
+        Some(Kernel::Avx2(_)) => 2,
+        #[cfg(target_arch = "x86_64")]
+        Some(Kernel::Avx512(_)) => 3,
+    };
+    FORCED.with(|f| f.set(level));
+}
+
+/// Runs `f` with the walk compiled for `kernel`: `f` receives the kernel value and must
+/// call the generic, `#[inline(always)]` walk with it.
+macro_rules! with_kernel {
+    ($kernel:expr, |$k:ident| $body:expr) => {{
+        use $crate::bvh::kernels::Kernel;
+        match $kernel {
+            Kernel::Scalar => {
+                let $k = $crate::bvh::kernels::Scalar;
+                $body
+            }
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2(token) => token.run(|$k| $body),
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx512(token) => token.run(|$k| $body),
+        }
+    }};
+}
+pub(crate) use with_kernel;

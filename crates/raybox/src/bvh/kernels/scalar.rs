@@ -1,0 +1,36 @@
+//! The reference node kernel, in plain Rust: one lane at a time.
+
+use super::{NodeHits, NodeKernel, PreparedRay, SLAB_PAD};
+use crate::bvh::node::WideNode;
+
+/// The scalar kernel; always available.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Scalar;
+
+impl NodeKernel for Scalar {
+    #[inline(always)]
+    fn intersect(self, ray: &PreparedRay, node: &WideNode, t_max: f32) -> NodeHits {
+        let mut hits = NodeHits { mask: 0, t_enter: [f32::INFINITY; 8] };
+        for lane in 0..8 {
+            let mut t_enter = ray.t_min;
+            let mut t_exit = t_max;
+            for k in 0..3 {
+                // t = (plane - o) / d. A ray parallel to the slab (rdir = ±inf) whose origin
+                // lies on the plane gives 0 * inf = NaN: f32::max/min drop it, which is right
+                // for a closed slab (the ray is inside it for every t).
+                let t_near = (node.planes[ray.near[k]][lane] - ray.origin[k]) * ray.rdir[k];
+                let t_far = (node.planes[ray.far[k]][lane] - ray.origin[k]) * ray.rdir[k];
+                t_enter = t_enter.max(t_near);
+                t_exit = t_exit.min(t_far);
+            }
+            // Widen by the rounding bound (see SLAB_PAD): never a false miss.
+            let t_enter = t_enter - t_enter.abs() * SLAB_PAD;
+            let t_exit = t_exit + t_exit.abs() * SLAB_PAD;
+            if t_enter <= t_exit {
+                hits.mask |= 1 << lane;
+                hits.t_enter[lane] = t_enter;
+            }
+        }
+        hits
+    }
+}

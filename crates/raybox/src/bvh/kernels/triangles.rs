@@ -1,0 +1,220 @@
+//! Four triangles against one ray at once: the watertight test of
+//! `query/ray/ray_triangle.rs` on a structure-of-arrays block, with SSE (part of every
+//! x86-64 CPU). Every lane does exactly the operations of the scalar kernel, in the same
+//! order (no fused multiply-add), so each lane's `t`, `u`, `v` are bit-identical to it:
+//! a shared edge is still evaluated identically in both triangles, and a lane whose edge
+//! function is exactly zero is handed to the scalar kernel, whose `f64` fallback decides it.
+
+use glam::Vec3;
+
+use crate::query::{WoopRay, ray_triangle_watertight};
+
+/// Up to 4 triangles of a leaf, vertex by vertex and axis by axis (`v[3 * vertex + axis]`
+/// holds that coordinate of the 4 triangles). Unused lanes repeat the last triangle and
+/// have `ids[lane] == u32::MAX`. 160 bytes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[repr(C, align(16))]
+pub(crate) struct TriBlock4 {
+    pub v: [[f32; 4]; 9],
+    pub ids: [u32; 4],
+}
+
+const _: () = assert!(core::mem::size_of::<TriBlock4>() == 160);
+
+impl TriBlock4 {
+    /// A block of 1 to 4 triangles `(id, vertices)`.
+    pub fn new(triangles: &[(u32, [Vec3; 3])]) -> Self {
+        debug_assert!((1..=4).contains(&triangles.len()));
+        let mut block = Self { v: [[0.0; 4]; 9], ids: [u32::MAX; 4] };
+        for lane in 0..4 {
+            let (id, tri) = triangles[lane.min(triangles.len() - 1)];
+            if lane < triangles.len() {
+                block.ids[lane] = id;
+            }
+            for (vertex, p) in tri.iter().enumerate() {
+                for axis in 0..3 {
+                    block.v[3 * vertex + axis][lane] = p[axis];
+                }
+            }
+        }
+        block
+    }
+
+    /// The vertices of lane `lane`.
+    #[inline]
+    pub fn triangle(&self, lane: usize) -> [Vec3; 3] {
+        core::array::from_fn(|vertex| {
+            Vec3::new(self.v[3 * vertex][lane], self.v[3 * vertex + 1][lane], self.v[3 * vertex + 2][lane])
+        })
+    }
+
+    /// The lanes that hold a triangle (not padding).
+    #[inline]
+    pub fn lanes(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..4).filter(|&l| self.ids[l] != u32::MAX)
+    }
+}
+
+/// The nearest hit among the block's triangles with `t` in `[t_min, t_max]`:
+/// `(lane, t, u, v)`.
+#[inline]
+pub(crate) fn intersect_block4(
+    ray: &WoopRay,
+    block: &TriBlock4,
+    t_min: f32,
+    t_max: f32,
+) -> Option<(usize, f32, f32, f32)> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        sse::intersect(ray, block, t_min, t_max)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        scalar_block(ray, block, t_min, t_max)
+    }
+}
+
+/// The block test one lane at a time, with the scalar kernel.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+pub(crate) fn scalar_block(
+    ray: &WoopRay,
+    block: &TriBlock4,
+    t_min: f32,
+    mut t_max: f32,
+) -> Option<(usize, f32, f32, f32)> {
+    let mut best = None;
+    for lane in block.lanes() {
+        if let Some((t, u, v)) = ray_triangle_watertight(ray, block.triangle(lane), t_min, t_max) {
+            t_max = t;
+            best = Some((lane, t, u, v));
+        }
+    }
+    best
+}
+
+#[cfg(target_arch = "x86_64")]
+mod sse {
+    use core::arch::x86_64::*;
+
+    use super::TriBlock4;
+    use crate::query::{WoopRay, ray_triangle_watertight};
+
+    #[inline]
+    pub(super) fn intersect(
+        ray: &WoopRay,
+        block: &TriBlock4,
+        t_min: f32,
+        t_max: f32,
+    ) -> Option<(usize, f32, f32, f32)> {
+        let (origin, [kx, ky, kz], s) = ray.parts();
+        // SAFETY: SSE and SSE2 are part of every x86-64 CPU; the loads read rows of 4
+        // floats inside `block` (16-byte aligned), the stores write local arrays.
+        unsafe {
+            // Row `3 vertex + axis` of the block; `vertex < 3` and `axis < 3` (a WoopRay's
+            // axes are a permutation of 0, 1, 2), so the row is inside `block.v`.
+            let rows = block.v.as_ptr().cast::<f32>();
+            let row = |vertex: usize, axis: usize| _mm_load_ps(rows.add(4 * (3 * vertex + axis)));
+            let (ox, oy, oz) = (_mm_set1_ps(origin[kx]), _mm_set1_ps(origin[ky]), _mm_set1_ps(origin[kz]));
+            let (sx, sy, sz) = (_mm_set1_ps(s.x), _mm_set1_ps(s.y), _mm_set1_ps(s.z));
+            // Per vertex: a = v - origin; (ax, ay) = (a[kx] - sx * a[kz], a[ky] - sy * a[kz])
+            let sheared = |vertex: usize| {
+                let az = _mm_sub_ps(row(vertex, kz), oz);
+                let ax = _mm_sub_ps(_mm_sub_ps(row(vertex, kx), ox), _mm_mul_ps(sx, az));
+                let ay = _mm_sub_ps(_mm_sub_ps(row(vertex, ky), oy), _mm_mul_ps(sy, az));
+                (ax, ay, az)
+            };
+            let (ax, ay, a_z) = sheared(0);
+            let (bx, by, b_z) = sheared(1);
+            let (cx, cy, c_z) = sheared(2);
+            // u = cx*by - cy*bx; v = ax*cy - ay*cx; w = bx*ay - by*ax
+            let u = _mm_sub_ps(_mm_mul_ps(cx, by), _mm_mul_ps(cy, bx));
+            let v = _mm_sub_ps(_mm_mul_ps(ax, cy), _mm_mul_ps(ay, cx));
+            let w = _mm_sub_ps(_mm_mul_ps(bx, ay), _mm_mul_ps(by, ax));
+            let zero = _mm_setzero_ps();
+            // A lane with an edge function exactly 0 goes to the scalar kernel (f64 fallback).
+            let ties =
+                _mm_or_ps(_mm_or_ps(_mm_cmpeq_ps(u, zero), _mm_cmpeq_ps(v, zero)), _mm_cmpeq_ps(w, zero));
+            // miss = (u<0 || v<0 || w<0) && (u>0 || v>0 || w>0)
+            let neg =
+                _mm_or_ps(_mm_or_ps(_mm_cmplt_ps(u, zero), _mm_cmplt_ps(v, zero)), _mm_cmplt_ps(w, zero));
+            let pos =
+                _mm_or_ps(_mm_or_ps(_mm_cmpgt_ps(u, zero), _mm_cmpgt_ps(v, zero)), _mm_cmpgt_ps(w, zero));
+            let det = _mm_add_ps(_mm_add_ps(u, v), w);
+            // t = (u * sz*az + v * sz*bz + w * sz*cz) / det
+            let t_num = _mm_add_ps(
+                _mm_add_ps(_mm_mul_ps(u, _mm_mul_ps(sz, a_z)), _mm_mul_ps(v, _mm_mul_ps(sz, b_z))),
+                _mm_mul_ps(w, _mm_mul_ps(sz, c_z)),
+            );
+            let t = _mm_div_ps(t_num, det);
+            // hit = !(neg && pos) && det != 0 && t_min <= t <= t_max (and not a tie lane)
+            let inside = _mm_andnot_ps(_mm_and_ps(neg, pos), _mm_cmpneq_ps(det, zero));
+            let in_range =
+                _mm_and_ps(_mm_cmple_ps(_mm_set1_ps(t_min), t), _mm_cmple_ps(t, _mm_set1_ps(t_max)));
+            let hit_mask = _mm_movemask_ps(_mm_andnot_ps(ties, _mm_and_ps(inside, in_range))) as u32;
+            let tie_mask = _mm_movemask_ps(ties) as u32;
+            if hit_mask == 0 && tie_mask == 0 {
+                return None;
+            }
+            let mut ts = [0.0f32; 4];
+            let mut us = [0.0f32; 4];
+            let mut vs = [0.0f32; 4];
+            _mm_storeu_ps(ts.as_mut_ptr(), t);
+            _mm_storeu_ps(us.as_mut_ptr(), _mm_div_ps(v, det));
+            _mm_storeu_ps(vs.as_mut_ptr(), _mm_div_ps(w, det));
+            let mut best: Option<(usize, f32, f32, f32)> = None;
+            let mut limit = t_max;
+            // Padding lanes repeat a real triangle: never report them.
+            for lane in block.lanes() {
+                let candidate = if hit_mask & (1 << lane) != 0 {
+                    Some((ts[lane], us[lane], vs[lane]))
+                } else if tie_mask & (1 << lane) != 0 {
+                    ray_triangle_watertight(ray, block.triangle(lane), t_min, limit)
+                } else {
+                    None
+                };
+                if let Some((t, u, v)) = candidate.filter(|c| c.0 <= limit) {
+                    limit = t;
+                    best = Some((lane, t, u, v));
+                }
+            }
+            best
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mesh::scene::Pcg32;
+
+    #[test]
+    fn simd_block_matches_the_scalar_kernel_bit_for_bit() {
+        let mut rng = Pcg32::new(42);
+        let mut compared = 0;
+        for _ in 0..20_000 {
+            let tris: Vec<(u32, [Vec3; 3])> = (0..1 + (rng.next_u32() % 4) as usize)
+                .map(|i| {
+                    let c = Vec3::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), rng.range(-1.0, 1.0));
+                    (i as u32, [0, 1, 2].map(|_| c + rng.unit_vector() * rng.range(0.0, 1.5)))
+                })
+                .collect();
+            let block = TriBlock4::new(&tris);
+            // Aim at a vertex or an edge midpoint now and then, to exercise exact ties.
+            let target = match rng.next_u32() % 3 {
+                0 => tris[0].1[0],
+                1 => (tris[0].1[0] + tris[0].1[1]) * 0.5,
+                _ => Vec3::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), rng.range(-1.0, 1.0)),
+            };
+            let o = rng.unit_vector() * 4.0;
+            let ray = WoopRay::new(o, target - o);
+            let t_max = if rng.next_u32().is_multiple_of(4) { rng.range(2.0, 5.0) } else { f32::INFINITY };
+            let got = intersect_block4(&ray, &block, 0.0, t_max);
+            let want = scalar_block(&ray, &block, 0.0, t_max);
+            assert_eq!(got, want);
+            assert!(got.is_none_or(|g| block.ids[g.0] != u32::MAX), "a padding lane was reported");
+            compared += usize::from(want.is_some());
+        }
+        assert!(compared > 5_000, "only {compared} hits compared");
+    }
+}

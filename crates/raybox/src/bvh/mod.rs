@@ -1,0 +1,527 @@
+//! Bounding volume hierarchies: [`Bvh`] over any list of 3D boxes ([`Bvh2`] for 2D).
+//!
+//! Built top-down with the binned surface area heuristic (`build.rs`), collapsed to 8-wide
+//! nodes (`collapse.rs`) and walked with a SIMD node test chosen at run time
+//! (`kernels/`): AVX-512 or AVX2 where the CPU has them, plain Rust otherwise. The box
+//! test is conservative (Ize 2013): rounding can make a walk visit a box the ray misses by
+//! a hair, never skip one it enters; the exact answer is then the leaf test's.
+
+mod build;
+mod bvh2;
+mod collapse;
+#[allow(unsafe_code)] // the SIMD node kernels and the uninitialised walk stack
+pub(crate) mod kernels;
+mod node;
+pub(crate) mod traverse;
+
+use glam::Vec3;
+
+pub use build::BuildQuality;
+pub use bvh2::Bvh2;
+
+use crate::{Aabb3, Ray3, Sphere};
+use build::{BuildParams, build_binary};
+use kernels::{Kernel, PreparedRay, with_kernel};
+pub(crate) use node::{Bounds, ChildRef, MAX_PRIMITIVES, WideNode};
+
+/// What a build made: sizes and the quality measure of the tree.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct BvhStats {
+    /// Primitives indexed.
+    pub primitive_count: usize,
+    /// 8-wide inner nodes.
+    pub node_count: usize,
+    /// Leaves (each holds 1 to 16 primitives).
+    pub leaf_count: usize,
+    /// Inner levels from the root to the deepest leaf.
+    pub depth: usize,
+    /// The surface area heuristic cost of the tree: `Σ A(node) + Σ A(leaf) · n(leaf)` over
+    /// inner nodes and leaves, divided by the root's area. Lower is better.
+    pub sah_cost: f32,
+}
+
+/// Why a BVH could not be built or refitted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BuildBvhError {
+    /// More primitives than the node layout can index (2^27).
+    TooManyPrimitives {
+        /// How many were given.
+        count: usize,
+    },
+    /// `refit` was given a different number of boxes than the BVH was built with.
+    WrongCount {
+        /// The number the BVH was built with.
+        expected: usize,
+        /// The number given.
+        got: usize,
+    },
+}
+
+impl core::fmt::Display for BuildBvhError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Self::TooManyPrimitives { count } => {
+                write!(f, "{count} primitives are more than a BVH can index ({MAX_PRIMITIVES})")
+            }
+            Self::WrongCount { expected, got } => {
+                write!(f, "refit needs {expected} boxes, one per primitive, but got {got}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for BuildBvhError {}
+
+/// The shared core of [`Bvh`] and the mesh: the wide tree and the leaf order.
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub(crate) struct Tree {
+    pub nodes: Vec<WideNode>,
+    pub root: ChildRef,
+    /// `order[i]` is the primitive in leaf slot `i`.
+    pub order: Vec<u32>,
+    pub root_min: [f32; 3],
+    pub root_max: [f32; 3],
+    pub stats: BvhStats,
+}
+
+impl Tree {
+    /// Builds over `prims`; an empty list gives an empty tree.
+    pub fn build(
+        prims: &[Bounds],
+        quality: BuildQuality,
+        max_leaf: u32,
+        block: u32,
+    ) -> Result<Self, BuildBvhError> {
+        if prims.len() > MAX_PRIMITIVES {
+            return Err(BuildBvhError::TooManyPrimitives { count: prims.len() });
+        }
+        if prims.is_empty() {
+            return Ok(Self {
+                nodes: Vec::new(),
+                root: ChildRef::EMPTY,
+                order: Vec::new(),
+                root_min: [0.0; 3],
+                root_max: [0.0; 3],
+                stats: BvhStats { primitive_count: 0, node_count: 0, leaf_count: 0, depth: 0, sah_cost: 0.0 },
+            });
+        }
+        let binary = build_binary(prims, BuildParams::new(quality, max_leaf, block));
+        let wide = collapse::collapse(&binary.nodes);
+        let mut tree = Self {
+            nodes: wide.nodes,
+            root: wide.root,
+            order: binary.order,
+            root_min: wide.root_bounds.min.into(),
+            root_max: wide.root_bounds.max.into(),
+            stats: BvhStats {
+                primitive_count: prims.len(),
+                node_count: 0,
+                leaf_count: 0,
+                depth: wide.depth,
+                sah_cost: 0.0,
+            },
+        };
+        tree.update_stats();
+        Ok(tree)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.root == ChildRef::EMPTY
+    }
+
+    pub fn root_bounds(&self) -> Bounds {
+        Bounds::from_arrays(self.root_min, self.root_max)
+    }
+
+    /// Recounts nodes and leaves and recomputes the SAH cost of the wide tree.
+    fn update_stats(&mut self) {
+        let root_area = self.root_bounds().half_area();
+        let (mut leaves, mut cost) = (0usize, 0.0f64);
+        if self.root.is_leaf() {
+            leaves = 1;
+            cost = self.root.leaf_range().1 as f64 * f64::from(root_area);
+        }
+        for node in &self.nodes {
+            let mut area = Bounds::EMPTY;
+            for lane in 0..8 {
+                let child = node.children[lane];
+                if child == ChildRef::EMPTY {
+                    continue;
+                }
+                let b = node.child_bounds(lane);
+                area.grow(&b);
+                if child.is_leaf() {
+                    leaves += 1;
+                    cost += f64::from(b.half_area()) * child.leaf_range().1 as f64;
+                }
+            }
+            cost += f64::from(area.half_area());
+        }
+        self.stats.node_count = self.nodes.len();
+        self.stats.leaf_count = leaves;
+        self.stats.sah_cost =
+            if root_area > 0.0 { (cost / f64::from(root_area)) as f32 } else { cost as f32 };
+    }
+
+    /// Recomputes every box bottom-up from new primitive boxes (nodes are stored parents
+    /// first, so a reverse sweep sees children before parents).
+    pub fn refit(&mut self, prims: &[Bounds]) {
+        let leaf_bounds = |order: &[u32], r: ChildRef| {
+            let (first, count) = r.leaf_range();
+            order[first..first + count].iter().fold(Bounds::EMPTY, |b, &p| b.union(&prims[p as usize]))
+        };
+        for i in (0..self.nodes.len()).rev() {
+            for lane in 0..8 {
+                let child = self.nodes[i].children[lane];
+                if child == ChildRef::EMPTY {
+                    continue;
+                }
+                let b = if child.is_leaf() {
+                    leaf_bounds(&self.order, child)
+                } else {
+                    let c = &self.nodes[child.index()];
+                    (0..8).fold(Bounds::EMPTY, |b, l| b.union(&c.child_bounds(l)))
+                };
+                self.nodes[i].set_child(lane, &b, child);
+            }
+        }
+        let root = if self.root.is_leaf() {
+            leaf_bounds(&self.order, self.root)
+        } else if self.nodes.is_empty() {
+            Bounds::EMPTY
+        } else {
+            (0..8).fold(Bounds::EMPTY, |b, l| b.union(&self.nodes[0].child_bounds(l)))
+        };
+        self.root_min = root.min.into();
+        self.root_max = root.max.into();
+        self.update_stats();
+    }
+
+    /// Checks the invariants: every child box lies inside its parent's box, every
+    /// primitive is in exactly one leaf, and every inner node is reachable once.
+    pub fn validate(&self, prims: &[Bounds]) -> Result<(), String> {
+        if self.is_empty() {
+            return if prims.is_empty() { Ok(()) } else { Err("empty tree over primitives".into()) };
+        }
+        let mut seen = vec![0u32; prims.len()];
+        let mut node_seen = vec![false; self.nodes.len()];
+        let mut stack = vec![(self.root, self.root_bounds(), 1usize)];
+        while let Some((r, parent, depth)) = stack.pop() {
+            if depth > traverse::MAX_DEPTH {
+                return Err(format!("deeper than {}", traverse::MAX_DEPTH));
+            }
+            if r.is_leaf() {
+                let (first, count) = r.leaf_range();
+                for &p in self.order.get(first..first + count).ok_or("leaf range out of bounds")? {
+                    if !parent.contains(&prims[p as usize]) {
+                        return Err(format!("primitive {p} outside its leaf box"));
+                    }
+                    seen[p as usize] += 1;
+                }
+                continue;
+            }
+            let seen_node = node_seen.get_mut(r.index()).ok_or("node index out of bounds")?;
+            if std::mem::replace(seen_node, true) {
+                return Err(format!("node {} reached twice", r.index()));
+            }
+            let node = &self.nodes[r.index()];
+            for lane in 0..8 {
+                if node.children[lane] == ChildRef::EMPTY {
+                    continue;
+                }
+                let b = node.child_bounds(lane);
+                if !parent.contains(&b) {
+                    return Err(format!("child {lane} of node {} outside its parent", r.index()));
+                }
+                stack.push((node.children[lane], b, depth + 1));
+            }
+        }
+        if let Some(p) = seen.iter().position(|&c| c != 1) {
+            return Err(format!("primitive {p} is in {} leaves", seen[p]));
+        }
+        if node_seen.iter().any(|s| !s) {
+            return Err("unreachable node".into());
+        }
+        Ok(())
+    }
+}
+
+pub(crate) fn bounds_of_aabb(b: &Aabb3) -> Bounds {
+    Bounds { min: b.min().into(), max: b.max().into() }
+}
+
+/// A bounding volume hierarchy over a list of 3D boxes: finds which boxes a ray, a box,
+/// a sphere or a point query meets without testing them all.
+///
+/// The BVH knows only boxes; what is inside them is yours. Ray queries call back with the
+/// index of each primitive whose box the ray may enter (near boxes first), and you answer
+/// with the exact hit, as in this BVH over spheres:
+///
+/// ```
+/// use raybox::{Bvh, BuildQuality, Ray3, RayCast, Sphere};
+/// use glam::Vec3;
+///
+/// let spheres: Vec<Sphere> = (0..100).map(|i| Sphere::new(Vec3::new(i as f32 * 3.0, 0.0, 0.0), 1.0)).collect();
+/// let boxes: Vec<_> = spheres.iter().map(Sphere::to_aabb).collect();
+/// let bvh = Bvh::build(&boxes, BuildQuality::Balanced).unwrap();
+///
+/// let ray = Ray3::new(Vec3::new(-10.0, 0.0, 0.0), Vec3::X);
+/// let (index, t) = bvh.cast_ray(&ray, |i, ray| spheres[i as usize].ray_span(ray).map(|s| s.t_enter)).unwrap();
+/// assert_eq!((index, t), (0, 9.0));
+/// ```
+///
+/// `Bvh` is `Send + Sync`; queries allocate nothing (except those that return a `Vec`).
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Bvh {
+    tree: Tree,
+}
+
+impl Bvh {
+    /// Builds a BVH over `boxes` (primitive `i` is `boxes[i]`); an empty list gives an empty BVH.
+    ///
+    /// # Errors
+    /// [`BuildBvhError::TooManyPrimitives`] past 2^27 boxes.
+    pub fn build(boxes: &[Aabb3], quality: BuildQuality) -> Result<Self, BuildBvhError> {
+        let prims: Vec<Bounds> = boxes.iter().map(bounds_of_aabb).collect();
+        // One primitive per leaf: a leaf box is then exactly its primitive's box, so the box
+        // queries report exactly the primitives whose boxes overlap.
+        Ok(Self { tree: Tree::build(&prims, quality, 1, 1)? })
+    }
+
+    /// The number of primitives.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.tree.stats.primitive_count
+    }
+
+    /// `true` when built over no boxes.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.tree.is_empty()
+    }
+
+    /// Sizes and the SAH cost of the tree.
+    #[must_use]
+    pub fn stats(&self) -> BvhStats {
+        self.tree.stats
+    }
+
+    /// The box around everything, or `None` when empty.
+    #[must_use]
+    pub fn bounds(&self) -> Option<Aabb3> {
+        (!self.is_empty()).then(|| Aabb3::new(Vec3::from(self.tree.root_min), Vec3::from(self.tree.root_max)))
+    }
+
+    /// The closest hit along the ray: `hit(index, ray)` is called for primitives whose box
+    /// the ray may enter, with the ray's `t_max` narrowed to the closest hit so far, and
+    /// returns the primitive's hit parameter (inside the ray's `[t_min, t_max]`) or `None`.
+    /// Returns the winning primitive and its `t`.
+    pub fn cast_ray(&self, ray: &Ray3, mut hit: impl FnMut(u32, &Ray3) -> Option<f32>) -> Option<(u32, f32)> {
+        if self.is_empty() {
+            return None;
+        }
+        let prepared = prepare(ray);
+        let mut best = None;
+        let mut leaf = |first: usize, count: usize, t_max: f32| {
+            let mut found = None;
+            let mut t_max = t_max;
+            for &p in &self.tree.order[first..first + count] {
+                let narrowed = ray.try_with_interval(ray.t_min(), t_max).ok()?;
+                if let Some(t) = hit(p, &narrowed).filter(|&t| ray.t_min() <= t && t <= t_max) {
+                    t_max = t;
+                    found = Some(t);
+                    best = Some((p, t));
+                }
+            }
+            found
+        };
+        let t_max = ray.t_max();
+        with_kernel!(Kernel::detect(), |k| traverse::closest_hit(
+            k,
+            &self.tree.nodes,
+            self.tree.root,
+            &prepared,
+            t_max,
+            &mut leaf
+        ));
+        best
+    }
+
+    /// Any hit along the ray: stops at the first primitive for which `hit(index, ray)`
+    /// returns `true`, and returns it (not necessarily the closest).
+    pub fn any_hit(&self, ray: &Ray3, mut hit: impl FnMut(u32, &Ray3) -> bool) -> Option<u32> {
+        if self.is_empty() {
+            return None;
+        }
+        let prepared = prepare(ray);
+        let mut found = None;
+        let mut leaf = |first: usize, count: usize, _t_max: f32| {
+            let p = self.tree.order[first..first + count].iter().copied().find(|&p| hit(p, ray));
+            found = p;
+            p.is_some()
+        };
+        with_kernel!(Kernel::detect(), |k| traverse::any_hit(
+            k,
+            &self.tree.nodes,
+            self.tree.root,
+            &prepared,
+            ray.t_max(),
+            &mut leaf
+        ));
+        found
+    }
+
+    /// Every hit along the ray: the primitives for which `hit(index, ray)` returns a
+    /// parameter, sorted by it.
+    pub fn all_hits(&self, ray: &Ray3, mut hit: impl FnMut(u32, &Ray3) -> Option<f32>) -> Vec<(u32, f32)> {
+        let mut hits = Vec::new();
+        if self.is_empty() {
+            return hits;
+        }
+        let prepared = prepare(ray);
+        let mut leaf = |first: usize, count: usize, _t_max: f32| {
+            for &p in &self.tree.order[first..first + count] {
+                if let Some(t) = hit(p, ray) {
+                    hits.push((p, t));
+                }
+            }
+            false
+        };
+        with_kernel!(Kernel::detect(), |k| traverse::any_hit(
+            k,
+            &self.tree.nodes,
+            self.tree.root,
+            &prepared,
+            ray.t_max(),
+            &mut leaf
+        ));
+        hits.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+        hits
+    }
+
+    /// Calls `visit(index)` for every primitive whose box overlaps `aabb` (closed: touching counts).
+    pub fn for_each_overlapping_aabb(&self, aabb: &Aabb3, mut visit: impl FnMut(u32)) {
+        let q = bounds_of_aabb(aabb);
+        let mut test = |b: &Bounds| (0..3).all(|k| b.min[k] <= q.max[k] && q.min[k] <= b.max[k]);
+        self.visit(&mut test, &mut visit);
+    }
+
+    /// Calls `visit(index)` for every primitive whose box overlaps `sphere` (closed).
+    pub fn for_each_overlapping_sphere(&self, sphere: &Sphere, mut visit: impl FnMut(u32)) {
+        let c = sphere.center().as_dvec3().to_array();
+        let r2 = f64::from(sphere.radius()).powi(2);
+        let mut test = |b: &Bounds| box_distance_squared(b, c) <= r2;
+        self.visit(&mut test, &mut visit);
+    }
+
+    /// The primitive nearest to `point`: `distance(index, best)` returns the distance from
+    /// `point` to the primitive when it is below `best` (boxes farther than `best` are
+    /// skipped). Returns the nearest primitive and its distance.
+    pub fn nearest(
+        &self,
+        point: Vec3,
+        mut distance: impl FnMut(u32, f32) -> Option<f32>,
+    ) -> Option<(u32, f32)> {
+        if self.is_empty() {
+            return None;
+        }
+        let p = point.as_dvec3().to_array();
+        let mut best = None;
+        if self.tree.root.is_leaf() || self.tree.nodes.is_empty() {
+            let (first, count) = self.tree.root.leaf_range();
+            let mut d_best = f32::INFINITY;
+            for &i in &self.tree.order[first..first + count] {
+                if let Some(d) = distance(i, d_best).filter(|&d| d <= d_best) {
+                    d_best = d;
+                    best = Some((i, d));
+                }
+            }
+            return best;
+        }
+        let mut box_dist = |b: &Bounds| box_distance_squared(b, p).sqrt() as f32;
+        let mut leaf = |first: usize, count: usize, bound: f32| {
+            let mut found = None;
+            let mut bound = bound;
+            for &i in &self.tree.order[first..first + count] {
+                if let Some(d) = distance(i, bound).filter(|&d| d <= bound) {
+                    bound = d;
+                    found = Some(d);
+                    best = Some((i, d));
+                }
+            }
+            found
+        };
+        traverse::nearest(&self.tree.nodes, self.tree.root, &mut box_dist, &mut leaf);
+        best
+    }
+
+    /// Updates the boxes after the primitives moved, keeping the tree's structure (fast;
+    /// rebuild when the primitives have moved far).
+    ///
+    /// # Errors
+    /// [`BuildBvhError::WrongCount`] unless `boxes` has one box per primitive.
+    pub fn refit(&mut self, boxes: &[Aabb3]) -> Result<(), BuildBvhError> {
+        if boxes.len() != self.len() {
+            return Err(BuildBvhError::WrongCount { expected: self.len(), got: boxes.len() });
+        }
+        let prims: Vec<Bounds> = boxes.iter().map(bounds_of_aabb).collect();
+        self.tree.refit(&prims);
+        Ok(())
+    }
+
+    /// Checks the tree's invariants against `boxes` (the boxes it was built or refitted
+    /// with): every child box inside its parent, every primitive in exactly one leaf.
+    ///
+    /// # Errors
+    /// A description of the first broken invariant.
+    pub fn validate(&self, boxes: &[Aabb3]) -> Result<(), String> {
+        let prims: Vec<Bounds> = boxes.iter().map(bounds_of_aabb).collect();
+        self.tree.validate(&prims)
+    }
+
+    fn visit(&self, test: &mut impl FnMut(&Bounds) -> bool, visit: &mut impl FnMut(u32)) {
+        if self.is_empty() {
+            return;
+        }
+        let order = &self.tree.order;
+        let mut leaf =
+            |first: usize, count: usize| order[first..first + count].iter().for_each(|&p| visit(p));
+        traverse::visit_boxes(&self.tree.nodes, self.tree.root, &self.tree.root_bounds(), test, &mut leaf);
+    }
+}
+
+pub(crate) fn prepare(ray: &Ray3) -> PreparedRay {
+    PreparedRay::new(ray.origin().to_array(), ray.dir().to_array(), ray.t_min())
+}
+
+/// The squared distance from `p` to a box, in `f64`.
+pub(crate) fn box_distance_squared(b: &Bounds, p: [f64; 3]) -> f64 {
+    (0..3)
+        .map(|k| {
+            let gap = p[k] - p[k].clamp(f64::from(b.min[k]), f64::from(b.max[k]));
+            gap * gap
+        })
+        .sum()
+}
+
+/// The name of the node kernel queries use on this CPU: `"avx512"`, `"avx2"` or
+/// `"scalar"` (set `RAYBOX_KERNEL` to one of these to choose a lesser one).
+#[must_use]
+pub fn kernel_name() -> &'static str {
+    Kernel::detect().name()
+}
+
+/// For tests and benchmarks: run `f` with every node kernel this CPU supports in turn
+/// (the scalar reference first), passing the kernel's name.
+#[doc(hidden)]
+pub fn with_each_kernel(mut f: impl FnMut(&'static str)) {
+    for k in Kernel::all_supported() {
+        kernels::force_kernel(Some(k));
+        f(k.name());
+    }
+    kernels::force_kernel(None);
+}

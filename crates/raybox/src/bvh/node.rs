@@ -1,0 +1,186 @@
+//! Node layouts: the binary node the builder writes, and the 8-wide node the walks read.
+
+use glam::Vec3A;
+
+/// An axis-aligned box as the builder accumulates it: may be empty (`min = +inf`,
+/// `max = -inf`), which a public [`crate::Aabb3`] may not. Never escapes the crate.
+/// Kept in `Vec3A` so that growing it is two SIMD instructions.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Bounds {
+    pub min: Vec3A,
+    pub max: Vec3A,
+}
+
+impl Bounds {
+    pub const EMPTY: Self = Self { min: Vec3A::INFINITY, max: Vec3A::NEG_INFINITY };
+
+    #[inline]
+    pub fn from_arrays(min: [f32; 3], max: [f32; 3]) -> Self {
+        Self { min: Vec3A::from(min), max: Vec3A::from(max) }
+    }
+
+    #[inline]
+    pub fn grow(&mut self, other: &Bounds) {
+        self.min = self.min.min(other.min);
+        self.max = self.max.max(other.max);
+    }
+
+    #[inline]
+    pub fn grow_point(&mut self, p: Vec3A) {
+        self.min = self.min.min(p);
+        self.max = self.max.max(p);
+    }
+
+    #[inline]
+    pub fn union(mut self, other: &Bounds) -> Bounds {
+        self.grow(other);
+        self
+    }
+
+    /// Half the surface area (the SAH's cost measure; the factor 2 cancels). Zero when empty.
+    #[inline]
+    pub fn half_area(&self) -> f32 {
+        let d = (self.max - self.min).max(Vec3A::ZERO);
+        d.x * d.y + d.y * d.z + d.z * d.x
+    }
+
+    #[inline]
+    pub fn centroid(&self) -> Vec3A {
+        self.min * 0.5 + self.max * 0.5
+    }
+
+    #[inline]
+    pub fn contains(&self, other: &Bounds) -> bool {
+        self.min.cmple(other.min).all() && other.max.cmple(self.max).all()
+    }
+}
+
+/// A node of the binary tree the builder makes (32 bytes). Leaves hold the primitives
+/// `order[first..first + count]`; inner nodes the indices of their two children.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BinaryNode {
+    pub bounds: Bounds,
+    /// Inner: left child index. Leaf: first primitive (index into the build order).
+    pub a: u32,
+    /// Inner: right child index. Leaf: `LEAF_BIT | count`.
+    pub b: u32,
+}
+
+pub(crate) const LEAF_BIT: u32 = 1 << 31;
+
+impl BinaryNode {
+    pub const UNUSED: Self = Self { bounds: Bounds::EMPTY, a: 0, b: 0 };
+
+    #[inline]
+    pub fn is_leaf(&self) -> bool {
+        self.b & LEAF_BIT != 0
+    }
+
+    #[inline]
+    pub fn leaf_range(&self) -> (u32, u32) {
+        (self.a, self.b & !LEAF_BIT)
+    }
+}
+
+/// A reference to a child of a wide node: an inner node index, or a leaf's primitive range.
+///
+/// Bit 31 marks a leaf; a leaf keeps its first primitive in bits 0–26 (up to 134 million
+/// primitives) and `count - 1` in bits 27–30 (1 to 16 primitives). [`ChildRef::EMPTY`] marks
+/// an unused slot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub(crate) struct ChildRef(pub u32);
+
+/// Most primitives a leaf can hold (the 4 count bits of [`ChildRef`]).
+pub(crate) const MAX_LEAF_SIZE: u32 = 16;
+/// Most primitives a wide BVH can index (the 27 first-primitive bits of [`ChildRef`]).
+pub(crate) const MAX_PRIMITIVES: usize = 1 << 27;
+
+impl ChildRef {
+    pub const EMPTY: Self = Self(u32::MAX);
+
+    #[inline]
+    pub fn inner(index: u32) -> Self {
+        debug_assert!(index < LEAF_BIT);
+        Self(index)
+    }
+
+    #[inline]
+    pub fn leaf(first: u32, count: u32) -> Self {
+        debug_assert!((1..=MAX_LEAF_SIZE).contains(&count) && (first as usize) < MAX_PRIMITIVES);
+        Self(LEAF_BIT | ((count - 1) << 27) | first)
+    }
+
+    #[inline]
+    pub fn is_leaf(self) -> bool {
+        self.0 & LEAF_BIT != 0
+    }
+
+    /// `(first, count)` of a leaf.
+    #[inline]
+    pub fn leaf_range(self) -> (usize, usize) {
+        ((self.0 & ((1 << 27) - 1)) as usize, (((self.0 >> 27) & 0xF) + 1) as usize)
+    }
+
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// The width of the wide nodes.
+pub(crate) const WIDTH: usize = 8;
+
+/// An 8-wide node (256 bytes, one per 4 cache lines, 64-byte aligned): the boxes of its
+/// children in structure-of-arrays form, so one SIMD instruction tests a plane of all 8.
+///
+/// | bytes | field |
+/// | --- | --- |
+/// | 0–191 | `planes`: `[min_x, min_y, min_z, max_x, max_y, max_z]`, 8 lanes of `f32` each |
+/// | 192–223 | `children`: 8 × [`ChildRef`] (`u32`) |
+/// | 224–255 | padding to the cache line |
+///
+/// Unused lanes have `min = +inf`, `max = -inf` (no ray can enter them) and [`ChildRef::EMPTY`].
+#[derive(Clone, Copy, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[repr(C, align(64))]
+pub(crate) struct WideNode {
+    pub planes: [[f32; WIDTH]; 6],
+    pub children: [ChildRef; WIDTH],
+    pad: [u32; WIDTH],
+}
+
+const _: () = assert!(core::mem::size_of::<WideNode>() == 256);
+const _: () = assert!(core::mem::align_of::<WideNode>() == 64);
+
+impl WideNode {
+    pub const EMPTY: Self = Self {
+        planes: [
+            [f32::INFINITY; WIDTH],
+            [f32::INFINITY; WIDTH],
+            [f32::INFINITY; WIDTH],
+            [f32::NEG_INFINITY; WIDTH],
+            [f32::NEG_INFINITY; WIDTH],
+            [f32::NEG_INFINITY; WIDTH],
+        ],
+        children: [ChildRef::EMPTY; WIDTH],
+        pad: [0; WIDTH],
+    };
+
+    #[inline]
+    pub fn set_child(&mut self, lane: usize, bounds: &Bounds, child: ChildRef) {
+        for k in 0..3 {
+            self.planes[k][lane] = bounds.min[k];
+            self.planes[k + 3][lane] = bounds.max[k];
+        }
+        self.children[lane] = child;
+    }
+
+    #[inline]
+    pub fn child_bounds(&self, lane: usize) -> Bounds {
+        Bounds {
+            min: Vec3A::new(self.planes[0][lane], self.planes[1][lane], self.planes[2][lane]),
+            max: Vec3A::new(self.planes[3][lane], self.planes[4][lane], self.planes[5][lane]),
+        }
+    }
+}

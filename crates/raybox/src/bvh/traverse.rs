@@ -1,0 +1,223 @@
+//! The walks over the wide tree, written once and parameterised by a node kernel (for
+//! rays) and a leaf visitor (what a "hit" means is the caller's business).
+//!
+//! Every ray walk is `#[inline(always)]`: it is compiled into the `#[target_feature]` entry
+//! point of the kernel that calls it (see `kernels/mod.rs`).
+
+use core::mem::MaybeUninit;
+
+use super::kernels::{NodeKernel, PreparedRay, Stack};
+use super::node::{Bounds, ChildRef, WideNode};
+
+/// The depth the builder keeps every tree within (it stops using the SAH past depth 64 and
+/// splits at the median), checked by `validate`.
+pub(crate) const MAX_DEPTH: usize = 128;
+/// Inline stack entries: a wide tree of depth `d` needs at most `7 d + 1`, so this covers
+/// depth 36, far beyond real trees; deeper walks spill to the heap rather than fail. 2 KB,
+/// under a page, so making one needs no stack probe.
+const STACK: usize = 256;
+
+/// Closest hit: visits the leaves the ray may reach, nearest box first, skipping every
+/// box that starts beyond the closest hit found so far.
+///
+/// `leaf(first, count, t_max)` tests the primitives `first..first + count` and returns the
+/// parameter of a hit closer than `t_max`, if any; the walk then narrows `t_max` to it.
+/// Returns the final `t_max`.
+#[inline(always)]
+pub(crate) fn closest_hit<K: NodeKernel>(
+    kernel: K,
+    nodes: &[WideNode],
+    root: ChildRef,
+    ray: &PreparedRay,
+    mut t_max: f32,
+    leaf: &mut impl FnMut(usize, usize, f32) -> Option<f32>,
+) -> f32 {
+    let mut storage = [const { MaybeUninit::uninit() }; STACK];
+    let mut stack: Stack<(ChildRef, f32)> = Stack::new(&mut storage);
+    let mut current = root;
+    loop {
+        if current.is_leaf() {
+            let (first, count) = current.leaf_range();
+            if let Some(t) = leaf(first, count, t_max) {
+                t_max = t_max.min(t);
+            }
+        } else {
+            let node = &nodes[current.index()];
+            let hits = kernel.intersect(ray, node, t_max);
+            if hits.mask != 0 {
+                current = push_nearest_last(&mut stack, node, hits.mask, &hits.t_enter);
+                continue;
+            }
+        }
+        // Next: the nearest pushed box that still starts before the closest hit.
+        loop {
+            match stack.pop() {
+                None => return t_max,
+                Some((r, t)) if t <= t_max => {
+                    current = r;
+                    break;
+                }
+                Some(_) => {}
+            }
+        }
+    }
+}
+
+/// Pushes the hit children of `node` far to near, except the nearest, which it returns.
+#[inline(always)]
+fn push_nearest_last(
+    stack: &mut Stack<'_, (ChildRef, f32)>,
+    node: &WideNode,
+    mask: u32,
+    t_enter: &[f32; 8],
+) -> ChildRef {
+    if mask & (mask - 1) == 0 {
+        // One child: descend without touching the stack (the common case).
+        return node.children[mask.trailing_zeros() as usize];
+    }
+    // Sort the (at most 8) hit lanes by entry distance, insertion sort, nearest first.
+    let mut lanes = [0u8; 8];
+    let mut n = 0;
+    let mut bits = mask;
+    while bits != 0 {
+        let lane = bits.trailing_zeros() as u8;
+        bits &= bits - 1;
+        let mut j = n;
+        while j > 0 && t_enter[lanes[j - 1] as usize] > t_enter[lane as usize] {
+            lanes[j] = lanes[j - 1];
+            j -= 1;
+        }
+        lanes[j] = lane;
+        n += 1;
+    }
+    for &lane in lanes[1..n].iter().rev() {
+        stack.push((node.children[lane as usize], t_enter[lane as usize]));
+    }
+    node.children[lanes[0] as usize]
+}
+
+/// Any hit: visits the leaves the ray may reach in no particular order and stops at the
+/// first for which `leaf(first, count, t_max)` returns `true`. Returns whether one did.
+#[inline(always)]
+pub(crate) fn any_hit<K: NodeKernel>(
+    kernel: K,
+    nodes: &[WideNode],
+    root: ChildRef,
+    ray: &PreparedRay,
+    t_max: f32,
+    leaf: &mut impl FnMut(usize, usize, f32) -> bool,
+) -> bool {
+    let mut storage = [const { MaybeUninit::uninit() }; STACK];
+    let mut stack: Stack<ChildRef> = Stack::new(&mut storage);
+    let mut current = root;
+    loop {
+        if current.is_leaf() {
+            let (first, count) = current.leaf_range();
+            if leaf(first, count, t_max) {
+                return true;
+            }
+        } else {
+            let node = &nodes[current.index()];
+            let mut bits = kernel.intersect(ray, node, t_max).mask;
+            if bits != 0 {
+                current = node.children[bits.trailing_zeros() as usize];
+                bits &= bits - 1;
+                while bits != 0 {
+                    stack.push(node.children[bits.trailing_zeros() as usize]);
+                    bits &= bits - 1;
+                }
+                continue;
+            }
+        }
+        match stack.pop() {
+            Some(r) => current = r,
+            None => return false,
+        }
+    }
+}
+
+/// Visits every leaf whose box passes `test` (called on each child box; the root leaf of
+/// a one-leaf tree is tested against `root_bounds`).
+pub(crate) fn visit_boxes(
+    nodes: &[WideNode],
+    root: ChildRef,
+    root_bounds: &Bounds,
+    test: &mut impl FnMut(&Bounds) -> bool,
+    leaf: &mut impl FnMut(usize, usize),
+) {
+    if root.is_leaf() {
+        if test(root_bounds) {
+            let (first, count) = root.leaf_range();
+            leaf(first, count);
+        }
+        return;
+    }
+    let mut storage = [const { MaybeUninit::uninit() }; STACK];
+    let mut stack: Stack<ChildRef> = Stack::new(&mut storage);
+    stack.push(root);
+    while let Some(r) = stack.pop() {
+        let node = &nodes[r.index()];
+        for lane in 0..8 {
+            let child = node.children[lane];
+            if child == ChildRef::EMPTY || !test(&node.child_bounds(lane)) {
+                continue;
+            }
+            if child.is_leaf() {
+                let (first, count) = child.leaf_range();
+                leaf(first, count);
+            } else {
+                stack.push(child);
+            }
+        }
+    }
+}
+
+/// Best-first search for the nearest leaf primitive: `box_dist(bounds)` is a lower bound of
+/// the distance to anything inside a box, `leaf(first, count, best)` returns a distance
+/// below `best` if a primitive of the leaf has one.
+pub(crate) fn nearest(
+    nodes: &[WideNode],
+    root: ChildRef,
+    box_dist: &mut impl FnMut(&Bounds) -> f32,
+    leaf: &mut impl FnMut(usize, usize, f32) -> Option<f32>,
+) -> f32 {
+    let mut best = f32::INFINITY;
+    let mut storage = [const { MaybeUninit::uninit() }; STACK];
+    let mut stack: Stack<(ChildRef, f32)> = Stack::new(&mut storage);
+    let mut current = root;
+    loop {
+        if current.is_leaf() {
+            let (first, count) = current.leaf_range();
+            if let Some(d) = leaf(first, count, best) {
+                best = best.min(d);
+            }
+        } else {
+            let node = &nodes[current.index()];
+            let mut t = [f32::INFINITY; 8];
+            let mut mask = 0u32;
+            for (lane, slot) in t.iter_mut().enumerate() {
+                if node.children[lane] != ChildRef::EMPTY {
+                    let d = box_dist(&node.child_bounds(lane));
+                    if d <= best {
+                        *slot = d;
+                        mask |= 1 << lane;
+                    }
+                }
+            }
+            if mask != 0 {
+                current = push_nearest_last(&mut stack, node, mask, &t);
+                continue;
+            }
+        }
+        loop {
+            match stack.pop() {
+                None => return best,
+                Some((r, d)) if d <= best => {
+                    current = r;
+                    break;
+                }
+                Some(_) => {}
+            }
+        }
+    }
+}

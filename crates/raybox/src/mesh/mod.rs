@@ -1,0 +1,9 @@
+//! Triangle meshes: [`TriMesh`] (vertices, indices and a BVH), the embedded Stanford
+//! bunny, procedural scenes, and file loaders behind cargo features.
+
+mod data;
+pub mod scene;
+mod tri_mesh;
+
+pub use data::{MeshData, MeshError, bunny};
+pub use tri_mesh::{MeshHit, TriMesh};

@@ -1,0 +1,394 @@
+//! `TriMesh`: a triangle mesh with a BVH, for closest-hit and any-hit ray casts.
+//!
+//! The BVH's leaves hold up to 4 triangles, and the mesh keeps a copy of each triangle's
+//! three vertices in leaf order (36 bytes each) so a leaf's triangles are read from one
+//! place in memory. The triangle test is the watertight one of `query/ray/ray_triangle.rs`
+//! (Woop, Benthin & Wald 2013), so no ray slips between two triangles that share an edge.
+
+use glam::{DVec3, Vec3};
+
+use super::data::{MeshData, MeshError};
+use crate::bvh::kernels::{NodeKernel, PreparedRay, TriBlock4, intersect_block4, with_kernel};
+use crate::bvh::{Bounds, box_distance_squared};
+use crate::bvh::{BuildQuality, BvhStats, ChildRef, MAX_PRIMITIVES, Tree, prepare, traverse};
+use crate::query::overlap::box_triangle_separated;
+use crate::query::{WoopRay, ray_triangle_watertight};
+use crate::{Aabb3, Ray3};
+
+/// Most triangles per BVH leaf.
+const LEAF_SIZE: u32 = 4;
+
+/// The closest hit of a ray on a [`TriMesh`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct MeshHit {
+    /// The ray parameter of the hit.
+    pub t: f32,
+    /// The index of the triangle hit, in the mesh's `indices`.
+    pub triangle: u32,
+    /// Barycentric weight of the triangle's second vertex (`P = w v0 + u v1 + v v2`).
+    pub u: f32,
+    /// Barycentric weight of the triangle's third vertex.
+    pub v: f32,
+    /// The triangle's geometric unit normal, `(v1 - v0) × (v2 - v0)` normalised (its front side).
+    pub normal: Vec3,
+    /// `true` when the ray arrives from the front (`dir · normal < 0`).
+    pub front_facing: bool,
+    /// The point hit.
+    pub point: Vec3,
+}
+
+/// A triangle mesh with a bounding volume hierarchy: fast closest-hit and any-hit ray casts.
+///
+/// Zero-area triangles are skipped (counted by [`TriMesh::degenerate_count`]); NaN
+/// vertices and out-of-range indices are errors.
+///
+/// ```
+/// use raybox::{Ray3, TriMesh, mesh};
+/// use glam::Vec3;
+///
+/// let bunny = TriMesh::from_data(mesh::bunny()).unwrap();
+/// let ray = Ray3::new(Vec3::new(0.0, 0.5, 20.0), Vec3::new(0.0, 0.0, -1.0));
+/// let hit = bunny.cast_ray(&ray).expect("the bunny is in the way");
+/// assert!(hit.t > 15.0 && hit.t < 20.0);
+/// assert!(bunny.occluded(&ray));
+/// ```
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct TriMesh {
+    vertices: Vec<Vec3>,
+    indices: Vec<[u32; 3]>,
+    /// The BVH; its leaves refer to `blocks` (each leaf is one block of 1 to 4 triangles).
+    tree: Tree,
+    /// The triangles, 4 to a block, in leaf order.
+    blocks: Vec<TriBlock4>,
+    degenerate: usize,
+}
+
+impl TriMesh {
+    /// Builds the mesh and its BVH with [`BuildQuality::Balanced`].
+    ///
+    /// # Errors
+    /// [`MeshError`] for no triangles, a NaN or infinite vertex, an index out of range,
+    /// or more than 2^27 triangles.
+    pub fn new(vertices: Vec<Vec3>, indices: Vec<[u32; 3]>) -> Result<Self, MeshError> {
+        Self::with_quality(vertices, indices, BuildQuality::Balanced)
+    }
+
+    /// [`TriMesh::new`] from a [`MeshData`].
+    ///
+    /// # Errors
+    /// As [`TriMesh::new`].
+    pub fn from_data(data: MeshData) -> Result<Self, MeshError> {
+        Self::new(data.vertices, data.indices)
+    }
+
+    /// Builds the mesh and its BVH with the given build quality.
+    ///
+    /// # Errors
+    /// As [`TriMesh::new`].
+    pub fn with_quality(
+        vertices: Vec<Vec3>,
+        indices: Vec<[u32; 3]>,
+        quality: BuildQuality,
+    ) -> Result<Self, MeshError> {
+        if indices.is_empty() {
+            return Err(MeshError::Empty);
+        }
+        if indices.len() > MAX_PRIMITIVES {
+            return Err(MeshError::TooManyTriangles { count: indices.len() });
+        }
+        if let Some(vertex) = vertices.iter().position(|v| !v.is_finite()) {
+            return Err(MeshError::NonFiniteVertex { vertex });
+        }
+        let mut valid = Vec::with_capacity(indices.len());
+        for (triangle, tri) in indices.iter().enumerate() {
+            if let Some(&index) = tri.iter().find(|&&i| i as usize >= vertices.len()) {
+                return Err(MeshError::IndexOutOfRange { triangle, index, vertex_count: vertices.len() });
+            }
+            let [a, b, c] = tri.map(|i| vertices[i as usize]);
+            if geometric_normal(a, b, c) != DVec3::ZERO {
+                valid.push(triangle as u32);
+            }
+        }
+        let bounds: Vec<Bounds> = valid
+            .iter()
+            .map(|&t| {
+                let mut b = Bounds::EMPTY;
+                indices[t as usize].iter().for_each(|&i| b.grow_point(vertices[i as usize].into()));
+                b
+            })
+            .collect();
+        let mut tree = Tree::build(&bounds, quality, LEAF_SIZE, LEAF_SIZE)
+            .map_err(|_| MeshError::TooManyTriangles { count: indices.len() })?;
+        // Each leaf's triangles become one SIMD block; the leaf then refers to the block.
+        let order = std::mem::take(&mut tree.order);
+        let mut blocks = Vec::with_capacity(valid.len() / 2 + 1);
+        let mut to_block = |r: ChildRef| {
+            let (first, count) = r.leaf_range();
+            let tris: Vec<(u32, [Vec3; 3])> = order[first..first + count]
+                .iter()
+                .map(|&j| {
+                    let t = valid[j as usize];
+                    (t, indices[t as usize].map(|i| vertices[i as usize]))
+                })
+                .collect();
+            blocks.push(TriBlock4::new(&tris));
+            ChildRef::leaf(blocks.len() as u32 - 1, 1)
+        };
+        if tree.root.is_leaf() && tree.root != ChildRef::EMPTY {
+            tree.root = to_block(tree.root);
+        }
+        for n in 0..tree.nodes.len() {
+            for lane in 0..8 {
+                let child = tree.nodes[n].children[lane];
+                if child.is_leaf() && child != ChildRef::EMPTY {
+                    tree.nodes[n].children[lane] = to_block(child);
+                }
+            }
+        }
+        let degenerate = indices.len() - valid.len();
+        Ok(Self { vertices, indices, tree, blocks, degenerate })
+    }
+
+    /// The vertices.
+    #[must_use]
+    pub fn vertices(&self) -> &[Vec3] {
+        &self.vertices
+    }
+
+    /// The triangles, as indices into [`TriMesh::vertices`].
+    #[must_use]
+    pub fn indices(&self) -> &[[u32; 3]] {
+        &self.indices
+    }
+
+    /// The number of triangles (including the degenerate ones, which are never hit).
+    #[must_use]
+    pub fn triangle_count(&self) -> usize {
+        self.indices.len()
+    }
+
+    /// The number of zero-area triangles the BVH leaves out.
+    #[must_use]
+    pub fn degenerate_count(&self) -> usize {
+        self.degenerate
+    }
+
+    /// The box around every non-degenerate triangle (`None` if all are degenerate).
+    #[must_use]
+    pub fn bounds(&self) -> Option<Aabb3> {
+        (!self.tree.is_empty())
+            .then(|| Aabb3::new(Vec3::from(self.tree.root_min), Vec3::from(self.tree.root_max)))
+    }
+
+    /// The BVH's sizes and SAH cost.
+    #[must_use]
+    pub fn bvh_stats(&self) -> BvhStats {
+        self.tree.stats
+    }
+
+    /// The closest triangle along the ray within `[t_min, t_max]`.
+    #[must_use]
+    pub fn cast_ray(&self, ray: &Ray3) -> Option<MeshHit> {
+        with_kernel!(Kernel::detect(), |k| self.cast_with(k, ray))
+    }
+
+    /// Whether any triangle lies on the ray within `[t_min, t_max]` (a shadow or
+    /// line-of-sight test: it stops at the first hit it finds).
+    #[must_use]
+    pub fn occluded(&self, ray: &Ray3) -> bool {
+        with_kernel!(Kernel::detect(), |k| self.occluded_with(k, ray))
+    }
+
+    /// [`TriMesh::cast_ray`] for many rays, on all cores (with the `rayon` feature).
+    #[must_use]
+    pub fn cast_rays(&self, rays: &[Ray3]) -> Vec<Option<MeshHit>> {
+        let chunk = |rays: &[Ray3]| -> Vec<Option<MeshHit>> {
+            with_kernel!(Kernel::detect(), |k| rays.iter().map(|r| self.cast_with(k, r)).collect())
+        };
+        in_chunks(rays, chunk)
+    }
+
+    /// [`TriMesh::occluded`] for many rays, on all cores (with the `rayon` feature).
+    #[must_use]
+    pub fn occluded_rays(&self, rays: &[Ray3]) -> Vec<bool> {
+        let chunk = |rays: &[Ray3]| -> Vec<bool> {
+            with_kernel!(Kernel::detect(), |k| rays.iter().map(|r| self.occluded_with(k, r)).collect())
+        };
+        in_chunks(rays, chunk)
+    }
+
+    /// Whether `point` is inside the volume a **closed** mesh bounds (on the surface counts
+    /// as inside). Counts the surface crossings of three rays in fixed, unrelated
+    /// directions and takes the majority of their parities, so one ray through an edge
+    /// cannot decide it alone. For an open mesh the answer is not meaningful.
+    #[must_use]
+    pub fn contains_point(&self, point: Vec3) -> bool {
+        const DIRECTIONS: [Vec3; 3] = [
+            Vec3::new(0.577_215_7, 0.328_309_9, 0.751_879_7),
+            Vec3::new(-0.414_213_6, 0.869_604_4, -0.267_949_2),
+            Vec3::new(0.189_207_1, -0.632_120_6, 0.741_879_7),
+        ];
+        let mut odd = 0;
+        for dir in DIRECTIONS {
+            let ray = Ray3::new(point, dir);
+            let mut crossings = 0usize;
+            let mut on_surface = false;
+            let woop = WoopRay::new(point, dir);
+            let prepared = prepare(&ray);
+            let mut leaf = |first: usize, count: usize, _t_max: f32| {
+                for tri in self.triangles_of(first, count) {
+                    if let Some((t, _, _)) = ray_triangle_watertight(&woop, tri, 0.0, f32::INFINITY) {
+                        crossings += 1;
+                        on_surface |= t == 0.0;
+                    }
+                }
+                on_surface
+            };
+            with_kernel!(Kernel::detect(), |k| traverse::any_hit(
+                k,
+                &self.tree.nodes,
+                self.tree.root,
+                &prepared,
+                f32::INFINITY,
+                &mut leaf
+            ));
+            if on_surface {
+                return true;
+            }
+            odd += crossings % 2;
+        }
+        odd >= 2
+    }
+
+    /// Whether any triangle of the mesh overlaps the closed box (exact 13-axis test per
+    /// candidate triangle, Akenine-Möller 2001).
+    #[must_use]
+    pub fn overlaps_aabb(&self, aabb: &Aabb3) -> bool {
+        if self.tree.is_empty() {
+            return false;
+        }
+        let (min, max) = (aabb.min().as_dvec3(), aabb.max().as_dvec3());
+        let (c, h) = ((min + max) * 0.5, (max - min) * 0.5);
+        let q = crate::bvh::bounds_of_aabb(aabb);
+        let found = core::cell::Cell::new(false);
+        let mut test =
+            |b: &Bounds| !found.get() && (0..3).all(|k| b.min[k] <= q.max[k] && q.min[k] <= b.max[k]);
+        let mut leaf = |first: usize, count: usize| {
+            let hit = self
+                .triangles_of(first, count)
+                .any(|tri| !box_triangle_separated(h, tri.map(|v| v.as_dvec3() - c)));
+            found.set(found.get() || hit);
+        };
+        traverse::visit_boxes(
+            &self.tree.nodes,
+            self.tree.root,
+            &self.tree.root_bounds(),
+            &mut test,
+            &mut leaf,
+        );
+        found.get()
+    }
+
+    /// The distance from `point` to the nearest triangle (`None` if there is none).
+    #[must_use]
+    pub fn distance_to_point(&self, point: Vec3) -> Option<f32> {
+        if self.tree.is_empty() {
+            return None;
+        }
+        let p = point.as_dvec3();
+        let mut box_dist = |b: &Bounds| box_distance_squared(b, p.to_array()).sqrt() as f32;
+        let mut leaf = |first: usize, count: usize, best: f32| {
+            let d = self
+                .triangles_of(first, count)
+                .map(|tri| {
+                    let q = crate::query::closest::closest_point_on_triangle(p, tri.map(Vec3::as_dvec3));
+                    p.distance(q) as f32
+                })
+                .fold(f32::INFINITY, f32::min);
+            (d < best).then_some(d)
+        };
+        let d = traverse::nearest(&self.tree.nodes, self.tree.root, &mut box_dist, &mut leaf);
+        d.is_finite().then_some(d)
+    }
+
+    #[inline(always)]
+    fn cast_with<K: NodeKernel>(&self, kernel: K, ray: &Ray3) -> Option<MeshHit> {
+        if self.tree.root == ChildRef::EMPTY {
+            return None;
+        }
+        let prepared = prepare(ray);
+        let woop = WoopRay::new(ray.origin(), ray.dir());
+        let t_min = ray.t_min();
+        let mut best = None;
+        let mut leaf = |first: usize, count: usize, mut t_max: f32| {
+            let mut found = None;
+            for b in first..first + count {
+                if let Some((lane, t, u, v)) = intersect_block4(&woop, &self.blocks[b], t_min, t_max) {
+                    t_max = t;
+                    found = Some(t);
+                    best = Some((b, lane, t, u, v));
+                }
+            }
+            found
+        };
+        traverse::closest_hit(kernel, &self.tree.nodes, self.tree.root, &prepared, ray.t_max(), &mut leaf);
+        let (block, lane, t, u, v) = best?;
+        Some(self.hit(ray, block, lane, t, u, v))
+    }
+
+    #[inline(always)]
+    fn occluded_with<K: NodeKernel>(&self, kernel: K, ray: &Ray3) -> bool {
+        if self.tree.root == ChildRef::EMPTY {
+            return false;
+        }
+        let prepared: PreparedRay = prepare(ray);
+        let woop = WoopRay::new(ray.origin(), ray.dir());
+        let t_min = ray.t_min();
+        let mut leaf = |first: usize, count: usize, t_max: f32| {
+            self.blocks[first..first + count]
+                .iter()
+                .any(|b| intersect_block4(&woop, b, t_min, t_max).is_some())
+        };
+        traverse::any_hit(kernel, &self.tree.nodes, self.tree.root, &prepared, ray.t_max(), &mut leaf)
+    }
+
+    /// The triangles (not padding) of the blocks `first..first + count`.
+    fn triangles_of(&self, first: usize, count: usize) -> impl Iterator<Item = [Vec3; 3]> + '_ {
+        self.blocks[first..first + count].iter().flat_map(|b| b.lanes().map(|l| b.triangle(l)))
+    }
+
+    fn hit(&self, ray: &Ray3, block: usize, lane: usize, t: f32, u: f32, v: f32) -> MeshHit {
+        let [a, b, c] = self.blocks[block].triangle(lane);
+        let n = geometric_normal(a, b, c);
+        let front_facing = n.dot(ray.dir().as_dvec3()) < 0.0;
+        MeshHit {
+            t,
+            triangle: self.blocks[block].ids[lane],
+            u,
+            v,
+            normal: n.normalize().as_vec3(),
+            front_facing,
+            point: ray.at(t),
+        }
+    }
+}
+
+/// Runs `chunk` over pieces of `rays` (on all cores with the `rayon` feature) and
+/// concatenates the results in order.
+fn in_chunks<T: Send>(rays: &[Ray3], chunk: impl Fn(&[Ray3]) -> Vec<T> + Sync + Send) -> Vec<T> {
+    #[cfg(feature = "rayon")]
+    {
+        use rayon::prelude::*;
+        rays.par_chunks(1024).flat_map_iter(chunk).collect()
+    }
+    #[cfg(not(feature = "rayon"))]
+    chunk(rays)
+}
+
+/// `(b - a) × (c - a)` in `f64`.
+fn geometric_normal(a: Vec3, b: Vec3, c: Vec3) -> DVec3 {
+    let a = a.as_dvec3();
+    (b.as_dvec3() - a).cross(c.as_dvec3() - a)
+}

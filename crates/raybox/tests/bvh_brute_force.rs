@@ -1,0 +1,259 @@
+//! Every BVH and mesh query against brute force (testing every primitive), for every
+//! build quality, before and after `refit`, on the scalar kernel and each SIMD kernel the
+//! CPU has.
+
+use glam::Vec3;
+use raybox::mesh::scene::{self, Pcg32};
+use raybox::{
+    Aabb3, BuildQuality, Bvh, ClosestPoint, MeshData, Overlaps, Ray3, RayCast, RayTriangle, Sphere, TriMesh,
+    Triangle3, with_each_kernel,
+};
+
+const QUALITIES: [BuildQuality; 3] = [BuildQuality::Fast, BuildQuality::Balanced, BuildQuality::High];
+
+fn random_boxes(n: usize, seed: u64) -> Vec<Aabb3> {
+    let mut rng = Pcg32::new(seed);
+    (0..n)
+        .map(|_| {
+            let c = Vec3::new(rng.range(-10.0, 10.0), rng.range(-10.0, 10.0), rng.range(-10.0, 10.0));
+            let h = Vec3::new(rng.range(0.0, 1.0), rng.range(0.0, 1.0), rng.range(0.0, 0.5));
+            Aabb3::from_center_half_extents(c, h)
+        })
+        .collect()
+}
+
+/// Rays from a ball of radius 15 around the scene, aimed at random points inside it (so
+/// many hit), some with bounded `t_max`, some axis-parallel, some starting at `t_min < 0`.
+fn random_rays(n: usize, seed: u64) -> Vec<Ray3> {
+    let mut rng = Pcg32::new(seed);
+    (0..n)
+        .map(|i| {
+            let o = rng.unit_vector() * 15.0;
+            let target = Vec3::new(rng.range(-8.0, 8.0), rng.range(-8.0, 8.0), rng.range(-8.0, 8.0));
+            let mut d = target - o;
+            if i % 7 == 0 {
+                // Axis-parallel: zero out two components (some -0.0).
+                let k = i % 3;
+                d = Vec3::ZERO;
+                d[k] = if i % 2 == 0 { 1.0 } else { -1.0 };
+            }
+            let t_max = if i % 3 == 0 { rng.range(0.2, 1.0) } else { f32::INFINITY };
+            let t_min = if i % 11 == 0 { -5.0 } else { 0.0 };
+            Ray3::with_range(o, d, t_min, t_max)
+        })
+        .collect()
+}
+
+fn brute_closest(boxes: &[Aabb3], ray: &Ray3) -> Option<f32> {
+    boxes.iter().filter_map(|b| b.ray_span(ray).map(|s| s.t_enter)).min_by(f32::total_cmp)
+}
+
+#[test]
+fn bvh_queries_match_brute_force() {
+    let boxes = random_boxes(3000, 1);
+    let rays = random_rays(3000, 2);
+    let mut moved = boxes.clone();
+    let mut rng = Pcg32::new(3);
+    for b in &mut moved {
+        *b = b.translated(Vec3::new(rng.range(-2.0, 2.0), rng.range(-2.0, 2.0), rng.range(-2.0, 2.0)));
+    }
+    let mut checked = 0;
+    let mut hits = 0;
+    for quality in QUALITIES {
+        let mut bvh = Bvh::build(&boxes, quality).unwrap();
+        bvh.validate(&boxes).unwrap();
+        for (stage, prims) in [("built", &boxes), ("refitted", &moved)] {
+            if stage == "refitted" {
+                bvh.refit(&moved).unwrap();
+                bvh.validate(&moved).unwrap();
+            }
+            with_each_kernel(|kernel| {
+                for ray in &rays {
+                    let got = bvh.cast_ray(ray, |i, r| prims[i as usize].ray_span(r).map(|s| s.t_enter));
+                    let want = brute_closest(prims, ray);
+                    assert_eq!(
+                        got.map(|g| g.1),
+                        want,
+                        "{quality:?} {stage} {kernel}: closest hit of {ray:?}"
+                    );
+                    if let Some((i, t)) = got {
+                        assert_eq!(prims[i as usize].ray_span(ray).unwrap().t_enter, t);
+                        hits += 1;
+                    }
+                    let any = bvh.any_hit(ray, |i, r| prims[i as usize].ray_span(r).is_some());
+                    assert_eq!(any.is_some(), want.is_some(), "{quality:?} {stage} {kernel}: any hit");
+                    checked += 1;
+                }
+            });
+            // All hits, box and sphere overlaps, nearest: kernel-independent walks or ray walks
+            // checked once.
+            for ray in rays.iter().take(300) {
+                let all: Vec<u32> = bvh
+                    .all_hits(ray, |i, r| prims[i as usize].ray_span(r).map(|s| s.t_enter))
+                    .iter()
+                    .map(|h| h.0)
+                    .collect();
+                let mut want: Vec<(f32, u32)> = (0..prims.len() as u32)
+                    .filter_map(|i| prims[i as usize].ray_span(ray).map(|s| (s.t_enter, i)))
+                    .collect();
+                want.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+                assert_eq!(all, want.iter().map(|w| w.1).collect::<Vec<_>>());
+            }
+            let mut rng = Pcg32::new(4);
+            for _ in 0..300 {
+                let c = Vec3::new(rng.range(-12.0, 12.0), rng.range(-12.0, 12.0), rng.range(-12.0, 12.0));
+                let q = Aabb3::from_center_half_extents(c, Vec3::splat(rng.range(0.0, 2.0)));
+                let mut got = Vec::new();
+                bvh.for_each_overlapping_aabb(&q, |i| got.push(i));
+                got.sort();
+                let want: Vec<u32> =
+                    (0..prims.len() as u32).filter(|&i| prims[i as usize].overlaps(&q)).collect();
+                assert_eq!(got, want);
+                let s = Sphere::new(c, rng.range(0.0, 2.0));
+                let mut got = Vec::new();
+                bvh.for_each_overlapping_sphere(&s, |i| got.push(i));
+                got.sort();
+                let want: Vec<u32> =
+                    (0..prims.len() as u32).filter(|&i| s.overlaps(&prims[i as usize])).collect();
+                assert_eq!(got, want);
+                let (_, d) = bvh.nearest(c, |i, _| Some(prims[i as usize].distance_to_point(c))).unwrap();
+                let want = prims.iter().map(|b| b.distance_to_point(c)).fold(f32::INFINITY, f32::min);
+                assert_eq!(d, want, "nearest to {c}");
+            }
+        }
+    }
+    assert!(checked >= 3 * 2 * 3000);
+    assert!(hits > checked / 5, "too few hits ({hits} of {checked}) for the test to mean much");
+}
+
+#[test]
+fn degenerate_bvh_inputs() {
+    for quality in QUALITIES {
+        // Nothing at all.
+        let empty = Bvh::build(&[], quality).unwrap();
+        assert!(empty.is_empty() && empty.bounds().is_none());
+        let ray = Ray3::new(Vec3::ZERO, Vec3::X);
+        assert_eq!(empty.cast_ray(&ray, |_, _| Some(0.0)), None);
+        // One point box; many identical boxes; boxes at ±f32::MAX.
+        let point = [Aabb3::new(Vec3::ONE, Vec3::ONE)];
+        let same = vec![Aabb3::new(Vec3::ZERO, Vec3::ONE); 1000];
+        let huge: Vec<Aabb3> = (0..10)
+            .map(|i| {
+                let s = if i % 2 == 0 { f32::MAX } else { -f32::MAX };
+                Aabb3::new(Vec3::splat(s.min(0.0)), Vec3::splat(s.max(0.0)))
+            })
+            .collect();
+        for boxes in [&point[..], &same[..], &huge[..]] {
+            let bvh = Bvh::build(boxes, quality).unwrap();
+            bvh.validate(boxes).unwrap();
+            for r in random_rays(200, 9) {
+                let got =
+                    bvh.cast_ray(&r, |i, r| boxes[i as usize].ray_span(r).map(|s| s.t_enter)).map(|h| h.1);
+                assert_eq!(got, brute_closest(boxes, &r));
+            }
+        }
+    }
+}
+
+/// The brute-force closest hit on a mesh: every non-degenerate triangle, with the same
+/// watertight test.
+fn mesh_brute(data: &MeshData, ray: &Ray3) -> Option<f32> {
+    data.indices
+        .iter()
+        .filter_map(|t| {
+            let tri = Triangle3::try_new(
+                data.vertices[t[0] as usize],
+                data.vertices[t[1] as usize],
+                data.vertices[t[2] as usize],
+            )
+            .ok()?;
+            match tri.ray_intersection(ray) {
+                RayTriangle::Hit(h) => Some(h.t),
+                _ => None,
+            }
+        })
+        .min_by(f32::total_cmp)
+}
+
+#[test]
+fn mesh_ray_casts_match_brute_force() {
+    let scenes = [
+        ("bunny", raybox::mesh::bunny()),
+        ("soup", scene::triangle_soup(2000, 0.3, 5)),
+        ("terrain", scene::terrain(24, 6)),
+    ];
+    for (name, data) in scenes {
+        let (lo, hi) =
+            data.vertices.iter().fold((Vec3::MAX, Vec3::MIN), |(lo, hi), v| (lo.min(*v), hi.max(*v)));
+        let (centre, radius) = ((lo + hi) * 0.5, (hi - lo).length());
+        let mut rng = Pcg32::new(7);
+        let rays: Vec<Ray3> = (0..1500)
+            .map(|_| {
+                let o = centre + rng.unit_vector() * radius;
+                let target = lo + (hi - lo) * Vec3::new(rng.next_f32(), rng.next_f32(), rng.next_f32());
+                Ray3::new(o, target - o)
+            })
+            .collect();
+        for quality in QUALITIES {
+            let mesh = TriMesh::with_quality(data.vertices.clone(), data.indices.clone(), quality).unwrap();
+            let mut hits = 0;
+            with_each_kernel(|kernel| {
+                for ray in &rays {
+                    let got = mesh.cast_ray(ray);
+                    let want = mesh_brute(&data, ray);
+                    assert_eq!(got.map(|h| h.t), want, "{name} {quality:?} {kernel}: {ray:?}");
+                    assert_eq!(mesh.occluded(ray), want.is_some(), "{name} {quality:?} {kernel}: occluded");
+                    if let Some(h) = got {
+                        hits += 1;
+                        let [a, b, c] = data.indices[h.triangle as usize].map(|i| data.vertices[i as usize]);
+                        let p = a * (1.0 - h.u - h.v) + b * h.u + c * h.v;
+                        assert!(
+                            (p - h.point).length() <= 1e-4 * radius,
+                            "barycentrics do not give the point"
+                        );
+                    }
+                }
+            });
+            assert!(hits > rays.len() / 4, "{name}: only {hits} hits");
+            let batch = mesh.cast_rays(&rays);
+            let one_by_one: Vec<_> = rays.iter().map(|r| mesh.cast_ray(r)).collect();
+            assert_eq!(batch, one_by_one);
+            let occl: Vec<bool> = rays.iter().map(|r| mesh.occluded(r)).collect();
+            assert_eq!(mesh.occluded_rays(&rays), occl);
+        }
+    }
+}
+
+#[test]
+fn mesh_bad_input_is_an_error_or_skipped() {
+    use raybox::MeshError;
+    assert_eq!(TriMesh::new(vec![], vec![]).unwrap_err(), MeshError::Empty);
+    let v = vec![Vec3::ZERO, Vec3::X, Vec3::Y];
+    let e = TriMesh::new(v.clone(), vec![[0, 1, 3]]).unwrap_err();
+    assert_eq!(e, MeshError::IndexOutOfRange { triangle: 0, index: 3, vertex_count: 3 });
+    assert_eq!(e.to_string(), "triangle 0 refers to vertex 3, but there are only 3 vertices");
+    let nan = vec![Vec3::ZERO, Vec3::new(f32::NAN, 0.0, 0.0), Vec3::Y];
+    assert_eq!(TriMesh::new(nan, vec![[0, 1, 2]]).unwrap_err(), MeshError::NonFiniteVertex { vertex: 1 });
+    // Degenerate triangles are skipped, and never hit.
+    let flat = vec![Vec3::ZERO, Vec3::X, Vec3::X * 2.0, Vec3::Y];
+    let mesh = TriMesh::new(flat, vec![[0, 1, 2], [0, 1, 3], [1, 1, 1]]).unwrap();
+    assert_eq!(mesh.degenerate_count(), 2);
+    let along = Ray3::new(Vec3::new(0.5, 0.0, 1.0), -Vec3::Z);
+    assert_eq!(mesh.cast_ray(&along).unwrap().triangle, 1);
+    let all_flat = TriMesh::new(vec![Vec3::ZERO, Vec3::X, Vec3::X * 2.0], vec![[0, 1, 2]]).unwrap();
+    assert_eq!(all_flat.cast_ray(&along), None);
+    assert!(all_flat.bounds().is_none());
+}
+
+#[test]
+fn mesh_point_and_box_queries() {
+    let sphere = TriMesh::from_data(scene::icosphere(3)).unwrap();
+    assert!(sphere.contains_point(Vec3::ZERO));
+    assert!(sphere.contains_point(Vec3::new(0.5, 0.3, -0.2)));
+    assert!(!sphere.contains_point(Vec3::new(1.5, 0.0, 0.0)));
+    assert!(sphere.overlaps_aabb(&Aabb3::new(Vec3::splat(0.5), Vec3::splat(2.0))));
+    // Entirely inside the sphere: no triangle touches it.
+    assert!(!sphere.overlaps_aabb(&Aabb3::new(Vec3::splat(-0.2), Vec3::splat(0.2))));
+    let d = sphere.distance_to_point(Vec3::new(3.0, 0.0, 0.0)).unwrap();
+    assert!((d - 2.0).abs() < 0.02, "{d}");
+}
