@@ -53,20 +53,42 @@
 //!   `1e-6` of the coordinates' scale) of the decision boundary, and a reported `t` is
 //!   within `1e-5` relative of the exact value (for rays that graze at a shallow angle,
 //!   within the square root of that).
+//! - **Contacts** ([`Contact::contact`]): `None` exactly when the shapes do not overlap;
+//!   otherwise the unit `normal` points from the first shape to the second and `depth >= 0`
+//!   is the minimum translation distance (moving the second shape by `normal * depth`
+//!   leaves them touching; touching shapes have depth zero). Box pairs give a manifold of
+//!   up to 2 (2D) or 4 (3D) points by reference-face clipping; every point lies midway
+//!   between the surfaces, within `depth / 2` of both shapes. The reverse pair flips the
+//!   normal.
+//! - **Distances** ([`Distance`]): zero when the shapes overlap (exactly when
+//!   [`Overlaps`] says so, for the pairs that have it), with a closest point on each
+//!   shape (one common point when they overlap); symmetric.
+//! - **Sweeps** ([`Sweep::sweep`]): the moving shape is translated by `t * motion`, `t` in
+//!   `[0, 1]`; the result is the first `t` at which the closed shapes touch, the point
+//!   where they touch and the normal there, pointing from the static shape toward the
+//!   moving one. Shapes that overlap at `t = 0` give `t = 0` and the penetration normal; a
+//!   zero motion is an overlap test.
 //! - Every type is `Send + Sync`, and no query allocates.
 //!
 //! ## What is covered
 //!
-//! | first shape | [`RayCast`] | [`Overlaps`] with | [`ContainsPoint`] / [`ClosestPoint`] |
-//! | --- | --- | --- | --- |
-//! | [`Aabb2`] | ✓ | `Aabb2`, `Circle`, `Obb2` | ✓ / ✓ |
-//! | [`Obb2`] | ✓ | `Obb2`, `Aabb2`, `Circle` | ✓ / ✓ |
-//! | [`Circle`] | ✓ | `Circle`, `Aabb2`, `Obb2` | ✓ / ✓ |
-//! | [`Aabb3`] | ✓ | `Aabb3`, `Sphere`, `Obb3`, `Plane`, `Triangle3` | ✓ / ✓ |
-//! | [`Obb3`] | ✓ | `Obb3`, `Aabb3`, `Sphere`, `Plane`, `Triangle3` | ✓ / ✓ |
-//! | [`Sphere`] | ✓ | `Sphere`, `Aabb3`, `Obb3`, `Plane`, `Triangle3` | ✓ / ✓ |
-//! | [`Plane`] | ✓ (two-sided; [`Plane::ray_intersection`] tells parallel and coplanar rays apart) | `Aabb3`, `Obb3`, `Sphere`, `Triangle3`; [`Plane::side`] | ✓ / ✓ |
-//! | [`Triangle3`] | ✓ (watertight; [`Triangle3::ray_intersection`] gives barycentrics) | `Aabb3`, `Obb3`, `Sphere`, `Plane` | ✓ / ✓ |
+//! | first shape | [`RayCast`] | [`Overlaps`] with | [`Contact`] with | [`Distance`] to | [`Sweep`] (moving) against | [`ContainsPoint`] / [`ClosestPoint`] |
+//! | --- | --- | --- | --- | --- | --- | --- |
+//! | [`Aabb2`] | ✓ | `Aabb2`, `Circle`, `Obb2`, `Capsule2` | `Aabb2`, `Circle`, `Obb2`, `Capsule2` | the same, `Segment2` | `Circle`, `Aabb2`, `Obb2`, `Capsule2`, `Segment2` | ✓ / ✓ |
+//! | [`Obb2`] | ✓ | `Obb2`, `Aabb2`, `Circle`, `Capsule2` | `Obb2`, `Aabb2`, `Circle`, `Capsule2` | the same, `Segment2` | `Circle`, `Aabb2`, `Obb2`, `Capsule2`, `Segment2` | ✓ / ✓ |
+//! | [`Circle`] | ✓ | `Circle`, `Aabb2`, `Obb2`, `Capsule2` | `Circle`, `Aabb2`, `Obb2`, `Capsule2` | the same, `Segment2` | `Circle`, `Aabb2`, `Obb2`, `Capsule2`, `Segment2` | ✓ / ✓ |
+//! | [`Capsule2`] | ✓ | `Capsule2`, `Circle`, `Aabb2`, `Obb2`, `Segment2` | the same | the same | `Circle`, `Aabb2`, `Obb2`, `Capsule2`, `Segment2` | ✓ / ✓ |
+//! | [`Segment2`] | | `Capsule2` | `Capsule2` | `Segment2`, `Circle`, `Aabb2`, `Obb2`, `Capsule2` | | ✓ / ✓ |
+//! | [`Aabb3`] | ✓ | `Aabb3`, `Sphere`, `Obb3`, `Capsule3`, `Plane`, `Triangle3` | `Aabb3`, `Sphere`, `Obb3`, `Capsule3` | the same, `Segment3` | `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Segment3`, `Triangle3`, `Plane` | ✓ / ✓ |
+//! | [`Obb3`] | ✓ | `Obb3`, `Aabb3`, `Sphere`, `Capsule3`, `Plane`, `Triangle3` | `Obb3`, `Aabb3`, `Sphere`, `Capsule3` | the same, `Segment3` | `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Segment3`, `Triangle3`, `Plane` | ✓ / ✓ |
+//! | [`Sphere`] | ✓ | `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Plane`, `Triangle3` | `Sphere`, `Aabb3`, `Obb3`, `Capsule3` | the same, `Segment3` | `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Segment3`, `Triangle3`, `Plane` | ✓ / ✓ |
+//! | [`Capsule3`] | ✓ | `Capsule3`, `Sphere`, `Aabb3`, `Obb3`, `Segment3`, `Triangle3`, `Plane` | the same | the same | `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Segment3`, `Triangle3`, `Plane` | ✓ / ✓ |
+//! | [`Segment3`] | | `Capsule3` | `Capsule3` | `Segment3`, `Sphere`, `Aabb3`, `Obb3`, `Capsule3` | | ✓ / ✓ |
+//! | [`Plane`] | ✓ (two-sided; [`Plane::ray_intersection`] tells parallel and coplanar rays apart) | `Aabb3`, `Obb3`, `Sphere`, `Triangle3`, `Capsule3`; [`Plane::side`] | `Capsule3` | `Capsule3` | | ✓ / ✓ |
+//! | [`Triangle3`] | ✓ (watertight; [`Triangle3::ray_intersection`] gives barycentrics) | `Aabb3`, `Obb3`, `Sphere`, `Plane`, `Capsule3` | `Capsule3` | `Capsule3` | | ✓ / ✓ |
+//!
+//! Every pair works in both orders (a sweep only with the moving shape first: planes,
+//! triangles and segments are static).
 //!
 //! Balls also offer the surface convention ([`Sphere::cast_ray_surface`]: from inside,
 //! the exit point) and the raw roots ([`Sphere::ray_roots`]).
@@ -74,8 +96,9 @@
 //! ## Layout
 //!
 //! `shape/` holds one file per shape; `query/` one folder per question (`ray/`,
-//! `overlap/`, `closest/`) with one file per shape pair, named in the pair order
-//! `ray < plane < sphere < aabb < obb < triangle`. See `ARCHITECTURE.md`.
+//! `overlap/`, `closest/`, `contact/`, `distance/`, `sweep/`) with one file per shape pair,
+//! named in the pair order `ray < plane < sphere < aabb < obb < triangle < capsule <
+//! segment`. See `ARCHITECTURE.md`.
 //!
 //! ## Features
 //!
@@ -96,10 +119,14 @@ pub use bvh::{BuildBvhError, BuildQuality, Bvh, Bvh2, BvhStats, kernel_name, wit
 pub use error::ShapeError;
 pub use mesh::{MeshData, MeshError, MeshHit, TriMesh};
 pub use query::{
-    ClosestPoint, ContainsPoint, Overlaps, PlaneSide, RayCast, RayHit2, RayHit3, RayPlane, RaySpan,
-    RayTriangle, Side, SphereRoots, TriangleHit,
+    ClosestPoint, Contact, Contact2, Contact3, ContactPoints2, ContactPoints3, ContainsPoint, Distance,
+    Overlaps, PlaneSide, RayCast, RayHit2, RayHit3, RayPlane, RaySpan, RayTriangle, Side, SphereRoots, Sweep,
+    SweepHit2, SweepHit3, TriangleHit,
 };
-pub use shape::{Aabb2, Aabb3, Circle, Obb2, Obb3, Plane, Ray2, Ray3, Sphere, Triangle3};
+pub use shape::{
+    Aabb2, Aabb3, Capsule2, Capsule3, Circle, Obb2, Obb3, Plane, Ray2, Ray3, Segment2, Segment3, Sphere,
+    Triangle3,
+};
 
 #[cfg(all(test, feature = "serde"))]
 mod serde_round_trip {
@@ -124,6 +151,14 @@ mod serde_round_trip {
         round_trip(Plane::new(Vec3::new(0.0, 3.0, 4.0), 1.0));
         round_trip(Triangle3::new(Vec3::ZERO, Vec3::X, Vec3::Y));
         round_trip(Side::Straddling);
+        round_trip(Segment3::new(Vec3::ZERO, Vec3::ONE));
+        round_trip(Capsule2::new(Vec2::ZERO, Vec2::ONE, 0.5));
+        round_trip(
+            Aabb3::new(Vec3::ZERO, Vec3::ONE).contact(&Aabb3::new(Vec3::splat(0.5), Vec3::ONE)).unwrap(),
+        );
+        round_trip(
+            Sphere::new(Vec3::ZERO, 1.0).sweep(Vec3::X * 4.0, &Sphere::new(Vec3::X * 3.0, 1.0)).unwrap(),
+        );
     }
 
     #[test]
@@ -134,6 +169,9 @@ mod serde_round_trip {
         assert!(serde_json::from_str::<Sphere>(r#"{"center":[0,0,0],"radius":-1}"#).is_err());
         assert!(serde_json::from_str::<Ray2>(r#"{"origin":[0,0],"dir":[0,0],"t_min":0,"t_max":1}"#).is_err());
         assert!(serde_json::from_str::<Triangle3>("[[0,0,0],[1,1,1],[2,2,2]]").is_err());
+        assert!(serde_json::from_str::<Capsule3>(r#"{"start":[0,0,0],"end":[0,1,0],"radius":-1}"#).is_err());
+        let five = r#"{"normal":[1,0],"depth":0,"points":[[0,0],[0,0],[0,0],[0,0],[0,0]]}"#;
+        assert!(serde_json::from_str::<Contact2>(five).is_err());
     }
 }
 
@@ -148,6 +186,8 @@ mod send_sync {
         assert_send_sync::<(Ray2, Ray3, Aabb2, Aabb3, Obb2, Obb3, Circle, Sphere)>();
         assert_send_sync::<(Plane, Triangle3, RaySpan, RayHit2, RayHit3, RayPlane, RayTriangle)>();
         assert_send_sync::<(ShapeError, Side, SphereRoots, TriangleHit)>();
+        assert_send_sync::<(Capsule2, Capsule3, Segment2, Segment3, Contact2, Contact3, SweepHit2, SweepHit3)>(
+        );
     }
 }
 

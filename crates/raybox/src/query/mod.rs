@@ -6,11 +6,14 @@
 //! | do two shapes overlap (touching counts) | [`Overlaps`] | `query/overlap/` |
 //! | which side of a plane is a shape | [`PlaneSide`] | `query/overlap/plane_*.rs` |
 //! | is a point inside, which point of a shape is closest | [`ContainsPoint`], [`ClosestPoint`] | `query/closest/` |
+//! | how deep do two shapes overlap, along which normal, where | [`Contact`] | `query/contact/` |
+//! | how far apart are two shapes, and their closest points | [`Distance`] | `query/distance/` |
+//! | when does a moving shape first touch another | [`Sweep`] | `query/sweep/` |
 //!
 //! **Pair order.** Every pair file and kernel is named in one order:
-//! `ray < plane < sphere (circle) < aabb < obb < triangle`, so ray against box lives in
-//! `ray/ray_aabb.rs` and sphere against box in `overlap/sphere_aabb.rs` (never
-//! `aabb_sphere.rs`). The reverse trait impl (`Aabb3: Overlaps<Sphere>`) is a one-line
+//! `ray < plane < sphere (circle) < aabb < obb < triangle < capsule < segment`, so ray
+//! against box lives in `ray/ray_aabb.rs` and sphere against box in
+//! `overlap/sphere_aabb.rs` (never `aabb_sphere.rs`). The reverse trait impl (`Aabb3: Overlaps<Sphere>`) is a one-line
 //! call in the same file. 2D and 3D versions of a pair sit side by side in that file.
 //!
 //! The crate docs hold the full query matrix and the *Semantics* every query keeps.
@@ -18,13 +21,19 @@
 use glam::{Vec2, Vec3};
 
 pub(crate) mod closest;
+pub(crate) mod contact;
+pub(crate) mod distance;
 pub(crate) mod overlap;
 pub(crate) mod ray;
+pub(crate) mod sweep;
 
 pub(crate) use ray::{WoopRay, ray_triangle_watertight};
 
+pub use contact::{Contact, Contact2, Contact3, ContactPoints2, ContactPoints3};
+pub use distance::Distance;
 pub use overlap::Side;
 pub use ray::{RayPlane, RayTriangle, SphereRoots, TriangleHit};
+pub use sweep::{Sweep, SweepHit2, SweepHit3};
 
 /// The part of a ray's `[t_min, t_max]` that lies inside a closed shape.
 ///

@@ -5,6 +5,8 @@
 // and may use only part of it.
 #![allow(dead_code)]
 
+pub mod strategies;
+
 use std::fmt::{Display, Write as _};
 
 use serde_json::Value;

@@ -6,8 +6,10 @@
 mod aabb;
 mod obb;
 mod plane;
+mod segment;
 mod sphere;
 mod triangle;
 
 pub(crate) use aabb::aabb_distance_squared;
+pub(crate) use segment::closest_points_segment_segment;
 pub(crate) use triangle::closest_point_on_triangle;

@@ -5,16 +5,45 @@
 //! `f32` inputs is decided exactly.
 
 mod aabb_aabb;
+mod aabb_capsule;
 mod aabb_obb;
 mod aabb_triangle;
+mod capsule_capsule;
+mod capsule_segment;
+mod obb_capsule;
 mod obb_obb;
 mod obb_triangle;
 mod plane;
+mod plane_capsule;
 mod sphere_aabb;
+mod sphere_capsule;
 mod sphere_obb;
 mod sphere_sphere;
 mod sphere_triangle;
+mod triangle_capsule;
 
 pub use plane::Side;
 
 pub(crate) use aabb_triangle::box_triangle_separated;
+pub(crate) use plane_capsule::end_distances;
+
+/// Implements `Overlaps<$B> for $A` (and the reverse when the types differ) by GJK on the
+/// rounded cores: the cores are at most `r_a + r_b` apart.
+macro_rules! rounded_overlaps {
+    (@one $A:ty, $B:ty) => {
+        impl crate::Overlaps<$B> for $A {
+            fn overlaps(&self, other: &$B) -> bool {
+                use crate::query::distance::ToRounded;
+                crate::query::distance::rounded_overlaps(&self.to_rounded(), &other.to_rounded())
+            }
+        }
+    };
+    ($($A:ty, $B:ty);* $(;)?) => {
+        $(rounded_overlaps!(@one $A, $B);
+          crate::query::reverse_overlaps!($A => $B);)*
+    };
+    (same: $($A:ty),*) => {
+        $(rounded_overlaps!(@one $A, $A);)*
+    };
+}
+pub(crate) use rounded_overlaps;

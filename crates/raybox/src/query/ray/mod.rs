@@ -1,6 +1,7 @@
 //! Ray casts: one file per shape, named `ray_<shape>.rs`.
 
 mod ray_aabb;
+mod ray_capsule;
 mod ray_obb;
 mod ray_plane;
 mod ray_sphere;
@@ -11,6 +12,8 @@ pub use ray_sphere::SphereRoots;
 pub use ray_triangle::{RayTriangle, TriangleHit};
 
 pub(crate) use ray_aabb::{SlabSpan, slab_span};
+pub(crate) use ray_capsule::capsule_roots;
+pub(crate) use ray_sphere::ball_roots;
 pub(crate) use ray_triangle::{WoopRay, ray_triangle_watertight};
 
 /// `origin + t * dir` per component, without `0 * inf = NaN` when `t` is infinite

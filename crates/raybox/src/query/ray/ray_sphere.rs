@@ -40,7 +40,7 @@ fn dot<const N: usize>(a: [f64; N], b: [f64; N]) -> f64 {
 }
 
 /// The roots `t₁ <= t₂` of `|origin + t dir - center|² = r²` in `f64`, or `None` if the line misses.
-fn ball_roots<const N: usize>(
+pub(crate) fn ball_roots<const N: usize>(
     origin: [f32; N],
     dir: [f32; N],
     center: [f32; N],

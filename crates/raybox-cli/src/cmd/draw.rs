@@ -1,0 +1,894 @@
+//! `raybox draw`: the queries of a TOML scene, drawn as SVG.
+//!
+//! Shapes are outlined in blue, or in red when they overlap another shape. Each ray is a
+//! line from its origin (a dot) with an arrowhead; where it enters a shape there is a
+//! filled green dot, where it leaves a hollow one, and the outward normal of the first
+//! point hit is an orange arrow. Below the picture, one line per query says what raybox
+//! answered. 3D scenes go through the same drawing after a parallel or perspective
+//! projection; 2D scenes are seen from above.
+//!
+//! The SVG is written by hand: a handful of element kinds, no dependency.
+
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use glam::{Vec2, Vec3};
+use raybox::{Aabb3, Ray3, RayCast};
+use serde_json::json;
+
+use crate::GlobalArgs;
+use crate::error::CliError;
+use crate::output::{Report, write_atomically};
+use crate::scene::{Items, Projection, Queries, Scene, Shape2, Shape3, View};
+
+/// Arguments of `raybox draw`.
+#[derive(Args, Debug)]
+pub struct DrawArgs {
+    /// The scene: a TOML file of shapes and rays (see examples/scenes/).
+    pub scene: PathBuf,
+    /// Where to write the SVG [default: the scene's name with .svg, in the current directory].
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
+    /// The picture's width in pixels [default: the scene's `width`, else 480].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(16..=8192))]
+    pub width: Option<u32>,
+}
+
+/// Outline colour of a shape that overlaps nothing.
+pub const SHAPE_COLOUR: &str = "#1f5fa8";
+/// Outline colour of a shape that overlaps another one.
+pub const OVERLAP_COLOUR: &str = "#d62728";
+const RAY_COLOUR: &str = "#222222";
+const ENTRY_COLOUR: &str = "#2ca02c";
+const NORMAL_COLOUR: &str = "#ff7f0e";
+const TEXT_COLOUR: &str = "#333333";
+const LEGEND_COLOUR: &str = "#777777";
+/// Outline colour of a ghost (a shape drawn for reference only).
+pub const GHOST_COLOUR: &str = "#999999";
+
+/// Runs `raybox draw`.
+pub fn run(args: &DrawArgs, _global: GlobalArgs) -> Result<Report, CliError> {
+    let scene = Scene::load(&args.scene)?;
+    let queries = scene.run_queries();
+    let lines = describe(&scene, &queries);
+    let width = args.width.or(scene.width).unwrap_or(480);
+    let svg = picture(&scene, &queries, &lines, width).map_err(|m| CliError::in_file(&args.scene, m))?;
+    let output = match &args.output {
+        Some(path) => path.clone(),
+        None => {
+            let stem = args.scene.file_stem().unwrap_or_else(|| "scene".as_ref());
+            Path::new(stem).with_extension("svg")
+        }
+    };
+    write_atomically(&output, |out| {
+        out.write_all(svg.as_bytes()).map_err(|e| CliError::writing(&output, &e))
+    })?;
+
+    let mut report = Report::default();
+    let (dim, shapes, rays) = match &scene.items {
+        Items::Two { shapes, rays } => (2, shapes.len(), rays.len()),
+        Items::Three { shapes, rays } => (3, shapes.len(), rays.len()),
+    };
+    let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    report.line(format!(
+        "{}: {dim}D, {}, {}",
+        args.scene.display(),
+        plural(shapes, "shape"),
+        plural(rays, "ray")
+    ));
+    for line in &lines {
+        report.line(format!("  {line}"));
+    }
+    report.line(format!("wrote {}", output.display()));
+    report.field("scene", args.scene.display().to_string());
+    report.field("output", output.display().to_string());
+    report.field("dim", dim);
+    report.field("shapes", shapes);
+    report.field("rays", rays);
+    report.field("ray_hits", queries.rays.iter().filter(|r| r.span.is_some()).count());
+    report.field("overlapping_pairs", queries.pairs.iter().filter(|p| p.overlap == Some(true)).count());
+    report.field("queries", queries_json(&scene, &queries));
+    Ok(report)
+}
+
+// ---------------------------------------------------------------------------------------
+// Words
+// ---------------------------------------------------------------------------------------
+
+/// A number for people: at most 3 decimals, no trailing zeros, no `-0`.
+pub fn num(x: f32) -> String {
+    if x.is_infinite() {
+        return if x > 0.0 { "inf".to_owned() } else { "-inf".to_owned() };
+    }
+    let text = format!("{x:.3}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    if text == "-0" { "0".to_owned() } else { text.to_owned() }
+}
+
+/// A point for people: `(1, 0.5)`, or `(1, 0.5, 2)` in 3D.
+fn point(p: Vec3, dim: usize) -> String {
+    let parts: Vec<String> = p.to_array()[..dim].iter().map(|&c| num(c)).collect();
+    format!("({})", parts.join(", "))
+}
+
+/// One line per query: what raybox answered.
+fn describe(scene: &Scene, queries: &Queries) -> Vec<String> {
+    let dim = if matches!(scene.items, Items::Two { .. }) { 2 } else { 3 };
+    let ray_at = |r: usize, t: f32| ray_point(&scene.items, r, t);
+    let mut lines = Vec::new();
+    for q in &queries.rays {
+        let head = format!("{} → {}:", scene.ray_names[q.ray], scene.shape_names[q.shape]);
+        let line = match (q.span, q.hit) {
+            (Some(span), Some((t, _, normal))) => {
+                let (enter, exit) = (ray_at(q.ray, span.t_enter), ray_at(q.ray, span.t_exit));
+                let thin = matches!(scene.shape_kinds[q.shape], "plane" | "triangle");
+                let first = if normal == Vec3::ZERO {
+                    format!("starts inside at t = {} {}", num(t), point(enter, dim))
+                } else if thin && span.t_enter == span.t_exit {
+                    format!("hits at t = {} {}", num(span.t_enter), point(enter, dim))
+                } else if span.t_enter == span.t_exit {
+                    format!("touches at t = {} {}", num(span.t_enter), point(enter, dim))
+                } else {
+                    format!("enters at t = {} {}", num(span.t_enter), point(enter, dim))
+                };
+                let leave = if span.t_enter == span.t_exit && normal != Vec3::ZERO {
+                    String::new()
+                } else {
+                    format!(", leaves at t = {} {}", num(span.t_exit), point(exit, dim))
+                };
+                let normal = if normal == Vec3::ZERO {
+                    String::new()
+                } else {
+                    format!(", normal {}", point(normal, dim))
+                };
+                format!("{head} {first}{leave}{normal}")
+            }
+            (Some(span), None) => format!("{head} span [{}, {}]", num(span.t_enter), num(span.t_exit)),
+            (None, _) => format!("{head} misses"),
+        };
+        lines.push(line);
+    }
+    for p in &queries.pairs {
+        let (a, b) = (&scene.shape_names[p.a], &scene.shape_names[p.b]);
+        lines.push(match p.overlap {
+            Some(true) => format!("{a} × {b}: overlap"),
+            Some(false) => format!("{a} × {b}: apart"),
+            None => format!(
+                "{a} × {b}: no overlap query for {} × {}",
+                scene.shape_kinds[p.a], scene.shape_kinds[p.b]
+            ),
+        });
+    }
+    lines
+}
+
+fn queries_json(scene: &Scene, queries: &Queries) -> serde_json::Value {
+    let dim = if matches!(scene.items, Items::Two { .. }) { 2 } else { 3 };
+    let rays: Vec<_> = queries
+        .rays
+        .iter()
+        .map(|q| {
+            let hit = q.hit.map(
+                |(t, p, n)| json!({ "t": t, "point": &p.to_array()[..dim], "normal": &n.to_array()[..dim] }),
+            );
+            json!({
+                "ray": scene.ray_names[q.ray],
+                "shape": scene.shape_names[q.shape],
+                "span": q.span.map(|s| [s.t_enter, s.t_exit]),
+                "hit": hit,
+            })
+        })
+        .collect();
+    let pairs: Vec<_> = queries
+        .pairs
+        .iter()
+        .map(|p| json!({ "a": scene.shape_names[p.a], "b": scene.shape_names[p.b], "overlap": p.overlap }))
+        .collect();
+    json!({ "rays": rays, "pairs": pairs })
+}
+
+/// `origin + t * dir` of ray `r`, in 3D (z = 0 for 2D scenes).
+fn ray_point(items: &Items, r: usize, t: f32) -> Vec3 {
+    match items {
+        Items::Two { rays, .. } => rays[r].at(t).extend(0.0),
+        Items::Three { rays, .. } => rays[r].at(t),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Geometry to draw, in world coordinates (2D scenes at z = 0)
+// ---------------------------------------------------------------------------------------
+
+/// How a shape is drawn.
+enum Outline {
+    /// A closed, lightly filled polygon: 2D boxes, triangles, plane patches.
+    Polygon(Vec<Vec3>),
+    /// The 12 edges of a 3D box, each with its two faces (outward normal, a point).
+    Edges(Vec<BoxEdge>),
+    /// A circle or a sphere (its silhouette).
+    Ball { center: Vec3, radius: f32 },
+}
+
+struct ShapeDrawing {
+    outline: Outline,
+    /// Where the name goes.
+    label_at: Vec3,
+    /// A plane's normal, drawn from `label_at`.
+    normal: Option<Vec3>,
+}
+
+/// The 8 corners of a box `center + sum(±half[k] * axes[k])`; corner `i` takes the `+`
+/// sign on axis `k` when bit `k` of `i` is set.
+fn box_corners(center: Vec3, axes: [Vec3; 3], half: Vec3) -> [Vec3; 8] {
+    std::array::from_fn(|i| {
+        let sign = |k: usize| if i & (1 << k) == 0 { -1.0 } else { 1.0 };
+        center + axes[0] * (sign(0) * half.x) + axes[1] * (sign(1) * half.y) + axes[2] * (sign(2) * half.z)
+    })
+}
+
+/// An edge of a box and the two faces that meet there, as (outward normal, point).
+struct BoxEdge {
+    ends: [Vec3; 2],
+    faces: [(Vec3, Vec3); 2],
+}
+
+/// The 12 edges of a box from [`box_corners`]: corners that differ in one bit. The faces
+/// along the edge from corner `i` on axis `k` are those of the other two axes, on the
+/// sides that corner `i` is on.
+fn box_edges(center: Vec3, axes: [Vec3; 3], half: Vec3) -> Vec<BoxEdge> {
+    let c = box_corners(center, axes, half);
+    let half = half.to_array();
+    let mut edges = Vec::with_capacity(12);
+    for i in 0..8 {
+        for k in 0..3 {
+            let j = i | (1 << k);
+            if j == i {
+                continue;
+            }
+            let face = |a: usize| {
+                let sign = if i & (1 << a) == 0 { -1.0 } else { 1.0 };
+                (axes[a] * sign, center + axes[a] * (sign * half[a]))
+            };
+            edges.push(BoxEdge { ends: [c[i], c[j]], faces: [face((k + 1) % 3), face((k + 2) % 3)] });
+        }
+    }
+    edges
+}
+
+/// The shapes' outlines; planes, being infinite, become a square patch of half side `reach`
+/// around the point of the plane nearest to `center`.
+fn shape_drawings(items: &Items, center: Vec3, reach: f32) -> Vec<ShapeDrawing> {
+    let plain = |outline: Outline, label_at: Vec3| ShapeDrawing { outline, label_at, normal: None };
+    match items {
+        Items::Two { shapes, .. } => shapes
+            .iter()
+            .map(|shape| match shape {
+                Shape2::Aabb(b) => {
+                    let (lo, hi) = (b.min(), b.max());
+                    let corners = [lo, Vec2::new(hi.x, lo.y), hi, Vec2::new(lo.x, hi.y)];
+                    plain(
+                        Outline::Polygon(corners.iter().map(|c| c.extend(0.0)).collect()),
+                        b.center().extend(0.0),
+                    )
+                }
+                Shape2::Obb(b) => plain(
+                    Outline::Polygon(b.corners().iter().map(|c| c.extend(0.0)).collect()),
+                    b.center().extend(0.0),
+                ),
+                Shape2::Circle(c) => plain(
+                    Outline::Ball { center: c.center().extend(0.0), radius: c.radius() },
+                    c.center().extend(0.0),
+                ),
+            })
+            .collect(),
+        Items::Three { shapes, .. } => shapes
+            .iter()
+            .map(|shape| match shape {
+                Shape3::Aabb(b) => plain(
+                    Outline::Edges(box_edges(b.center(), [Vec3::X, Vec3::Y, Vec3::Z], b.half_extents())),
+                    b.center(),
+                ),
+                Shape3::Obb(b) => {
+                    plain(Outline::Edges(box_edges(b.center(), b.axes(), b.half_extents())), b.center())
+                }
+                Shape3::Sphere(s) => {
+                    plain(Outline::Ball { center: s.center(), radius: s.radius() }, s.center())
+                }
+                Shape3::Plane(p) => {
+                    let n = p.unit_normal();
+                    let anchor = center - n * p.signed_distance(center);
+                    let u = n.any_orthonormal_vector();
+                    let v = n.cross(u);
+                    let corners = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
+                        .map(|(a, b)| anchor + (u * a + v * b) * reach);
+                    ShapeDrawing {
+                        outline: Outline::Polygon(corners.to_vec()),
+                        label_at: anchor,
+                        normal: Some(n),
+                    }
+                }
+                Shape3::Triangle(t) => plain(Outline::Polygon(t.vertices().to_vec()), t.centroid()),
+            })
+            .collect(),
+    }
+}
+
+/// Every finite point that the picture must show: shape extremes and ray end points.
+/// Planes are left out (they are drawn around what the rest spans).
+fn finite_points(items: &Items) -> Vec<Vec3> {
+    let mut points = Vec::new();
+    match items {
+        Items::Two { shapes, rays } => {
+            for shape in shapes {
+                let b = match shape {
+                    Shape2::Aabb(b) => *b,
+                    Shape2::Obb(b) => b.to_aabb(),
+                    Shape2::Circle(c) => c.to_aabb(),
+                };
+                points.extend([b.min().extend(0.0), b.max().extend(0.0)]);
+            }
+            for ray in rays {
+                points.extend(
+                    [ray.t_min(), ray.t_max()]
+                        .into_iter()
+                        .filter(|t| t.is_finite())
+                        .map(|t| ray.at(t).extend(0.0)),
+                );
+            }
+        }
+        Items::Three { shapes, rays } => {
+            for shape in shapes {
+                let b = match shape {
+                    Shape3::Aabb(b) => *b,
+                    Shape3::Obb(b) => b.to_aabb(),
+                    Shape3::Sphere(s) => s.to_aabb(),
+                    Shape3::Triangle(t) => t.to_aabb(),
+                    Shape3::Plane(_) => continue,
+                };
+                points.extend([b.min(), b.max()]);
+            }
+            for ray in rays {
+                points.extend(
+                    [ray.t_min(), ray.t_max()].into_iter().filter(|t| t.is_finite()).map(|t| ray.at(t)),
+                );
+            }
+        }
+    }
+    points
+}
+
+/// The rays in 3D: origin, direction, `t_min`, `t_max`.
+fn rays_3d(items: &Items) -> Vec<(Vec3, Vec3, f32, f32)> {
+    match items {
+        Items::Two { rays, .. } => {
+            rays.iter().map(|r| (r.origin().extend(0.0), r.dir().extend(0.0), r.t_min(), r.t_max())).collect()
+        }
+        Items::Three { rays, .. } => {
+            rays.iter().map(|r| (r.origin(), r.dir(), r.t_min(), r.t_max())).collect()
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The camera
+// ---------------------------------------------------------------------------------------
+
+/// World to picture plane (x right, y up), parallel or pinhole.
+struct Camera {
+    eye: Vec3,
+    right: Vec3,
+    up: Vec3,
+    forward: Vec3,
+    /// `1 / tan(fov / 2)` for a perspective camera.
+    focal: Option<f32>,
+    /// Points closer than this along `forward` are behind a perspective camera.
+    near: f32,
+}
+
+impl Camera {
+    fn new(view: &View, two_d: bool, center: Vec3, size: f32) -> Result<Self, String> {
+        if two_d {
+            let eye = center + Vec3::Z * size;
+            return Ok(Self {
+                eye,
+                right: Vec3::X,
+                up: Vec3::Y,
+                forward: Vec3::NEG_Z,
+                focal: None,
+                near: 0.0,
+            });
+        }
+        let target = view.target.unwrap_or(center);
+        let eye = view.eye.unwrap_or(target + View::DEFAULT_EYE_DIRECTION.normalize() * 3.0 * size);
+        let forward =
+            (target - eye).try_normalize().ok_or("[view]: `eye` and `target` are the same point")?;
+        let right = forward
+            .cross(view.up)
+            .try_normalize()
+            .ok_or("[view]: `up` is parallel to the viewing direction")?;
+        let up = right.cross(forward);
+        let focal = match view.projection {
+            Projection::Ortho => None,
+            Projection::Perspective { fov_deg } => Some(1.0 / (fov_deg.to_radians() / 2.0).tan()),
+        };
+        Ok(Self { eye, right, up, forward, focal, near: 1e-3 * size })
+    }
+
+    fn depth(&self, p: Vec3) -> f32 {
+        (p - self.eye).dot(self.forward)
+    }
+
+    /// The picture-plane position of a point in front of the camera.
+    fn project(&self, p: Vec3) -> Vec2 {
+        let d = p - self.eye;
+        let flat = Vec2::new(d.dot(self.right), d.dot(self.up));
+        match self.focal {
+            None => flat,
+            Some(f) => flat * (f / d.dot(self.forward).max(self.near)),
+        }
+    }
+
+    /// Whether a face with this outward normal, through this point, faces the camera.
+    fn faces_camera(&self, normal: Vec3, point: Vec3) -> bool {
+        match self.focal {
+            None => normal.dot(self.forward) < 0.0,
+            Some(_) => normal.dot(self.eye - point) > 0.0,
+        }
+    }
+
+    fn visible(&self, p: Vec3) -> bool {
+        self.focal.is_none() || self.depth(p) >= self.near
+    }
+
+    /// The segment `a`–`b`, clipped to what lies in front of the camera, projected.
+    fn segment(&self, a: Vec3, b: Vec3) -> Option<[Vec2; 2]> {
+        if self.focal.is_none() {
+            return Some([self.project(a), self.project(b)]);
+        }
+        let (da, db) = (self.depth(a) - self.near, self.depth(b) - self.near);
+        if da < 0.0 && db < 0.0 {
+            return None;
+        }
+        // Move the end behind the camera to where the segment crosses the near plane.
+        let cut = |behind: Vec3, d_behind: f32, front: Vec3, d_front: f32| {
+            behind + (front - behind) * (d_behind / (d_behind - d_front))
+        };
+        let a2 = if da < 0.0 { cut(a, da, b, db) } else { a };
+        let b2 = if db < 0.0 { cut(b, db, a, da) } else { b };
+        Some([self.project(a2), self.project(b2)])
+    }
+
+    /// A ball's silhouette: a circle (center, radius) under a parallel projection, else a
+    /// polygon; `None` when the eye is inside the ball.
+    fn ball(&self, center: Vec3, radius: f32) -> Option<Result<(Vec2, f32), Vec<Vec2>>> {
+        if self.focal.is_none() {
+            return Some(Ok((self.project(center), radius)));
+        }
+        let to_center = center - self.eye;
+        let d = to_center.length();
+        if d <= radius * 1.0001 || !self.visible(center) {
+            return None;
+        }
+        // The rim seen from the eye: a circle on the sphere, perpendicular to the line of
+        // sight, at distance r²/d before the centre, of radius r·sqrt(1 - r²/d²).
+        let w = to_center / d;
+        let rim_center = center - w * (radius * radius / d);
+        let rim_radius = radius * (1.0 - (radius / d).powi(2)).sqrt();
+        let u = w.any_orthonormal_vector();
+        let v = w.cross(u);
+        let points = (0..72)
+            .map(|i| {
+                let a = i as f32 * std::f32::consts::TAU / 72.0;
+                let p = rim_center + (u * a.cos() + v * a.sin()) * rim_radius;
+                self.project(p)
+            })
+            .collect();
+        Some(Err(points))
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The picture
+// ---------------------------------------------------------------------------------------
+
+/// What the picture holds, in picture-plane coordinates, before fitting to pixels.
+#[derive(Default)]
+struct Flat {
+    /// One per shape: polygons (closed), segments, circles.
+    shapes: Vec<FlatShape>,
+    /// One per ray: the drawn part, the origin if drawn.
+    rays: Vec<Option<([Vec2; 2], bool)>>,
+    /// Entry points (filled), exit points (hollow).
+    entries: Vec<Vec2>,
+    exits: Vec<Vec2>,
+    /// Normal arrows.
+    normals: Vec<[Vec2; 2]>,
+}
+
+#[derive(Default)]
+struct FlatShape {
+    polygons: Vec<Vec<Vec2>>,
+    segments: Vec<[Vec2; 2]>,
+    /// Edges behind the shape (both faces turned away), drawn dashed.
+    hidden: Vec<[Vec2; 2]>,
+    circles: Vec<(Vec2, f32)>,
+    label: Option<Vec2>,
+    normal: Option<[Vec2; 2]>,
+}
+
+impl Flat {
+    /// Where a shape's name goes: centred above its highest point.
+    fn label_spot(s: &FlatShape) -> Option<Vec2> {
+        let points: Vec<Vec2> = s
+            .polygons
+            .iter()
+            .flatten()
+            .chain(s.segments.iter().flatten())
+            .chain(s.hidden.iter().flatten())
+            .copied()
+            .chain(s.circles.iter().flat_map(|&(c, r)| [c - Vec2::splat(r), c + Vec2::splat(r)]))
+            .collect();
+        let top = points.iter().map(|p| p.y).fold(f32::NEG_INFINITY, f32::max);
+        let (lo, hi) =
+            points.iter().fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), p| (lo.min(p.x), hi.max(p.x)));
+        (top.is_finite() && lo.is_finite()).then(|| Vec2::new((lo + hi) / 2.0, top)).or(s.label)
+    }
+
+    /// Every point to fit in the picture.
+    fn extent_points(&self) -> Vec<Vec2> {
+        let mut points = Vec::new();
+        for s in &self.shapes {
+            points.extend(s.polygons.iter().flatten());
+            points.extend(s.segments.iter().flatten());
+            points.extend(s.hidden.iter().flatten());
+            points.extend(s.circles.iter().flat_map(|&(c, r)| [c - Vec2::splat(r), c + Vec2::splat(r)]));
+            points.extend(s.normal.iter().flatten());
+        }
+        points.extend(self.rays.iter().flatten().flat_map(|(seg, _)| seg.iter().copied()));
+        points.extend(self.normals.iter().flatten());
+        points
+    }
+}
+
+/// The SVG of a scene and its query results.
+fn picture(scene: &Scene, queries: &Queries, lines: &[String], width: u32) -> Result<String, String> {
+    let two_d = matches!(scene.items, Items::Two { .. });
+    let view = scene.view.unwrap_or_else(|| if two_d { View::top_2d() } else { View::default_3d() });
+
+    // The world box the picture is about: the finite geometry, or the 2D window.
+    let mut points = finite_points(&scene.items);
+    if let Some((min, max)) = view.window {
+        points = vec![min.extend(0.0), max.extend(0.0)];
+    }
+    let bounds = Aabb3::from_points(&points).unwrap_or_else(|| Aabb3::new(Vec3::splat(-1.0), Vec3::ONE));
+    let center = bounds.center();
+    let size = bounds.size().length().max(1e-3);
+    let camera = Camera::new(&view, two_d, center, size)?;
+
+    let mut flat = Flat::default();
+    for d in shape_drawings(&scene.items, center, 0.4 * size) {
+        let mut s = FlatShape::default();
+        match &d.outline {
+            Outline::Polygon(points) if points.iter().all(|&p| camera.visible(p)) => {
+                s.polygons.push(points.iter().map(|&p| camera.project(p)).collect());
+            }
+            Outline::Polygon(points) => {
+                let n = points.len();
+                s.segments.extend((0..n).filter_map(|i| camera.segment(points[i], points[(i + 1) % n])));
+            }
+            Outline::Edges(edges) => {
+                for e in edges {
+                    let hidden = e.faces.iter().all(|&(n, p)| !camera.faces_camera(n, p));
+                    let list = if hidden { &mut s.hidden } else { &mut s.segments };
+                    list.extend(camera.segment(e.ends[0], e.ends[1]));
+                }
+            }
+            Outline::Ball { center, radius } => match camera.ball(*center, *radius) {
+                Some(Ok(circle)) => s.circles.push(circle),
+                Some(Err(polygon)) => s.polygons.push(polygon),
+                None => {}
+            },
+        }
+        if camera.visible(d.label_at) {
+            s.label = Some(camera.project(d.label_at));
+        }
+        if let Some(n) = d.normal {
+            s.normal = camera.segment(d.label_at, d.label_at + n * 0.15 * size);
+        }
+        flat.shapes.push(s);
+    }
+
+    // Rays: the part within a box around the scene (infinite rays end at its border).
+    let reach = bounds.grow(0.15 * size);
+    for (origin, dir, t_min, t_max) in rays_3d(&scene.items) {
+        let ray = Ray3::with_range(origin, dir, t_min, t_max);
+        let drawn = match reach.ray_span(&ray) {
+            Some(span) if span.t_enter < span.t_exit => Some((span.t_enter, span.t_exit)),
+            _ if t_min.is_finite() => {
+                Some((t_min, if t_max.is_finite() { t_max } else { t_min + 0.3 * size / dir.length() }))
+            }
+            _ => None,
+        };
+        flat.rays.push(drawn.and_then(|(a, b)| {
+            camera.segment(ray.at(a), ray.at(b)).map(|seg| (seg, t_min.is_finite() && camera.visible(origin)))
+        }));
+    }
+    for q in &queries.rays {
+        let Some(span) = q.span else { continue };
+        let (enter, exit) =
+            (ray_point(&scene.items, q.ray, span.t_enter), ray_point(&scene.items, q.ray, span.t_exit));
+        if camera.visible(enter) {
+            flat.entries.push(camera.project(enter));
+        }
+        if span.t_exit > span.t_enter && camera.visible(exit) {
+            flat.exits.push(camera.project(exit));
+        }
+        if let Some((_, p, n)) = q.hit.filter(|h| h.2 != Vec3::ZERO) {
+            flat.normals.extend(camera.segment(p, p + n * 0.12 * size));
+        }
+    }
+
+    let overlapping: Vec<bool> = (0..flat.shapes.len())
+        .map(|i| queries.pairs.iter().any(|p| p.overlap == Some(true) && (p.a == i || p.b == i)))
+        .collect();
+    // The camera measures from the eye, so the window goes through it too.
+    let window = view.window.map(|(lo, hi)| (camera.project(lo.extend(0.0)), camera.project(hi.extend(0.0))));
+    Ok(svg(scene, &flat, &overlapping, lines, width, window))
+}
+
+/// Picture plane to pixels: uniform scale, y down, margins, room for the title.
+struct Frame {
+    min: Vec2,
+    max: Vec2,
+    scale: f32,
+    left: f32,
+    top: f32,
+}
+
+impl Frame {
+    fn px(&self, p: Vec2) -> (f32, f32) {
+        (self.left + (p.x - self.min.x) * self.scale, self.top + (self.max.y - p.y) * self.scale)
+    }
+}
+
+/// Red when the shape overlaps another, grey for a ghost, blue otherwise.
+fn shape_colour(scene: &Scene, overlapping: &[bool], i: usize) -> &'static str {
+    if scene.shape_ghosts[i] {
+        GHOST_COLOUR
+    } else if overlapping[i] {
+        OVERLAP_COLOUR
+    } else {
+        SHAPE_COLOUR
+    }
+}
+
+fn xy(p: (f32, f32)) -> String {
+    format!("{:.2},{:.2}", p.0, p.1)
+}
+
+/// Escapes text for SVG content and attribute values.
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+const MAX_CAPTION_LINES: usize = 16;
+
+fn svg(
+    scene: &Scene,
+    flat: &Flat,
+    overlapping: &[bool],
+    lines: &[String],
+    width: u32,
+    window: Option<(Vec2, Vec2)>,
+) -> String {
+    let margin = 24.0;
+    let line_height = 15.0;
+    let title_height = if scene.title.is_some() { 26.0 } else { 0.0 };
+    let shown = lines.len().min(MAX_CAPTION_LINES) + usize::from(lines.len() > MAX_CAPTION_LINES);
+    let caption_height = (shown + 1) as f32 * line_height + 8.0;
+
+    let points = match window {
+        Some((lo, hi)) => vec![lo, hi],
+        None => flat.extent_points(),
+    };
+    let (mut min, mut max) =
+        points.iter().fold((Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY)), |(lo, hi), &p| {
+            (lo.min(p), hi.max(p))
+        });
+    if !(min.is_finite() && max.is_finite()) {
+        (min, max) = (Vec2::splat(-1.0), Vec2::ONE);
+    }
+    if window.is_none() {
+        let pad = (max - min).max_element().max(1e-3) * 0.04;
+        (min, max) = (min - pad, max + pad);
+    }
+    let extent = (max - min).max(Vec2::splat(1e-3));
+    // Wide enough for the longest caption line (about 6.6 px per character at 12 px).
+    let longest = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0).max(72);
+    let title = scene.title.as_ref().map_or(0.0, |t| t.chars().count() as f32 * 8.8);
+    let width = width.max((longest as f32 * 6.6).max(title).ceil() as u32 + 2 * margin as u32);
+    let inner = width as f32 - 2.0 * margin;
+    // Keep the picture between a wide strip and a tall portrait.
+    let scale = (inner / extent.x).min(1.2 * inner / extent.y);
+    let drawing_height = (extent.y * scale).max(0.35 * inner);
+    let (center_x, center_y) = ((min.x + max.x) / 2.0, (min.y + max.y) / 2.0);
+    let half = Vec2::new(inner / scale / 2.0, drawing_height / scale / 2.0);
+    let frame = Frame {
+        min: Vec2::new(center_x, center_y) - half,
+        max: Vec2::new(center_x, center_y) + half,
+        scale,
+        left: margin,
+        top: margin + title_height,
+    };
+    let height = (margin + title_height + drawing_height + margin / 2.0 + caption_height).ceil();
+
+    let mut out = String::new();
+    let w = width;
+    let _ = writeln!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{height}" viewBox="0 0 {w} {height}" font-family="Helvetica, Arial, sans-serif" font-size="12">"#
+    );
+    if let Some(title) = &scene.title {
+        let _ = writeln!(out, "<title>{}</title>", escape(title));
+    }
+    let _ = writeln!(
+        out,
+        r#"<defs><marker id="arrow-ray" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="{RAY_COLOUR}"/></marker><marker id="arrow-normal" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="{NORMAL_COLOUR}"/></marker></defs>"#
+    );
+    let _ = writeln!(out, r#"<rect width="100%" height="100%" fill="white"/>"#);
+    if let Some(title) = &scene.title {
+        let _ = writeln!(
+            out,
+            r#"<text class="title" x="{margin}" y="{}" font-size="15" font-weight="bold" fill="{TEXT_COLOUR}">{}</text>"#,
+            margin + 6.0,
+            escape(title)
+        );
+    }
+
+    // Everything drawn stays between the title and the caption (a 2D window may cut shapes).
+    let clip_top = frame.top - 0.75 * margin;
+    let clip_height = drawing_height + 1.25 * margin;
+    let _ = writeln!(
+        out,
+        r#"<clipPath id="drawing-area"><rect x="0" y="{clip_top:.2}" width="{w}" height="{clip_height:.2}"/></clipPath>"#
+    );
+    let _ = writeln!(out, r#"<g class="drawing" clip-path="url(#drawing-area)">"#);
+    let _ = writeln!(out, r#"<g class="shapes" stroke-width="2" stroke-linejoin="round">"#);
+    for (i, s) in flat.shapes.iter().enumerate() {
+        let ghost = scene.shape_ghosts[i];
+        let colour = shape_colour(scene, overlapping, i);
+        let (class, extra) = if ghost {
+            ("shape ghost", r#" stroke-dasharray="6 4" stroke-width="1.5" fill-opacity="0""#)
+        } else {
+            ("shape", r#" fill-opacity="0.10""#)
+        };
+        let _ = writeln!(
+            out,
+            r#"<g class="{class}" data-name="{}" data-kind="{}" data-overlapping="{}" stroke="{colour}" fill="{colour}"{extra}>"#,
+            escape(&scene.shape_names[i]),
+            scene.shape_kinds[i],
+            overlapping[i]
+        );
+        for polygon in &s.polygons {
+            let pts: Vec<String> = polygon.iter().map(|&p| xy(frame.px(p))).collect();
+            let _ = writeln!(out, r#"<polygon points="{}"/>"#, pts.join(" "));
+        }
+        for &(c, r) in &s.circles {
+            let (x, y) = frame.px(c);
+            let _ = writeln!(out, r#"<circle cx="{x:.2}" cy="{y:.2}" r="{:.2}"/>"#, r * frame.scale);
+        }
+        for seg in &s.segments {
+            let ((x1, y1), (x2, y2)) = (frame.px(seg[0]), frame.px(seg[1]));
+            let _ = writeln!(out, r#"<line x1="{x1:.2}" y1="{y1:.2}" x2="{x2:.2}" y2="{y2:.2}"/>"#);
+        }
+        for seg in &s.hidden {
+            let ((x1, y1), (x2, y2)) = (frame.px(seg[0]), frame.px(seg[1]));
+            let _ = writeln!(
+                out,
+                r#"<line class="hidden" x1="{x1:.2}" y1="{y1:.2}" x2="{x2:.2}" y2="{y2:.2}" stroke-width="1" stroke-dasharray="5 4"/>"#
+            );
+        }
+        if let Some(seg) = s.normal {
+            let ((x1, y1), (x2, y2)) = (frame.px(seg[0]), frame.px(seg[1]));
+            let _ = writeln!(
+                out,
+                r#"<line class="plane-normal" x1="{x1:.2}" y1="{y1:.2}" x2="{x2:.2}" y2="{y2:.2}" stroke-dasharray="4 3"/>"#
+            );
+        }
+        let _ = writeln!(out, "</g>");
+    }
+    let _ = writeln!(out, "</g>");
+
+    let _ = writeln!(out, r#"<g class="rays" stroke="{RAY_COLOUR}" stroke-width="1.5">"#);
+    for (i, ray) in flat.rays.iter().enumerate() {
+        let Some((seg, origin_shown)) = ray else { continue };
+        let ((x1, y1), (x2, y2)) = (frame.px(seg[0]), frame.px(seg[1]));
+        let _ = writeln!(out, r#"<g class="ray" data-name="{}">"#, escape(&scene.ray_names[i]));
+        let _ = writeln!(
+            out,
+            r#"<line x1="{x1:.2}" y1="{y1:.2}" x2="{x2:.2}" y2="{y2:.2}" marker-end="url(#arrow-ray)"/>"#
+        );
+        if *origin_shown {
+            let _ = writeln!(
+                out,
+                r#"<circle class="origin" cx="{x1:.2}" cy="{y1:.2}" r="3" fill="{RAY_COLOUR}"/>"#
+            );
+        }
+        let _ = writeln!(out, "</g>");
+    }
+    let _ = writeln!(out, "</g>");
+
+    let _ = writeln!(out, r#"<g class="normals" stroke="{NORMAL_COLOUR}" stroke-width="2">"#);
+    for seg in &flat.normals {
+        let ((x1, y1), (x2, y2)) = (frame.px(seg[0]), frame.px(seg[1]));
+        let _ = writeln!(
+            out,
+            r#"<line class="normal" x1="{x1:.2}" y1="{y1:.2}" x2="{x2:.2}" y2="{y2:.2}" marker-end="url(#arrow-normal)"/>"#
+        );
+    }
+    let _ = writeln!(out, "</g>");
+    let _ = writeln!(out, r#"<g class="marks" stroke="{ENTRY_COLOUR}" stroke-width="2">"#);
+    for &p in &flat.entries {
+        let (x, y) = frame.px(p);
+        let _ =
+            writeln!(out, r#"<circle class="entry" cx="{x:.2}" cy="{y:.2}" r="4.5" fill="{ENTRY_COLOUR}"/>"#);
+    }
+    for &p in &flat.exits {
+        let (x, y) = frame.px(p);
+        let _ = writeln!(out, r#"<circle class="exit" cx="{x:.2}" cy="{y:.2}" r="4.5" fill="white"/>"#);
+    }
+    let _ = writeln!(out, "</g>");
+
+    let _ = writeln!(out, r#"<g class="labels" font-size="11">"#);
+    for (i, s) in flat.shapes.iter().enumerate() {
+        let Some(at) = Flat::label_spot(s) else { continue };
+        let (x, y) = frame.px(at);
+        let y = y - 10.0;
+        let colour = shape_colour(scene, overlapping, i);
+        let _ = writeln!(
+            out,
+            r#"<text x="{:.2}" y="{:.2}" fill="{colour}" text-anchor="middle">{}</text>"#,
+            x,
+            y,
+            escape(&scene.shape_names[i])
+        );
+    }
+    for (i, ray) in flat.rays.iter().enumerate() {
+        let Some((seg, _)) = ray else { continue };
+        let (x, y) = frame.px(seg[0]);
+        let _ = writeln!(
+            out,
+            r#"<text x="{:.2}" y="{:.2}" fill="{RAY_COLOUR}">{}</text>"#,
+            x + 5.0,
+            y - 6.0,
+            escape(&scene.ray_names[i])
+        );
+    }
+    let _ = writeln!(out, "</g>");
+
+    let _ = writeln!(out, "</g>");
+
+    let mut y = margin + title_height + drawing_height + margin / 2.0 + line_height;
+    let _ = writeln!(out, r#"<g class="caption" fill="{TEXT_COLOUR}">"#);
+    let _ = writeln!(
+        out,
+        r#"<text class="legend" x="{margin}" y="{y:.1}" fill="{LEGEND_COLOUR}">● entry · ○ exit · → normal of the first hit · red: overlaps another shape</text>"#
+    );
+    for line in lines.iter().take(MAX_CAPTION_LINES) {
+        y += line_height;
+        let _ = writeln!(out, r#"<text x="{margin}" y="{y:.1}">{}</text>"#, escape(line));
+    }
+    if lines.len() > MAX_CAPTION_LINES {
+        y += line_height;
+        let _ = writeln!(
+            out,
+            r#"<text x="{margin}" y="{y:.1}">… and {} more</text>"#,
+            lines.len() - MAX_CAPTION_LINES
+        );
+    }
+    let _ = writeln!(out, "</g>");
+    let _ = writeln!(out, "</svg>");
+    out
+}

@@ -1,0 +1,112 @@
+//! What every subcommand shares on the way out: the report (text or one line of JSON),
+//! files written all at once or not at all, and progress bars only on a terminal.
+
+use std::fs::File;
+use std::io::{BufWriter, IsTerminal, Write};
+use std::path::Path;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::{Map, Value};
+
+use crate::GlobalArgs;
+use crate::error::CliError;
+
+/// The summary of a successful run: lines for people, fields for `--json`.
+#[derive(Debug, Default)]
+pub struct Report {
+    lines: Vec<String>,
+    fields: Map<String, Value>,
+    /// Print on stderr, because stdout carries the command's data (`cast -o -`).
+    on_stderr: bool,
+}
+
+impl Report {
+    /// Adds a line of the text report.
+    pub fn line(&mut self, text: impl Into<String>) {
+        self.lines.push(text.into());
+    }
+
+    /// Adds a field of the JSON summary.
+    pub fn field(&mut self, key: &str, value: impl Into<Value>) {
+        self.fields.insert(key.to_owned(), value.into());
+    }
+
+    /// Sends the report to stderr (the data went to stdout).
+    pub fn use_stderr(&mut self) {
+        self.on_stderr = true;
+    }
+
+    /// Prints the report: one JSON line with `--json`, nothing with `--quiet`, else the text.
+    pub fn print(self, command: &str, global: GlobalArgs) {
+        let text = if global.json {
+            let mut object = Map::new();
+            object.insert("command".to_owned(), command.into());
+            object.insert("ok".to_owned(), true.into());
+            object.extend(self.fields);
+            Value::Object(object).to_string()
+        } else if global.quiet || self.lines.is_empty() {
+            return;
+        } else {
+            self.lines.join("\n")
+        };
+        // A closed pipe (`raybox info | head -2`) is not an error worth a panic.
+        let _ = if self.on_stderr {
+            writeln!(std::io::stderr().lock(), "{text}")
+        } else {
+            writeln!(std::io::stdout().lock(), "{text}")
+        };
+    }
+}
+
+/// Writes `path` through `write`, all at once or not at all.
+///
+/// The data goes to a temporary file in the same directory, which is renamed over `path`
+/// only when `write` succeeds; on failure the temporary file is deleted and `path` is left
+/// as it was.
+pub fn write_atomically<T>(
+    path: &Path,
+    write: impl FnOnce(&mut BufWriter<File>) -> Result<T, CliError>,
+) -> Result<T, CliError> {
+    if path.is_dir() {
+        return Err(CliError::in_file(path, "cannot write: is a directory"));
+    }
+    let dir = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    if !dir.is_dir() {
+        return Err(CliError::in_file(path, "cannot write: the directory does not exist"));
+    }
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".raybox-").suffix(".part");
+    // A temporary file is private (0600); the output is an ordinary file.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o644));
+    }
+    let temp = builder.tempfile_in(dir).map_err(|e| CliError::writing(path, &e))?;
+    let (file, temp_path) = temp.into_parts();
+    let mut out = BufWriter::new(file);
+    let value = write(&mut out)?;
+    out.flush().map_err(|e| CliError::writing(path, &e))?;
+    drop(out);
+    temp_path.persist(path).map_err(|e| CliError::writing(path, &e.error))?;
+    Ok(value)
+}
+
+/// A progress bar on stderr when stderr is a terminal and the user wants a report; a
+/// hidden one otherwise (pipes, files, `--quiet`, `--json`).
+pub fn progress_bar(len: u64, what: &str, global: GlobalArgs) -> ProgressBar {
+    if global.quiet || global.json || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len);
+    let style =
+        ProgressStyle::with_template("{msg:>10} [{bar:40}] {percent:>3}% {elapsed_precise} (eta {eta})")
+            .map(|s| s.progress_chars("=> "))
+            .unwrap_or_else(|_| ProgressStyle::default_bar());
+    bar.set_style(style);
+    bar.set_message(what.to_owned());
+    bar
+}

@@ -1,0 +1,751 @@
+//! The TOML scene format of `raybox draw`: shapes and rays, checked by raybox's `try_`
+//! constructors, and the queries run between them.
+//!
+//! ```toml
+//! title = "A ray through a rectangle"
+//! dim = 2                                  # 2 or 3
+//!
+//! [[shape]]
+//! name = "box"                             # optional; "aabb 1" otherwise
+//! kind = "aabb"                            # aabb, obb, circle (2D), sphere (3D), plane (3D), triangle (3D)
+//! min = [1, 1]
+//! max = [4, 3]
+//!
+//! [[ray]]
+//! origin = [0, 0]
+//! dir = [2, 1]                             # or from = [..] and to = [..] for a segment
+//! t_max = 5                                # optional: t_min = 0 and t_max = inf by default
+//! ```
+//!
+//! Each kind's fields: `aabb`: `min`, `max`; `obb`: `center`, `half_extents` and, in 2D,
+//! `angle_deg`, in 3D either `axis` and `angle_deg` or `quat = [x, y, z, w]`; `circle` and
+//! `sphere`: `center`, `radius`; `plane`: `normal` and either `offset` (the plane is
+//! `dot(normal, p) = offset`) or `point`; `triangle`: `vertices = [[..], [..], [..]]`.
+//!
+//! Any shape may say `ghost = true`: it is drawn dashed, for reference (say, the grown box
+//! of a shortcut test), and takes part in no query.
+//!
+//! The optional `[view]` table frames the picture: in 2D, `min` and `max` of the window;
+//! in 3D, `kind = "ortho"` or `"perspective"`, `eye`, `target`, `up` and `fov_deg`.
+
+use std::path::Path;
+
+use glam::{Quat, Vec2, Vec3};
+use raybox::{
+    Aabb2, Aabb3, Circle, Obb2, Obb3, Overlaps, Plane, Ray2, Ray3, RayCast, RaySpan, ShapeError, Sphere,
+    Triangle3,
+};
+use serde::Deserialize;
+
+use crate::error::CliError;
+
+// ---------------------------------------------------------------------------------------
+// The file, as written
+// ---------------------------------------------------------------------------------------
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SceneFile {
+    title: Option<String>,
+    dim: u8,
+    width: Option<u32>,
+    view: Option<ViewFile>,
+    #[serde(default)]
+    shape: Vec<ShapeFile>,
+    #[serde(default)]
+    ray: Vec<RayFile>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct ViewFile {
+    kind: Option<String>,
+    min: Option<Vec<f32>>,
+    max: Option<Vec<f32>>,
+    eye: Option<Vec<f32>>,
+    target: Option<Vec<f32>>,
+    up: Option<Vec<f32>>,
+    fov_deg: Option<f32>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ShapeFile {
+    kind: String,
+    name: Option<String>,
+    ghost: Option<bool>,
+    min: Option<Vec<f32>>,
+    max: Option<Vec<f32>>,
+    center: Option<Vec<f32>>,
+    half_extents: Option<Vec<f32>>,
+    angle_deg: Option<f32>,
+    axis: Option<Vec<f32>>,
+    quat: Option<Vec<f32>>,
+    radius: Option<f32>,
+    normal: Option<Vec<f32>>,
+    offset: Option<f32>,
+    point: Option<Vec<f32>>,
+    vertices: Option<Vec<Vec<f32>>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RayFile {
+    name: Option<String>,
+    origin: Option<Vec<f32>>,
+    dir: Option<Vec<f32>>,
+    from: Option<Vec<f32>>,
+    to: Option<Vec<f32>>,
+    t_min: Option<f32>,
+    t_max: Option<f32>,
+}
+
+// ---------------------------------------------------------------------------------------
+// The scene, validated
+// ---------------------------------------------------------------------------------------
+
+/// A 2D shape of a scene.
+#[derive(Clone, Copy, Debug)]
+pub enum Shape2 {
+    /// `kind = "aabb"`.
+    Aabb(Aabb2),
+    /// `kind = "obb"`.
+    Obb(Obb2),
+    /// `kind = "circle"`.
+    Circle(Circle),
+}
+
+/// A 3D shape of a scene.
+#[derive(Clone, Copy, Debug)]
+pub enum Shape3 {
+    /// `kind = "aabb"`.
+    Aabb(Aabb3),
+    /// `kind = "obb"`.
+    Obb(Obb3),
+    /// `kind = "sphere"`.
+    Sphere(Sphere),
+    /// `kind = "plane"`.
+    Plane(Plane),
+    /// `kind = "triangle"`.
+    Triangle(Triangle3),
+}
+
+/// The shapes and rays of a scene, in 2D or in 3D.
+#[derive(Clone, Debug)]
+pub enum Items {
+    /// `dim = 2`.
+    Two {
+        /// The shapes, in file order.
+        shapes: Vec<Shape2>,
+        /// The rays, in file order.
+        rays: Vec<Ray2>,
+    },
+    /// `dim = 3`.
+    Three {
+        /// The shapes, in file order.
+        shapes: Vec<Shape3>,
+        /// The rays, in file order.
+        rays: Vec<Ray3>,
+    },
+}
+
+/// How a picture is projected.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Projection {
+    /// Parallel projection along the view direction.
+    Ortho,
+    /// Pinhole camera at `eye` with this vertical field of view, in degrees.
+    Perspective {
+        /// Vertical field of view in degrees.
+        fov_deg: f32,
+    },
+}
+
+/// Where the picture is seen from. 2D scenes are seen from above (+z), with +y up.
+#[derive(Clone, Copy, Debug)]
+pub struct View {
+    /// Parallel or perspective.
+    pub projection: Projection,
+    /// The camera position (for `Ortho`, only the direction from `target` matters); `None`
+    /// for the default 3D view direction.
+    pub eye: Option<Vec3>,
+    /// The point looked at; `None` for the centre of the scene.
+    pub target: Option<Vec3>,
+    /// The direction that points up in the picture.
+    pub up: Vec3,
+    /// For 2D scenes: the window to show (min and max corners); `None` to fit the scene.
+    pub window: Option<(Vec2, Vec2)>,
+}
+
+/// A scene read from a TOML file.
+#[derive(Clone, Debug)]
+pub struct Scene {
+    /// A line to print above the picture.
+    pub title: Option<String>,
+    /// The picture's width in pixels, if the file sets it.
+    pub width: Option<u32>,
+    /// The names of the shapes, in file order (given or made up).
+    pub shape_names: Vec<String>,
+    /// The kinds of the shapes (`"aabb"`, …), in file order.
+    pub shape_kinds: Vec<&'static str>,
+    /// Ghosts (`ghost = true`) are drawn dashed, for reference, and take part in no query.
+    pub shape_ghosts: Vec<bool>,
+    /// The names of the rays, in file order.
+    pub ray_names: Vec<String>,
+    /// The geometry.
+    pub items: Items,
+    /// How to look at it; `None` for the default view.
+    pub view: Option<View>,
+}
+
+impl Scene {
+    /// Reads and validates a scene file; every error names the file and the item.
+    pub fn load(path: &Path) -> Result<Self, CliError> {
+        let text = std::fs::read_to_string(path).map_err(|e| CliError::reading(path, &e))?;
+        Self::parse(path, &text)
+    }
+
+    /// Validates the text of a scene file; `path` is used in error messages.
+    pub fn parse(path: &Path, text: &str) -> Result<Self, CliError> {
+        let file: SceneFile = toml::from_str(text).map_err(|e| toml_error(path, text, &e))?;
+        let err = |what: String| CliError::in_file(path, what);
+        if file.dim != 2 && file.dim != 3 {
+            return Err(err(format!("dim must be 2 or 3, not {}", file.dim)));
+        }
+        if file.width.is_some_and(|w| !(16..=8192).contains(&w)) {
+            return Err(err("width must be between 16 and 8192 pixels".to_owned()));
+        }
+        let dim = usize::from(file.dim);
+        let mut shape_names = Vec::new();
+        let mut shape_kinds = Vec::new();
+        let mut shape_ghosts = Vec::new();
+        let mut ray_names = Vec::new();
+        let mut shapes2 = Vec::new();
+        let mut shapes3 = Vec::new();
+        let mut rays2 = Vec::new();
+        let mut rays3 = Vec::new();
+        for (i, shape) in file.shape.iter().enumerate() {
+            let label = item_label("shape", i, shape.name.as_deref());
+            let checked = Fields { dim, label: &label };
+            let kind = checked.kind(&shape.kind).map_err(&err)?;
+            checked.only_fields(kind, shape).map_err(&err)?;
+            if dim == 2 {
+                shapes2.push(checked.shape2(kind, shape).map_err(&err)?);
+            } else {
+                shapes3.push(checked.shape3(kind, shape).map_err(&err)?);
+            }
+            shape_names.push(shape.name.clone().unwrap_or_else(|| format!("{kind} {}", i + 1)));
+            shape_kinds.push(kind);
+            shape_ghosts.push(shape.ghost.unwrap_or(false));
+        }
+        for (i, ray) in file.ray.iter().enumerate() {
+            let label = item_label("ray", i, ray.name.as_deref());
+            let checked = Fields { dim, label: &label };
+            if dim == 2 {
+                rays2.push(checked.ray2(ray).map_err(&err)?);
+            } else {
+                rays3.push(checked.ray3(ray).map_err(&err)?);
+            }
+            ray_names.push(ray.name.clone().unwrap_or_else(|| format!("ray {}", i + 1)));
+        }
+        let view = match &file.view {
+            Some(v) => Some(parse_view(dim, v).map_err(|m| err(format!("[view]: {m}")))?),
+            None => None,
+        };
+        let items = if dim == 2 {
+            Items::Two { shapes: shapes2, rays: rays2 }
+        } else {
+            Items::Three { shapes: shapes3, rays: rays3 }
+        };
+        Ok(Self {
+            title: file.title,
+            width: file.width,
+            shape_names,
+            shape_kinds,
+            shape_ghosts,
+            ray_names,
+            items,
+            view,
+        })
+    }
+
+    /// Runs every query of the scene: each ray against each shape, each pair of shapes
+    /// (ghosts left out).
+    pub fn run_queries(&self) -> Queries {
+        let real = |s: &usize| !self.shape_ghosts[*s];
+        let queries = match &self.items {
+            Items::Two { shapes, rays } => Queries {
+                rays: rays
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(r, ray)| {
+                        shapes.iter().enumerate().map(move |(s, shape)| {
+                            let (span, hit) = shape.cast(ray);
+                            RayResult { ray: r, shape: s, span, hit }
+                        })
+                    })
+                    .collect(),
+                pairs: pairs(shapes.len())
+                    .map(|(a, b)| PairResult { a, b, overlap: Some(shapes[a].overlaps(&shapes[b])) })
+                    .collect(),
+            },
+            Items::Three { shapes, rays } => Queries {
+                rays: rays
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(r, ray)| {
+                        shapes.iter().enumerate().map(move |(s, shape)| {
+                            let (span, hit) = shape.cast(ray);
+                            RayResult { ray: r, shape: s, span, hit }
+                        })
+                    })
+                    .collect(),
+                pairs: pairs(shapes.len())
+                    .map(|(a, b)| PairResult { a, b, overlap: shapes[a].overlaps(&shapes[b]) })
+                    .collect(),
+            },
+        };
+        Queries {
+            rays: queries.rays.into_iter().filter(|q| real(&q.shape)).collect(),
+            pairs: queries.pairs.into_iter().filter(|p| real(&p.a) && real(&p.b)).collect(),
+        }
+    }
+}
+
+/// Every unordered pair `(a, b)` with `a < b < n`.
+fn pairs(n: usize) -> impl Iterator<Item = (usize, usize)> {
+    (0..n).flat_map(move |a| (a + 1..n).map(move |b| (a, b)))
+}
+
+/// `[[shape]] #2 "box"`, for error messages (1-based, as a reader counts tables).
+fn item_label(table: &str, index: usize, name: Option<&str>) -> String {
+    match name {
+        Some(name) => format!("[[{table}]] #{} \"{name}\"", index + 1),
+        None => format!("[[{table}]] #{}", index + 1),
+    }
+}
+
+/// A TOML error as `file:line:column: message`.
+fn toml_error(path: &Path, text: &str, err: &toml::de::Error) -> CliError {
+    let message = err.message().trim_end_matches('\n');
+    match err.span() {
+        Some(span) => {
+            let before = &text[..span.start.min(text.len())];
+            let line = before.matches('\n').count() + 1;
+            let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+            CliError::new(format!("{}:{line}:{column}: {message}", path.display()))
+        }
+        None => CliError::in_file(path, message),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Checking fields
+// ---------------------------------------------------------------------------------------
+
+/// The kinds of shapes, with the fields each accepts (besides `kind` and `name`).
+const KINDS: [(&str, &[&str]); 6] = [
+    ("aabb", &["min", "max"]),
+    ("obb", &["center", "half_extents", "angle_deg", "axis", "quat"]),
+    ("circle", &["center", "radius"]),
+    ("sphere", &["center", "radius"]),
+    ("plane", &["normal", "offset", "point"]),
+    ("triangle", &["vertices"]),
+];
+
+/// Checks the fields of one `[[shape]]` or `[[ray]]`; errors start with its label.
+struct Fields<'a> {
+    dim: usize,
+    label: &'a str,
+}
+
+impl Fields<'_> {
+    fn fail(&self, what: impl std::fmt::Display) -> String {
+        format!("{}: {what}", self.label)
+    }
+
+    fn shape_error(&self, e: ShapeError) -> String {
+        self.fail(e)
+    }
+
+    fn kind(&self, kind: &str) -> Result<&'static str, String> {
+        let known = KINDS.iter().find(|(k, _)| *k == kind).map(|(k, _)| *k);
+        let fits = |k: &str| match k {
+            "circle" => self.dim == 2,
+            "sphere" | "plane" | "triangle" => self.dim == 3,
+            _ => true,
+        };
+        match known {
+            Some(k) if fits(k) => Ok(k),
+            Some(k) => Err(self.fail(format!(
+                "kind \"{k}\" is not available in a {}D scene{}",
+                self.dim,
+                match k {
+                    "circle" => " (use \"sphere\")",
+                    "sphere" => " (use \"circle\")",
+                    _ => "",
+                }
+            ))),
+            None => Err(self.fail(format!(
+                "unknown kind \"{kind}\" (expected one of: {})",
+                KINDS.iter().map(|(k, _)| *k).collect::<Vec<_>>().join(", ")
+            ))),
+        }
+    }
+
+    /// Rejects fields that do not belong to `kind` (a typo would otherwise pass silently).
+    fn only_fields(&self, kind: &str, s: &ShapeFile) -> Result<(), String> {
+        let given = [
+            ("min", s.min.is_some()),
+            ("max", s.max.is_some()),
+            ("center", s.center.is_some()),
+            ("half_extents", s.half_extents.is_some()),
+            ("angle_deg", s.angle_deg.is_some()),
+            ("axis", s.axis.is_some()),
+            ("quat", s.quat.is_some()),
+            ("radius", s.radius.is_some()),
+            ("normal", s.normal.is_some()),
+            ("offset", s.offset.is_some()),
+            ("point", s.point.is_some()),
+            ("vertices", s.vertices.is_some()),
+        ];
+        let allowed = KINDS.iter().find(|(k, _)| *k == kind).map_or(&[][..], |(_, f)| *f);
+        match given.iter().find(|(field, present)| *present && !allowed.contains(field)) {
+            Some((field, _)) => Err(self.fail(format!("field `{field}` does not apply to {kind}"))),
+            None => Ok(()),
+        }
+    }
+
+    fn numbers<'v>(&self, field: &str, value: Option<&'v Vec<f32>>, n: usize) -> Result<&'v [f32], String> {
+        let v = value.ok_or_else(|| self.fail(format!("missing `{field}`")))?;
+        if v.len() != n {
+            return Err(self.fail(format!(
+                "`{field}` needs {n} numbers in a {}D scene, found {}",
+                self.dim,
+                v.len()
+            )));
+        }
+        Ok(v)
+    }
+
+    fn vec2(&self, field: &str, value: Option<&Vec<f32>>) -> Result<Vec2, String> {
+        self.numbers(field, value, 2).map(Vec2::from_slice)
+    }
+
+    fn vec3(&self, field: &str, value: Option<&Vec<f32>>) -> Result<Vec3, String> {
+        self.numbers(field, value, 3).map(Vec3::from_slice)
+    }
+
+    fn scalar(&self, field: &str, value: Option<f32>) -> Result<f32, String> {
+        value.ok_or_else(|| self.fail(format!("missing `{field}`")))
+    }
+
+    fn shape2(&self, kind: &str, s: &ShapeFile) -> Result<Shape2, String> {
+        let shape = match kind {
+            "aabb" => Aabb2::try_new(self.vec2("min", s.min.as_ref())?, self.vec2("max", s.max.as_ref())?)
+                .map(Shape2::Aabb),
+            "obb" => {
+                if s.axis.is_some() || s.quat.is_some() {
+                    return Err(self.fail("a 2D obb turns by `angle_deg`, not `axis` or `quat`"));
+                }
+                let angle = s.angle_deg.unwrap_or(0.0).to_radians();
+                let center = self.vec2("center", s.center.as_ref())?;
+                let half = self.vec2("half_extents", s.half_extents.as_ref())?;
+                Obb2::try_new(center, half, angle).map(Shape2::Obb)
+            }
+            _ => {
+                let center = self.vec2("center", s.center.as_ref())?;
+                Circle::try_new(center, self.scalar("radius", s.radius)?).map(Shape2::Circle)
+            }
+        };
+        shape.map_err(|e| self.shape_error(e))
+    }
+
+    fn shape3(&self, kind: &str, s: &ShapeFile) -> Result<Shape3, String> {
+        let shape = match kind {
+            "aabb" => Aabb3::try_new(self.vec3("min", s.min.as_ref())?, self.vec3("max", s.max.as_ref())?)
+                .map(Shape3::Aabb),
+            "obb" => {
+                let center = self.vec3("center", s.center.as_ref())?;
+                let half = self.vec3("half_extents", s.half_extents.as_ref())?;
+                Obb3::try_new(center, half, self.rotation(s)?).map(Shape3::Obb)
+            }
+            "sphere" => {
+                let center = self.vec3("center", s.center.as_ref())?;
+                Sphere::try_new(center, self.scalar("radius", s.radius)?).map(Shape3::Sphere)
+            }
+            "plane" => {
+                let normal = self.vec3("normal", s.normal.as_ref())?;
+                match (s.offset, &s.point) {
+                    (Some(offset), None) => Plane::try_new(normal, offset),
+                    (None, Some(_)) => {
+                        Plane::try_from_point_normal(self.vec3("point", s.point.as_ref())?, normal)
+                    }
+                    _ => return Err(self.fail("a plane needs exactly one of `offset` and `point`")),
+                }
+                .map(Shape3::Plane)
+            }
+            _ => {
+                let vertices = s.vertices.as_ref().ok_or_else(|| self.fail("missing `vertices`"))?;
+                if vertices.len() != 3 {
+                    return Err(self.fail(format!("`vertices` needs 3 points, found {}", vertices.len())));
+                }
+                let v: Vec<Vec3> =
+                    vertices.iter().map(|p| self.vec3("vertices", Some(p))).collect::<Result<_, _>>()?;
+                Triangle3::try_new(v[0], v[1], v[2]).map(Shape3::Triangle)
+            }
+        };
+        shape.map_err(|e| self.shape_error(e))
+    }
+
+    /// A 3D obb's rotation: `quat`, or `axis` and `angle_deg`, or none.
+    fn rotation(&self, s: &ShapeFile) -> Result<Quat, String> {
+        match (&s.quat, &s.axis) {
+            (Some(_), Some(_)) => Err(self.fail("give either `quat` or `axis` with `angle_deg`, not both")),
+            (Some(q), None) => {
+                let q = self
+                    .numbers("quat", Some(q), 4)
+                    .map_err(|_| self.fail("`quat` needs 4 numbers [x, y, z, w]"))?;
+                if s.angle_deg.is_some() {
+                    return Err(self.fail("`angle_deg` goes with `axis`, not with `quat`"));
+                }
+                // Not normalised here: Obb3::try_new accepts any non-zero quaternion and
+                // rejects a zero or non-finite one.
+                Ok(Quat::from_xyzw(q[0], q[1], q[2], q[3]))
+            }
+            (None, Some(_)) => {
+                let axis = self.vec3("axis", s.axis.as_ref())?;
+                let angle = self.scalar("angle_deg", s.angle_deg)?;
+                if !angle.is_finite() {
+                    return Err(self.fail("`angle_deg` must be finite"));
+                }
+                let axis =
+                    axis.try_normalize().ok_or_else(|| self.fail("`axis` must be finite and not zero"))?;
+                Ok(Quat::from_axis_angle(axis, angle.to_radians()))
+            }
+            (None, None) if s.angle_deg.is_some() => {
+                Err(self.fail("a 3D obb needs an `axis` for its `angle_deg`"))
+            }
+            (None, None) => Ok(Quat::IDENTITY),
+        }
+    }
+
+    fn ray2(&self, r: &RayFile) -> Result<Ray2, String> {
+        self.ray_form(r)?;
+        let ray = if r.from.is_some() {
+            Ray2::try_segment(self.vec2("from", r.from.as_ref())?, self.vec2("to", r.to.as_ref())?)
+        } else {
+            let (t_min, t_max) = (r.t_min.unwrap_or(0.0), r.t_max.unwrap_or(f32::INFINITY));
+            Ray2::try_with_range(
+                self.vec2("origin", r.origin.as_ref())?,
+                self.vec2("dir", r.dir.as_ref())?,
+                t_min,
+                t_max,
+            )
+        };
+        ray.map_err(|e| self.shape_error(e))
+    }
+
+    fn ray3(&self, r: &RayFile) -> Result<Ray3, String> {
+        self.ray_form(r)?;
+        let ray = if r.from.is_some() {
+            Ray3::try_segment(self.vec3("from", r.from.as_ref())?, self.vec3("to", r.to.as_ref())?)
+        } else {
+            let (t_min, t_max) = (r.t_min.unwrap_or(0.0), r.t_max.unwrap_or(f32::INFINITY));
+            Ray3::try_with_range(
+                self.vec3("origin", r.origin.as_ref())?,
+                self.vec3("dir", r.dir.as_ref())?,
+                t_min,
+                t_max,
+            )
+        };
+        ray.map_err(|e| self.shape_error(e))
+    }
+
+    /// A ray is `origin` + `dir` (with an optional `t_min`, `t_max`) or `from` + `to`.
+    fn ray_form(&self, r: &RayFile) -> Result<(), String> {
+        let segment = r.from.is_some() || r.to.is_some();
+        let ray = r.origin.is_some() || r.dir.is_some() || r.t_min.is_some() || r.t_max.is_some();
+        if segment && ray {
+            return Err(self.fail("give either `origin` and `dir` or `from` and `to`, not both"));
+        }
+        if !segment && !ray {
+            return Err(self.fail("missing `origin` and `dir` (or `from` and `to`)"));
+        }
+        Ok(())
+    }
+}
+
+fn parse_view(dim: usize, v: &ViewFile) -> Result<View, String> {
+    let fields = Fields { dim, label: "view" };
+    let strip = |m: String| m.trim_start_matches("view: ").to_owned();
+    if dim == 2 {
+        if v.kind.is_some() || v.eye.is_some() || v.target.is_some() || v.up.is_some() || v.fov_deg.is_some()
+        {
+            return Err("a 2D view takes only `min` and `max`".to_owned());
+        }
+        let window = match (&v.min, &v.max) {
+            (None, None) => None,
+            _ => {
+                let min = fields.vec2("min", v.min.as_ref()).map_err(strip)?;
+                let max = fields.vec2("max", v.max.as_ref()).map_err(strip)?;
+                Aabb2::try_new(min, max).map_err(|e| e.to_string())?;
+                if (max - min).min_element() <= 0.0 {
+                    return Err("the window `min`..`max` must have a positive width and height".to_owned());
+                }
+                Some((min, max))
+            }
+        };
+        return Ok(View { window, ..View::top_2d() });
+    }
+    if v.min.is_some() || v.max.is_some() {
+        return Err("a 3D view takes `kind`, `eye`, `target`, `up` and `fov_deg`, not `min`/`max`".to_owned());
+    }
+    let projection = match v.kind.as_deref().unwrap_or("ortho") {
+        "ortho" => {
+            if v.fov_deg.is_some() {
+                return Err("`fov_deg` applies to kind = \"perspective\" only".to_owned());
+            }
+            Projection::Ortho
+        }
+        "perspective" => {
+            let fov_deg = v.fov_deg.unwrap_or(40.0);
+            if !(fov_deg > 1.0 && fov_deg < 170.0) {
+                return Err(format!("`fov_deg` must be between 1 and 170 degrees, not {fov_deg}"));
+            }
+            Projection::Perspective { fov_deg }
+        }
+        other => return Err(format!("kind must be \"ortho\" or \"perspective\", not \"{other}\"")),
+    };
+    let default = View::default_3d();
+    let eye = match &v.eye {
+        Some(_) => Some(fields.vec3("eye", v.eye.as_ref()).map_err(strip)?),
+        None if projection == Projection::Ortho => None,
+        None => return Err("a perspective view needs an `eye` position".to_owned()),
+    };
+    let target = match &v.target {
+        Some(_) => Some(fields.vec3("target", v.target.as_ref()).map_err(strip)?),
+        None => None,
+    };
+    let up = match &v.up {
+        Some(_) => fields.vec3("up", v.up.as_ref()).map_err(strip)?,
+        None => default.up,
+    };
+    if !(eye.is_none_or(|e| e.is_finite()) && up.is_finite() && target.is_none_or(|t| t.is_finite())) {
+        return Err("`eye`, `target` and `up` must be finite".to_owned());
+    }
+    Ok(View { projection, eye, target, up, window: None })
+}
+
+impl View {
+    /// 2D scenes: seen from +z, x to the right, y up.
+    pub fn top_2d() -> Self {
+        Self { projection: Projection::Ortho, eye: None, target: None, up: Vec3::Y, window: None }
+    }
+
+    /// 3D scenes without a `[view]`: parallel projection from the front right
+    /// ([`View::DEFAULT_EYE_DIRECTION`]), z up.
+    pub fn default_3d() -> Self {
+        Self { projection: Projection::Ortho, eye: None, target: None, up: Vec3::Z, window: None }
+    }
+
+    /// Where a 3D view without an `eye` looks from, seen from the target.
+    pub const DEFAULT_EYE_DIRECTION: Vec3 = Vec3::new(3.0, -4.0, 2.5);
+}
+
+// ---------------------------------------------------------------------------------------
+// Queries
+// ---------------------------------------------------------------------------------------
+
+/// One ray against one shape.
+#[derive(Clone, Copy, Debug)]
+pub struct RayResult {
+    /// The ray's index.
+    pub ray: usize,
+    /// The shape's index.
+    pub shape: usize,
+    /// `ray_span`: where the ray is inside the shape.
+    pub span: Option<RaySpan>,
+    /// `cast_ray`: the first point and its normal (z = 0 in 2D).
+    pub hit: Option<(f32, Vec3, Vec3)>,
+}
+
+/// One pair of shapes.
+#[derive(Clone, Copy, Debug)]
+pub struct PairResult {
+    /// The first shape's index.
+    pub a: usize,
+    /// The second shape's index (`a < b`).
+    pub b: usize,
+    /// `overlaps`, or `None` when raybox has no overlap query for the pair.
+    pub overlap: Option<bool>,
+}
+
+/// Every query of a scene.
+#[derive(Clone, Debug, Default)]
+pub struct Queries {
+    /// Each ray against each shape, ray by ray.
+    pub rays: Vec<RayResult>,
+    /// Each pair of shapes.
+    pub pairs: Vec<PairResult>,
+}
+
+impl Shape2 {
+    fn cast(&self, ray: &Ray2) -> (Option<RaySpan>, Option<(f32, Vec3, Vec3)>) {
+        let lift = |h: raybox::RayHit2| (h.t, h.point.extend(0.0), h.normal.extend(0.0));
+        match self {
+            Self::Aabb(s) => (s.ray_span(ray), s.cast_ray(ray).map(lift)),
+            Self::Obb(s) => (s.ray_span(ray), s.cast_ray(ray).map(lift)),
+            Self::Circle(s) => (s.ray_span(ray), s.cast_ray(ray).map(lift)),
+        }
+    }
+
+    fn overlaps(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Self::Aabb(a), Self::Aabb(b)) => a.overlaps(b),
+            (Self::Aabb(a), Self::Obb(b)) => a.overlaps(b),
+            (Self::Aabb(a), Self::Circle(b)) => a.overlaps(b),
+            (Self::Obb(a), Self::Aabb(b)) => a.overlaps(b),
+            (Self::Obb(a), Self::Obb(b)) => a.overlaps(b),
+            (Self::Obb(a), Self::Circle(b)) => a.overlaps(b),
+            (Self::Circle(a), Self::Aabb(b)) => a.overlaps(b),
+            (Self::Circle(a), Self::Obb(b)) => a.overlaps(b),
+            (Self::Circle(a), Self::Circle(b)) => a.overlaps(b),
+        }
+    }
+}
+
+impl Shape3 {
+    fn cast(&self, ray: &Ray3) -> (Option<RaySpan>, Option<(f32, Vec3, Vec3)>) {
+        let unpack = |h: raybox::RayHit3| (h.t, h.point, h.normal);
+        match self {
+            Self::Aabb(s) => (s.ray_span(ray), s.cast_ray(ray).map(unpack)),
+            Self::Obb(s) => (s.ray_span(ray), s.cast_ray(ray).map(unpack)),
+            Self::Sphere(s) => (s.ray_span(ray), s.cast_ray(ray).map(unpack)),
+            Self::Plane(s) => (s.ray_span(ray), s.cast_ray(ray).map(unpack)),
+            Self::Triangle(s) => (s.ray_span(ray), s.cast_ray(ray).map(unpack)),
+        }
+    }
+
+    /// `None` for the pairs raybox has no overlap query for (plane–plane, triangle–triangle).
+    fn overlaps(&self, other: &Self) -> Option<bool> {
+        use Shape3::{Aabb, Obb, Plane, Sphere, Triangle};
+        /// `a.overlaps(b)` for each kind of `b` in the list; `None` for the others.
+        macro_rules! against {
+            ($a:expr, $b:expr; $($Kind:ident),*) => {
+                match $b {
+                    $($Kind(b) => Some($a.overlaps(b)),)*
+                    #[allow(unreachable_patterns)]
+                    _ => None,
+                }
+            };
+        }
+        match self {
+            Aabb(a) => against!(a, other; Aabb, Obb, Sphere, Plane, Triangle),
+            Obb(a) => against!(a, other; Aabb, Obb, Sphere, Plane, Triangle),
+            Sphere(a) => against!(a, other; Aabb, Obb, Sphere, Plane, Triangle),
+            Plane(a) => against!(a, other; Aabb, Obb, Sphere, Triangle),
+            Triangle(a) => against!(a, other; Aabb, Obb, Sphere, Plane),
+        }
+    }
+}

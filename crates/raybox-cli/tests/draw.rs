@@ -1,0 +1,235 @@
+//! `raybox draw` end to end: every gallery scene gives valid SVG with the expected shapes
+//! and colours, and the committed gallery pictures are what the command draws today.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use common::{raybox, repo_root};
+
+const SHAPE_COLOUR: &str = "#1f5fa8";
+const OVERLAP_COLOUR: &str = "#d62728";
+const GHOST_COLOUR: &str = "#999999";
+
+fn gallery_scenes() -> Vec<PathBuf> {
+    let dir = repo_root().join("examples/scenes");
+    let mut scenes: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("examples/scenes exists")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    scenes.sort();
+    assert!(scenes.len() >= 10, "the gallery has a scene per seed query, found {}", scenes.len());
+    scenes
+}
+
+/// What a drawn scene shows: shape name → (kind, overlapping, stroke colour), and counts.
+struct Drawn {
+    shapes: BTreeMap<String, (String, bool, String)>,
+    rays: usize,
+    entries: usize,
+    exits: usize,
+    normals: usize,
+}
+
+fn draw(scene: &std::path::Path) -> (Drawn, String, serde_json::Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.svg");
+    let run = raybox(dir.path(), &["draw", scene.to_str().unwrap(), "-o", out.to_str().unwrap(), "--json"]);
+    run.assert_ok();
+    let json = run.json();
+    let svg = std::fs::read_to_string(&out).expect("the SVG was written");
+    let doc = roxmltree::Document::parse(&svg).expect("the SVG is well-formed XML");
+    let root = doc.root_element();
+    assert_eq!(root.tag_name().name(), "svg");
+    assert_eq!(root.tag_name().namespace(), Some("http://www.w3.org/2000/svg"));
+    for attr in ["width", "height"] {
+        let v: f32 = root.attribute(attr).unwrap().parse().unwrap();
+        assert!(v > 100.0 && v < 3000.0, "{attr} = {v}");
+    }
+    let class = |n: &roxmltree::Node, c: &str| n.attribute("class") == Some(c);
+    let mut shapes = BTreeMap::new();
+    for g in doc.descendants().filter(|n| class(n, "shape") || class(n, "shape ghost")) {
+        let drawn = g.children().filter(|c| c.is_element()).count();
+        assert!(drawn > 0, "shape {:?} has no outline", g.attribute("data-name"));
+        shapes.insert(
+            g.attribute("data-name").unwrap().to_owned(),
+            (
+                g.attribute("data-kind").unwrap().to_owned(),
+                g.attribute("data-overlapping") == Some("true"),
+                g.attribute("stroke").unwrap().to_owned(),
+            ),
+        );
+    }
+    let count = |c: &str| doc.descendants().filter(|n| class(n, c)).count();
+    let drawn = Drawn {
+        shapes,
+        rays: count("ray"),
+        entries: count("entry"),
+        exits: count("exit"),
+        normals: count("normal"),
+    };
+    (drawn, svg, json)
+}
+
+#[test]
+fn every_gallery_scene_draws_valid_svg_with_one_group_per_shape_and_ray() {
+    for scene in gallery_scenes() {
+        let text = std::fs::read_to_string(&scene).unwrap();
+        let file: toml::Table = toml::from_str(&text).unwrap();
+        let count = |key: &str| file.get(key).and_then(|v| v.as_array()).map_or(0, Vec::len);
+        let (drawn, _, json) = draw(&scene);
+        assert_eq!(drawn.shapes.len(), count("shape"), "{}", scene.display());
+        assert_eq!(drawn.rays, count("ray"), "{}", scene.display());
+        assert_eq!(json["shapes"], count("shape"));
+        assert_eq!(json["ok"], true);
+        // Overlapping shapes are red, the others blue, and the JSON agrees.
+        for (name, (_, overlapping, stroke)) in &drawn.shapes {
+            if stroke == GHOST_COLOUR {
+                assert!(!overlapping, "a ghost takes part in no query");
+                continue;
+            }
+            let expected = if *overlapping { OVERLAP_COLOUR } else { SHAPE_COLOUR };
+            assert_eq!(stroke, expected, "{name} in {}", scene.display());
+        }
+        let overlapping = drawn.shapes.values().filter(|s| s.1).count();
+        assert_eq!(json["overlapping_pairs"].as_u64().unwrap() > 0, overlapping > 0, "{}", scene.display());
+    }
+}
+
+#[test]
+fn the_committed_gallery_is_what_draw_makes_today() {
+    for scene in gallery_scenes() {
+        let name = scene.file_stem().unwrap().to_str().unwrap();
+        let committed = repo_root().join(format!("docs/gallery/{name}.svg"));
+        let committed =
+            std::fs::read_to_string(&committed).unwrap_or_else(|_| panic!("docs/gallery/{name}.svg exists"));
+        let (_, svg, _) = draw(&scene);
+        assert!(
+            committed == svg,
+            "docs/gallery/{name}.svg is stale: run `raybox draw examples/scenes/{name}.toml -o docs/gallery/{name}.svg`"
+        );
+    }
+}
+
+fn scene(name: &str) -> PathBuf {
+    repo_root().join("examples/scenes").join(format!("{name}.toml"))
+}
+
+fn colour_of<'a>(drawn: &'a Drawn, shape: &str) -> &'a str {
+    &drawn.shapes.get(shape).unwrap_or_else(|| panic!("shape {shape} drawn")).2
+}
+
+#[test]
+fn touching_rotated_rects_are_red_and_the_separated_pair_blue() {
+    let (drawn, _, _) = draw(&scene("rotated_rects_touching"));
+    assert_eq!(colour_of(&drawn, "square"), OVERLAP_COLOUR);
+    assert_eq!(colour_of(&drawn, "diamond"), OVERLAP_COLOUR);
+    assert_eq!(colour_of(&drawn, "square 2"), SHAPE_COLOUR);
+    assert_eq!(colour_of(&drawn, "diamond 2"), SHAPE_COLOUR);
+}
+
+#[test]
+fn sphere_near_the_corner_is_apart_where_the_grown_box_test_would_say_overlap() {
+    let (drawn, _, json) = draw(&scene("sphere_near_box_corner"));
+    assert_eq!(colour_of(&drawn, "near the corner"), SHAPE_COLOUR);
+    assert_eq!(colour_of(&drawn, "touching a face"), OVERLAP_COLOUR);
+    assert_eq!(colour_of(&drawn, "cube grown by r (shortcut)"), GHOST_COLOUR);
+    let pairs = json["queries"]["pairs"].as_array().unwrap();
+    let cube_corner = pairs.iter().find(|p| p["a"] == "cube" && p["b"] == "near the corner").unwrap();
+    assert_eq!(cube_corner["overlap"], false);
+}
+
+#[test]
+fn contained_shapes_overlap_their_container() {
+    let (drawn, _, _) = draw(&scene("containment"));
+    for name in ["big", "small", "tiny", "ball"] {
+        assert_eq!(colour_of(&drawn, name), OVERLAP_COLOUR, "{name}");
+    }
+}
+
+#[test]
+fn ray_through_rect_marks_near_and_far_points_and_the_normal() {
+    let (drawn, _, json) = draw(&scene("ray_through_rect"));
+    assert_eq!((drawn.entries, drawn.exits, drawn.normals), (2, 2, 2));
+    let ray = &json["queries"]["rays"][0];
+    assert_eq!(ray["span"], serde_json::json!([0.5, 1.5]));
+    assert_eq!(ray["hit"]["point"], serde_json::json!([1.0, 1.5]));
+    assert_eq!(ray["hit"]["normal"], serde_json::json!([-1.0, 0.0]));
+}
+
+#[test]
+fn a_ray_starting_inside_has_an_entry_at_its_start_and_no_normal() {
+    let (drawn, _, json) = draw(&scene("ray_starts_inside"));
+    assert_eq!((drawn.entries, drawn.exits, drawn.normals), (2, 2, 0));
+    let rays = json["queries"]["rays"].as_array().unwrap();
+    let inside = rays.iter().find(|r| r["ray"] == "from inside" && r["shape"] == "rect").unwrap();
+    assert_eq!(inside["span"], serde_json::json!([0.0, 2.0]));
+    assert_eq!(inside["hit"]["normal"], serde_json::json!([0.0, 0.0]));
+}
+
+#[test]
+fn grazing_a_corner_hits_and_a_hair_past_misses() {
+    let (_, _, json) = draw(&scene("ray_misses_by_a_hair"));
+    let rays = json["queries"]["rays"].as_array().unwrap();
+    let find = |ray: &str, shape: &str| {
+        rays.iter().find(|r| r["ray"] == ray && r["shape"] == shape).unwrap().clone()
+    };
+    assert_eq!(find("grazes", "unit square")["span"], serde_json::json!([1.0, 1.0]));
+    assert_eq!(find("a hair past", "shifted square")["span"], serde_json::Value::Null);
+}
+
+#[test]
+fn three_d_rays_hit_box_obb_sphere_plane_and_triangle() {
+    for (name, expected_hits) in [("ray3_box_and_obb", 2), ("ray3_sphere_plane", 2), ("ray3_triangle", 2)] {
+        let (drawn, _, json) = draw(&scene(name));
+        assert_eq!(json["ray_hits"], expected_hits, "{name}");
+        assert_eq!(drawn.normals, expected_hits, "{name}");
+    }
+}
+
+#[test]
+fn text_report_lists_each_query_and_quiet_prints_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = scene("ray_through_rect");
+    let run = raybox(dir.path(), &["draw", path.to_str().unwrap()]);
+    run.assert_ok();
+    assert!(
+        run.stdout
+            .contains("ray → rect: enters at t = 0.5 (1, 1.5), leaves at t = 1.5 (5, 2.5), normal (-1, 0)"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        dir.path().join("ray_through_rect.svg").exists(),
+        "default output: the scene's name, in the current directory"
+    );
+    let quiet = raybox(dir.path(), &["draw", path.to_str().unwrap(), "--quiet"]);
+    quiet.assert_ok();
+    assert_eq!((quiet.stdout.as_str(), quiet.stderr.as_str()), ("", ""));
+}
+
+#[test]
+fn a_2d_view_window_frames_exactly_that_window() {
+    let dir = tempfile::tempdir().unwrap();
+    let scene = "dim = 2\n[view]\nmin = [0, 0]\nmax = [2, 1]\n[[shape]]\nkind = \"circle\"\ncenter = [1, 0.5]\nradius = 3\n\
+                 [[ray]]\norigin = [-5, 0.5]\ndir = [1, 0]\n";
+    std::fs::write(dir.path().join("win.toml"), scene).unwrap();
+    raybox(dir.path(), &["draw", "win.toml", "-q"]).assert_ok();
+    let svg = std::fs::read_to_string(dir.path().join("win.svg")).unwrap();
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let clip = doc.descendants().find(|n| n.has_tag_name("clipPath")).unwrap();
+    let rect = clip.first_element_child().unwrap();
+    let num = |n: roxmltree::Node, a: &str| n.attribute(a).unwrap().parse::<f32>().unwrap();
+    // The drawing area is the clip rectangle less 0.75 margin above and 0.5 below (margin 24).
+    let (top, bottom) = (num(rect, "y") + 18.0, num(rect, "y") + num(rect, "height") - 12.0);
+    let ray = doc.descendants().find(|n| n.attribute("class") == Some("ray")).unwrap();
+    let line = ray.first_element_child().unwrap();
+    let y = num(line, "y1");
+    assert!(
+        (y - (top + bottom) / 2.0).abs() < 0.01,
+        "y = 0.5 is the middle of the window: {y} in [{top}, {bottom}]"
+    );
+    assert_eq!(num(line, "y1"), num(line, "y2"));
+}

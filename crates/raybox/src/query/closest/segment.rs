@@ -1,0 +1,158 @@
+//! Points against segments, and segment against segment: Ericson, *Real-Time Collision
+//! Detection*, 5.1.2 (point) and 5.1.9 (two segments), in `f64`.
+
+use glam::{DVec3, Vec2, Vec3};
+
+use crate::query::distance::{d2, d3, f2, f3};
+use crate::{Capsule2, Capsule3, ClosestPoint, ContainsPoint, Segment2, Segment3};
+
+/// The parameter `t ∈ [0, 1]` of the point of the segment `p + t (q - p)` nearest to `x`.
+pub(crate) fn segment_parameter(x: DVec3, p: DVec3, q: DVec3) -> f64 {
+    let d = q - p;
+    let dd = d.length_squared();
+    // A zero-length segment is its one point.
+    if dd == 0.0 { 0.0 } else { ((x - p).dot(d) / dd).clamp(0.0, 1.0) }
+}
+
+/// The point of the segment `[p, q]` nearest to `x`.
+pub(crate) fn closest_point_on_segment(x: DVec3, p: DVec3, q: DVec3) -> DVec3 {
+    p + (q - p) * segment_parameter(x, p, q)
+}
+
+/// The closest pair of points of the segments `[p1, q1]` and `[p2, q2]` (one of the
+/// pairs, when the segments are parallel), as `(on the first, on the second)`.
+///
+/// Minimise `|p1 + s d1 - (p2 + t d2)|²` over `s, t ∈ [0, 1]`: solve for the lines'
+/// closest `s`, clamp it, take the `t` nearest to that point, clamp it and, if it was
+/// clamped, recompute `s` (RTCD 5.1.9).
+pub(crate) fn closest_points_segment_segment(
+    (p1, q1): (DVec3, DVec3),
+    (p2, q2): (DVec3, DVec3),
+) -> (DVec3, DVec3) {
+    let (d1, d2, r) = (q1 - p1, q2 - p2, p1 - p2);
+    let (a, e, f) = (d1.length_squared(), d2.length_squared(), d2.dot(r));
+    let (s, t) = if a == 0.0 && e == 0.0 {
+        (0.0, 0.0) // two points
+    } else if a == 0.0 {
+        (0.0, (f / e).clamp(0.0, 1.0)) // the first segment is a point
+    } else {
+        let c = d1.dot(r);
+        if e == 0.0 {
+            ((-c / a).clamp(0.0, 1.0), 0.0) // the second segment is a point
+        } else {
+            let b = d1.dot(d2);
+            let denom = a * e - b * b; // >= 0; zero for parallel segments
+            let s = if denom > 0.0 { ((b * f - c * e) / denom).clamp(0.0, 1.0) } else { 0.0 };
+            let t = (b * s + f) / e;
+            if t < 0.0 {
+                ((-c / a).clamp(0.0, 1.0), 0.0)
+            } else if t > 1.0 {
+                (((b - c) / a).clamp(0.0, 1.0), 1.0)
+            } else {
+                (s, t)
+            }
+        }
+    };
+    (p1 + d1 * s, p2 + d2 * t)
+}
+
+macro_rules! segment_point_impls {
+    ($Segment:ident, $Capsule:ident, $V:ident, $d:ident, $f:ident) => {
+        impl ContainsPoint for $Segment {
+            type Point = $V;
+
+            /// `true` when `point` is on the segment: its distance to the segment, computed in
+            /// `f64`, is zero (exact for points on axis-aligned segments and at the ends).
+            fn contains_point(&self, point: $V) -> bool {
+                let x = $d(point);
+                x == closest_point_on_segment(x, $d(self.start()), $d(self.end()))
+            }
+        }
+
+        impl ClosestPoint for $Segment {
+            type Point = $V;
+
+            fn closest_point(&self, point: $V) -> $V {
+                $f(closest_point_on_segment($d(point), $d(self.start()), $d(self.end())))
+            }
+
+            fn distance_to_point(&self, point: $V) -> f32 {
+                let x = $d(point);
+                x.distance(closest_point_on_segment(x, $d(self.start()), $d(self.end()))) as f32
+            }
+        }
+
+        impl ContainsPoint for $Capsule {
+            type Point = $V;
+
+            /// `true` when `point` is within `radius` of the core segment (squared, in `f64`).
+            fn contains_point(&self, point: $V) -> bool {
+                let x = $d(point);
+                let r = f64::from(self.radius());
+                x.distance_squared(closest_point_on_segment(x, $d(self.start()), $d(self.end()))) <= r * r
+            }
+        }
+
+        impl ClosestPoint for $Capsule {
+            type Point = $V;
+
+            fn closest_point(&self, point: $V) -> $V {
+                let x = $d(point);
+                let c = closest_point_on_segment(x, $d(self.start()), $d(self.end()));
+                let (d, r) = (x.distance(c), f64::from(self.radius()));
+                if d <= r { point } else { $f(c + (x - c) * (r / d)) }
+            }
+
+            fn distance_to_point(&self, point: $V) -> f32 {
+                let x = $d(point);
+                let c = closest_point_on_segment(x, $d(self.start()), $d(self.end()));
+                (x.distance(c) - f64::from(self.radius())).max(0.0) as f32
+            }
+        }
+    };
+}
+
+segment_point_impls!(Segment2, Capsule2, Vec2, d2, f2);
+segment_point_impls!(Segment3, Capsule3, Vec3, d3, f3);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn crossing_parallel_and_degenerate_segments() {
+        let x = |a: f64, b: f64, c: f64| DVec3::new(a, b, c);
+        // Skew: the x axis segment and a segment along y one unit above.
+        let (a, b) = closest_points_segment_segment(
+            (x(-1., 0., 0.), x(1., 0., 0.)),
+            (x(0.5, -1., 1.), x(0.5, 1., 1.)),
+        );
+        assert_eq!((a, b), (x(0.5, 0., 0.), x(0.5, 0., 1.)));
+        // Parallel and overlapping: some pair at distance 2.
+        let (a, b) =
+            closest_points_segment_segment((x(0., 0., 0.), x(4., 0., 0.)), (x(1., 2., 0.), x(6., 2., 0.)));
+        assert_eq!((a - b).length(), 2.0);
+        // Beyond the end: clamped to the endpoints.
+        let (a, b) =
+            closest_points_segment_segment((x(0., 0., 0.), x(1., 0., 0.)), (x(3., 1., 0.), x(3., 5., 0.)));
+        assert_eq!((a, b), (x(1., 0., 0.), x(3., 1., 0.)));
+        // Points.
+        let (a, b) =
+            closest_points_segment_segment((x(1., 1., 1.), x(1., 1., 1.)), (x(0., 0., 0.), x(2., 0., 0.)));
+        assert_eq!((a, b), (x(1., 1., 1.), x(1., 0., 0.)));
+        assert_eq!(closest_point_on_segment(x(5., 5., 0.), x(0., 0., 0.), x(2., 0., 0.)), x(2., 0., 0.));
+    }
+
+    #[test]
+    fn points_against_segments_and_capsules() {
+        let s = Segment2::new(Vec2::ZERO, Vec2::new(4.0, 0.0));
+        assert!(s.contains_point(Vec2::new(4.0, 0.0)) && s.contains_point(Vec2::new(1.5, 0.0)));
+        assert!(!s.contains_point(Vec2::new(1.5, 1e-7)) && !s.contains_point(Vec2::new(4.5, 0.0)));
+        assert_eq!(s.distance_to_point(Vec2::new(7.0, 4.0)), 5.0);
+        let c = Capsule3::new(Vec3::ZERO, Vec3::new(0.0, 2.0, 0.0), 1.0);
+        assert!(c.contains_point(Vec3::new(0.0, 3.0, 0.0)) && !c.contains_point(Vec3::new(0.8, 2.8, 0.0)));
+        assert_eq!(c.closest_point(Vec3::new(3.0, 1.0, 0.0)), Vec3::new(1.0, 1.0, 0.0));
+        assert_eq!(c.distance_to_point(Vec3::new(0.0, -4.0, 0.0)), 3.0);
+        assert_eq!(c.closest_point(Vec3::new(0.5, 1.0, 0.0)), Vec3::new(0.5, 1.0, 0.0));
+    }
+}

@@ -1,0 +1,265 @@
+//! Contacts: the minimum translation that separates two overlapping shapes, and where they
+//! touch. One file per shape pair, named in the pair order of `query/mod.rs`.
+//!
+//! **Conventions** (the same for every pair):
+//! - `normal` is a unit vector pointing from the first shape to the second: moving the
+//!   second shape by `normal * depth` leaves the two shapes touching, moving it any less
+//!   far (in any direction) leaves them overlapping.
+//! - `depth >= 0` is that minimum translation distance (zero when the shapes only touch).
+//! - `points` are where the shapes touch: each lies midway between the two surfaces along
+//!   the normal, so it is within `depth / 2` of both shapes (inside both when neither is
+//!   thinner than the depth). Ball pairs give one point; box pairs give a manifold found
+//!   by reference-face clipping (up to 2 points in 2D, up to 4 in 3D), or one point for
+//!   an edge–edge contact in 3D.
+//! - `None` when the shapes are apart; `Some` exactly when [`crate::Overlaps`] says they
+//!   overlap (the same separating-axis arithmetic decides both).
+//! - The reverse pair flips the normal and keeps the points.
+
+use core::fmt;
+use core::ops::Deref;
+
+use glam::{Vec2, Vec3};
+
+mod aabb_aabb;
+mod aabb_capsule;
+mod aabb_obb;
+mod capsule_capsule;
+mod capsule_segment;
+mod obb_capsule;
+mod obb_obb;
+mod plane_capsule;
+pub(crate) mod rounded;
+mod sphere_aabb;
+mod sphere_capsule;
+mod sphere_obb;
+mod sphere_sphere;
+mod triangle_capsule;
+
+macro_rules! contact_types {
+    ($Contact:ident, $Points:ident, $V:ident, $N:literal, $dim:literal, $vec:literal, $example:literal) => {
+        #[doc = concat!("Up to ", stringify!($N), " contact points of a ", $dim, " contact, stored inline (no allocation).")]
+        ///
+        /// Dereferences to a slice of the points in use.
+        ///
+        /// ```
+        #[doc = $example]
+        /// ```
+        #[derive(Clone, Copy)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+        #[cfg_attr(feature = "serde", serde(try_from = $vec, into = $vec))]
+        pub struct $Points {
+            points: [$V; $N],
+            len: u8,
+        }
+
+        impl $Points {
+            /// No points.
+            pub(crate) const EMPTY: Self = Self { points: [$V::ZERO; $N], len: 0 };
+
+            /// The points in use, as a slice.
+            ///
+            /// ```
+            #[doc = $example]
+            /// assert_eq!(c.points.as_slice().len(), c.points.len());
+            /// ```
+            #[inline]
+            #[must_use]
+            pub fn as_slice(&self) -> &[$V] {
+                &self.points[..usize::from(self.len)]
+            }
+
+            /// Adds a point; ignored when full (callers never pass more than the capacity).
+            pub(crate) fn push(&mut self, p: $V) {
+                if usize::from(self.len) < $N {
+                    self.points[usize::from(self.len)] = p;
+                    self.len += 1;
+                }
+            }
+
+            /// The single point `p`.
+            pub(crate) fn one(p: $V) -> Self {
+                let mut s = Self::EMPTY;
+                s.push(p);
+                s
+            }
+        }
+
+        impl Deref for $Points {
+            type Target = [$V];
+            #[inline]
+            fn deref(&self) -> &[$V] {
+                self.as_slice()
+            }
+        }
+
+        impl PartialEq for $Points {
+            fn eq(&self, other: &Self) -> bool {
+                self.as_slice() == other.as_slice()
+            }
+        }
+
+        impl fmt::Debug for $Points {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.debug_list().entries(self.as_slice()).finish()
+            }
+        }
+
+        #[cfg(feature = "serde")]
+        impl TryFrom<Vec<$V>> for $Points {
+            type Error = &'static str;
+            fn try_from(v: Vec<$V>) -> Result<Self, Self::Error> {
+                if v.len() > $N {
+                    return Err(concat!("a contact has at most ", stringify!($N), " points"));
+                }
+                let mut p = Self::EMPTY;
+                v.into_iter().for_each(|x| p.push(x));
+                Ok(p)
+            }
+        }
+
+        #[cfg(feature = "serde")]
+        impl From<$Points> for Vec<$V> {
+            fn from(p: $Points) -> Self {
+                p.as_slice().to_vec()
+            }
+        }
+
+        impl<'a> IntoIterator for &'a $Points {
+            type Item = &'a $V;
+            type IntoIter = core::slice::Iter<'a, $V>;
+            fn into_iter(self) -> Self::IntoIter {
+                self.as_slice().iter()
+            }
+        }
+
+        #[doc = concat!("The minimum translation between two overlapping ", $dim, " shapes, and where they touch.")]
+        ///
+        /// See [`Contact`] for the conventions.
+        ///
+        /// ```
+        #[doc = $example]
+        /// ```
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+        pub struct $Contact {
+            /// Unit vector from the first shape to the second.
+            pub normal: $V,
+            /// How far the second shape must move along `normal` to only touch (`>= 0`).
+            pub depth: f32,
+            /// Where the shapes touch, midway between their surfaces.
+            pub points: $Points,
+        }
+
+        impl $Contact {
+            /// The same contact seen from the other shape: the normal reversed.
+            ///
+            /// ```
+            #[doc = $example]
+            /// assert_eq!(c.flipped().normal, -c.normal);
+            /// ```
+            #[inline]
+            #[must_use]
+            pub fn flipped(self) -> Self {
+                Self { normal: -self.normal, ..self }
+            }
+        }
+    };
+}
+
+contact_types!(
+    Contact2,
+    ContactPoints2,
+    Vec2,
+    2,
+    "2D",
+    "Vec<glam::Vec2>",
+    "use raybox::{Circle, Contact};\nuse glam::Vec2;\nlet c = Circle::new(Vec2::ZERO, 1.0).contact(&Circle::new(Vec2::new(1.5, 0.0), 1.0)).unwrap();\nassert_eq!((c.normal, c.depth, c.points.as_slice()), (Vec2::X, 0.5, &[Vec2::new(0.75, 0.0)][..]));"
+);
+contact_types!(
+    Contact3,
+    ContactPoints3,
+    Vec3,
+    4,
+    "3D",
+    "Vec<glam::Vec3>",
+    "use raybox::{Sphere, Contact};\nuse glam::Vec3;\nlet c = Sphere::new(Vec3::ZERO, 1.0).contact(&Sphere::new(Vec3::new(0.0, 0.0, 1.5), 1.0)).unwrap();\nassert_eq!((c.normal, c.depth, c.points.len()), (Vec3::Z, 0.5, 1));"
+);
+
+/// The minimum translation that separates two overlapping shapes, and their contact points.
+///
+/// Implemented for both orders of every supported pair; `None` exactly when the shapes do
+/// not overlap ([`crate::Overlaps`]). The normal points from `self` to `other`, `depth` is
+/// the shortest distance `other` must move to only touch `self`, and the points lie midway
+/// between the surfaces (see the module docs of `query/contact` and the crate *Semantics*).
+///
+/// ```
+/// use raybox::{Aabb3, Contact};
+/// use glam::Vec3;
+///
+/// let floor = Aabb3::new(Vec3::new(-5.0, -1.0, -5.0), Vec3::new(5.0, 0.0, 5.0));
+/// let crate_box = Aabb3::new(Vec3::new(0.0, -0.25, 0.0), Vec3::new(1.0, 0.75, 1.0));
+/// let c = floor.contact(&crate_box).unwrap();
+/// assert_eq!((c.normal, c.depth), (Vec3::Y, 0.25)); // push the crate up by 0.25
+/// assert_eq!(c.points.len(), 4); // the crate's bottom face
+/// assert!(floor.contact(&crate_box.translated(Vec3::Y)).is_none());
+/// ```
+#[doc(alias = "penetration")]
+#[doc(alias = "manifold")]
+#[doc(alias = "collide")]
+pub trait Contact<T: ?Sized> {
+    /// [`Contact2`] for 2D shapes, [`Contact3`] for 3D shapes.
+    type Output;
+
+    /// The contact between `self` and `other`, or `None` when they are apart.
+    fn contact(&self, other: &T) -> Option<Self::Output>;
+}
+
+/// Implements `Contact<$A> for $B` by flipping `Contact<$B> for $A`.
+macro_rules! reverse_contact {
+    ($($A:ty => $B:ty : $Out:ty),* $(,)?) => {
+        $(impl crate::Contact<$A> for $B {
+            type Output = $Out;
+            #[inline]
+            fn contact(&self, other: &$A) -> Option<$Out> {
+                crate::Contact::<$B>::contact(other, self).map(<$Out>::flipped)
+            }
+        })*
+    };
+}
+pub(crate) use reverse_contact;
+
+/// Implements `Contact<$B> for $A` through the rounded-core kernel of `rounded.rs`
+/// (`planar` for 2D shapes), and the reverse when the types differ.
+macro_rules! rounded_contact {
+    (@one $planar:expr, $Contact:ident, $Points:ident, $f:path, $A:ty, $B:ty) => {
+        impl crate::Contact<$B> for $A {
+            type Output = crate::$Contact;
+            fn contact(&self, other: &$B) -> Option<crate::$Contact> {
+                use crate::query::distance::ToRounded;
+                let k = crate::query::contact::rounded::rounded_contact(
+                    &self.to_rounded(),
+                    &other.to_rounded(),
+                    $planar,
+                )?;
+                Some(crate::$Contact {
+                    normal: $f(k.normal).normalize(),
+                    depth: k.depth as f32,
+                    points: crate::$Points::one($f(k.point)),
+                })
+            }
+        }
+    };
+    (2D: $($A:ty, $B:ty);* $(;)?) => {
+        $(rounded_contact!(@one true, Contact2, ContactPoints2, crate::query::distance::f2, $A, $B);
+          crate::query::contact::reverse_contact!($A => $B: crate::Contact2);)*
+    };
+    (3D: $($A:ty, $B:ty);* $(;)?) => {
+        $(rounded_contact!(@one false, Contact3, ContactPoints3, crate::query::distance::f3, $A, $B);
+          crate::query::contact::reverse_contact!($A => $B: crate::Contact3);)*
+    };
+    (same: $A2:ty, $A3:ty) => {
+        rounded_contact!(@one true, Contact2, ContactPoints2, crate::query::distance::f2, $A2, $A2);
+        rounded_contact!(@one false, Contact3, ContactPoints3, crate::query::distance::f3, $A3, $A3);
+    };
+}
+pub(crate) use rounded_contact;

@@ -1,0 +1,151 @@
+//! The contact of two rounded convex cores (balls, capsules, and the polytopes: segments,
+//! boxes, triangles, with radius zero): the kernel behind every capsule pair.
+//!
+//! A shape here is a core `C` swept by a ball of radius `r`. Two such shapes overlap when
+//! their cores are at most `r_a + r_b` apart (GJK, `distance/gjk.rs`). Then:
+//! - **cores apart** (distance `d > 0`): the normal runs from core A's closest point to
+//!   core B's, and `depth = r_a + r_b - d` (the rounded shapes' exact minimum translation);
+//! - **cores intersecting**: the minimum translation of the cores, by the separating-axis
+//!   test on the cores (Gottschalk; Ericson, *Real-Time Collision Detection*, 4.4 and 5.5;
+//!   the candidate axes of two polytopes are their face normals and, in 3D, the cross
+//!   products of their edges), plus `r_a + r_b`: for a convex core containing the origin
+//!   of the Minkowski difference, rounding by `r` moves its boundary out by exactly `r`.
+//!
+//! The point is a common point of the two shapes: on the core-to-core segment within both
+//! radii, or a common point of the intersecting cores.
+
+use glam::DVec3;
+
+use crate::query::distance::{Core, Rounded, gjk};
+
+/// A contact in `f64`: unit normal (A to B), depth, point.
+pub(crate) struct RoundedContact {
+    pub normal: DVec3,
+    pub depth: f64,
+    pub point: DVec3,
+}
+
+/// The face normals (3D) of a core.
+fn faces(c: &Core) -> ([DVec3; 3], usize) {
+    match *c {
+        Core::Box(_, axes, _) => (axes, 3),
+        Core::Triangle([a, b, c]) => ([(b - a).cross(c - a), DVec3::ZERO, DVec3::ZERO], 1),
+        Core::Point(_) | Core::Segment(..) => ([DVec3::ZERO; 3], 0),
+    }
+}
+
+/// The edge directions of a core; `planar` boxes (2D, embedded at z = 0) have two.
+fn edges(c: &Core, planar: bool) -> ([DVec3; 3], usize) {
+    match *c {
+        Core::Box(_, axes, _) => (axes, if planar { 2 } else { 3 }),
+        Core::Triangle([a, b, c]) => ([b - a, c - b, a - c], 3),
+        Core::Segment(p, q) => ([q - p, DVec3::ZERO, DVec3::ZERO], 1),
+        Core::Point(_) => ([DVec3::ZERO; 3], 0),
+    }
+}
+
+/// The projection interval of a core on `l`.
+fn project(c: &Core, l: DVec3) -> (f64, f64) {
+    let (v, n) = c.vertices();
+    v[..n].iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| (lo.min(x.dot(l)), hi.max(x.dot(l))))
+}
+
+/// The minimum translation of two intersecting cores, `(unit normal A to B, depth)`.
+/// `planar`: the cores are 2D (in the plane z = 0), and so is the translation.
+pub(crate) fn core_penetration(a: &Core, b: &Core, planar: bool) -> (DVec3, f64) {
+    // At most 3 + 3 face normals and 3 x 3 edge cross products (no allocation).
+    let mut axes = [DVec3::ZERO; 15];
+    let mut count = 0;
+    let mut add = |l: DVec3| {
+        axes[count] = l;
+        count += 1;
+    };
+    let (ea, na) = edges(a, planar);
+    let (eb, nb) = edges(b, planar);
+    if planar {
+        // The edge normals of both polygons.
+        ea[..na].iter().chain(&eb[..nb]).for_each(|e| add(DVec3::new(-e.y, e.x, 0.0)));
+    } else {
+        let (fa, ma) = faces(a);
+        let (fb, mb) = faces(b);
+        fa[..ma].iter().chain(&fb[..mb]).for_each(|&f| add(f));
+        ea[..na].iter().for_each(|&u| eb[..nb].iter().for_each(|&v| add(u.cross(v))));
+    }
+    let mut best: Option<(DVec3, f64)> = None;
+    for &l in &axes[..count] {
+        let len = l.length();
+        if len == 0.0 {
+            continue; // parallel edges, or a degenerate feature
+        }
+        let l = l / len;
+        let ((a_lo, a_hi), (b_lo, b_hi)) = (project(a, l), project(b, l));
+        // Move B along +l until b_lo = a_hi, or along -l until b_hi = a_lo.
+        let (up, down) = ((a_hi - b_lo).max(0.0), (b_hi - a_lo).max(0.0));
+        let (n, depth) = if up <= down { (l, up) } else { (-l, down) };
+        if best.is_none_or(|(_, d)| depth < d) {
+            best = Some((n, depth));
+        }
+    }
+    // No axis at all: point against point, or (in 3D) a point on a segment or parallel
+    // segments in a line. The cores then only touch: any direction across them will do.
+    best.unwrap_or_else(|| (fallback_normal(a, b, planar), 0.0))
+}
+
+fn fallback_normal(a: &Core, b: &Core, planar: bool) -> DVec3 {
+    let dir = [a, b].iter().find_map(|c| match **c {
+        Core::Segment(p, q) if p != q => Some((q - p).normalize()),
+        _ => None,
+    });
+    match dir {
+        Some(d) if planar => DVec3::new(-d.y, d.x, 0.0),
+        Some(d) => d.any_orthonormal_vector(),
+        None => DVec3::X,
+    }
+}
+
+/// The contact of two rounded cores, or `None` when they are apart.
+pub(crate) fn rounded_contact(a: &Rounded, b: &Rounded, planar: bool) -> Option<RoundedContact> {
+    let c = gjk(&a.core, &b.core);
+    let reach = a.radius + b.radius;
+    if c.distance > reach {
+        return None;
+    }
+    if c.distance > 0.0 {
+        let n = (c.on_b - c.on_a) / c.distance;
+        // The common points on the core-to-core segment lie at [d - r_b, r_a] ∩ [0, d] from on_a.
+        let (lo, hi) = ((c.distance - b.radius).max(0.0), a.radius.min(c.distance));
+        let point = c.on_a + n * ((lo + hi) / 2.0);
+        return Some(RoundedContact { normal: n, depth: (reach - c.distance).max(0.0), point });
+    }
+    let (normal, depth) = core_penetration(&a.core, &b.core, planar);
+    Some(RoundedContact { normal, depth: depth + reach, point: (c.on_a + c.on_b) / 2.0 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn segment_through_a_box_leaves_by_the_shortest_way() {
+        // A vertical segment through a unit box, 0.25 from its +x face.
+        let b = Core::Box(DVec3::ZERO, [DVec3::X, DVec3::Y, DVec3::Z], [1.0; 3]);
+        let s = Core::Segment(DVec3::new(0.75, 0.0, -3.0), DVec3::new(0.75, 0.0, 3.0));
+        let (n, depth) = core_penetration(&b, &s, false);
+        assert_eq!((n, depth), (DVec3::X, 0.25));
+        let c = rounded_contact(&Rounded { core: b, radius: 0.0 }, &Rounded { core: s, radius: 0.5 }, false)
+            .unwrap();
+        assert_eq!((c.normal, c.depth), (DVec3::X, 0.75));
+    }
+
+    #[test]
+    fn crossing_segments_in_2d_and_3d() {
+        let x = Core::Segment(DVec3::new(-2.0, 0.0, 0.0), DVec3::new(2.0, 0.0, 0.0));
+        let y = Core::Segment(DVec3::new(0.5, -1.0, 0.0), DVec3::new(0.5, 3.0, 0.0));
+        let (n, depth) = core_penetration(&x, &y, true);
+        // 2D: y leaves x by moving up 1 (its lower end onto x) rather than right 1.5.
+        assert_eq!((n, depth), (DVec3::Y, 1.0));
+        // 3D: crossing segments only touch; the normal is their common perpendicular.
+        let (n, depth) = core_penetration(&x, &y, false);
+        assert_eq!((n.abs(), depth), (DVec3::Z, 0.0));
+    }
+}

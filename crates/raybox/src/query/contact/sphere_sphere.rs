@@ -1,0 +1,79 @@
+//! Ball against ball, 2D and 3D: the centre line is the normal, and the depth is
+//! `r₁ + r₂ - |c₂ - c₁|` (Ericson, *Real-Time Collision Detection*, 4.3.1).
+//!
+//! Decided in `f64` on squared values, like the overlap test, so a touching pair is
+//! `Some` with depth zero exactly when [`crate::Overlaps`] says it overlaps.
+//! Concentric balls have no preferred direction: the normal is then `+x`.
+
+use glam::{DVec2, DVec3};
+
+use crate::{Circle, Contact, Contact2, Contact3, ContactPoints2, ContactPoints3, Sphere};
+
+macro_rules! ball_ball_contact {
+    ($Ball:ident, $Contact:ident, $Points:ident, $DV:ident, $as_dvec:ident, $as_f32:ident) => {
+        impl Contact<$Ball> for $Ball {
+            type Output = $Contact;
+
+            fn contact(&self, other: &$Ball) -> Option<$Contact> {
+                let (ca, cb) = (self.center().$as_dvec(), other.center().$as_dvec());
+                let (ra, rb) = (f64::from(self.radius()), f64::from(other.radius()));
+                let d = cb - ca;
+                let (d2, r) = (d.length_squared(), ra + rb);
+                if d2 > r * r {
+                    return None;
+                }
+                let dist = d2.sqrt();
+                // Concentric: any direction separates equally well; take +x.
+                let normal = if dist > 0.0 { d / dist } else { $DV::X };
+                let depth = (r - dist).max(0.0);
+                // Midway between the deepest points c₁ + n r₁ and c₂ - n r₂.
+                let point = ca + normal * (ra - depth / 2.0);
+                Some($Contact {
+                    normal: normal.$as_f32(),
+                    depth: depth as f32,
+                    points: $Points::one(point.$as_f32()),
+                })
+            }
+        }
+    };
+}
+
+ball_ball_contact!(Circle, Contact2, ContactPoints2, DVec2, as_dvec2, as_vec2);
+ball_ball_contact!(Sphere, Contact3, ContactPoints3, DVec3, as_dvec3, as_vec3);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::{Vec2, Vec3};
+
+    #[test]
+    fn overlapping_spheres_along_a_3_4_5_line() {
+        // Centres 5 apart, radii 3 and 3: depth 1, normal (0.6, 0.8, 0).
+        let a = Sphere::new(Vec3::ZERO, 3.0);
+        let b = Sphere::new(Vec3::new(3.0, 4.0, 0.0), 3.0);
+        let c = a.contact(&b).unwrap();
+        assert_eq!(c.depth, 1.0);
+        assert!((c.normal - Vec3::new(0.6, 0.8, 0.0)).length() < 1e-7);
+        assert!((c.points[0] - Vec3::new(1.5, 2.0, 0.0)).length() < 1e-6);
+        let r = b.contact(&a).unwrap();
+        assert_eq!((r.normal, r.depth), (-c.normal, c.depth));
+    }
+
+    #[test]
+    fn touching_gives_depth_zero_and_apart_gives_none() {
+        let a = Circle::new(Vec2::ZERO, 2.0);
+        let touching = Circle::new(Vec2::new(3.0, 4.0), 3.0);
+        let c = a.contact(&touching).unwrap();
+        assert_eq!(c.depth, 0.0);
+        assert_eq!(c.points[0], Vec2::new(1.2, 1.6));
+        assert!(a.contact(&Circle::new(Vec2::new(3.0, 4.0), 2.999_999)).is_none());
+    }
+
+    #[test]
+    fn concentric_balls_push_along_x() {
+        let c = Sphere::new(Vec3::ONE, 1.0).contact(&Sphere::new(Vec3::ONE, 0.5)).unwrap();
+        assert_eq!((c.normal, c.depth), (Vec3::X, 1.5));
+        let z = Circle::new(Vec2::ZERO, 0.0).contact(&Circle::new(Vec2::ZERO, 0.0)).unwrap();
+        assert_eq!((z.normal, z.depth, z.points[0]), (Vec2::X, 0.0, Vec2::ZERO));
+    }
+}

@@ -1,0 +1,407 @@
+//! The Gilbert–Johnson–Keerthi distance algorithm on convex "cores" (points, segments,
+//! boxes, triangles), each optionally rounded by a radius (balls, capsules).
+//!
+//! Gilbert, Johnson & Keerthi 1988; van den Bergen, *Collision Detection in Interactive
+//! 3D Environments*, 4.3; Ericson, *Real-Time Collision Detection*, 9.5 (the simplex
+//! solver uses the Voronoi-region closest-point routines of RTCD 5.1.2 and 5.1.5).
+//!
+//! GJK walks a simplex of support points of the Minkowski difference `A - B` toward the
+//! origin: `v` is the simplex point nearest the origin, `w = s_A(-v) - s_B(v)` the next
+//! support point, and the loop stops when `|v|² - v·w` (the gap between the lower and
+//! upper bounds of the distance, times `|v|`) falls below [`GJK_REL_TOL`] of `|v|²`, when
+//! the simplex contains the origin (up to [`GJK_ZERO_REL`] of its size), or when `|v|` stops decreasing. Polytopes have finitely
+//! many support points, so it ends; [`GJK_MAX_ITERATIONS`] guards the rest.
+//!
+//! Everything is in `f64`; 2D shapes are embedded in the plane `z = 0` (the simplex then
+//! never needs more than three points).
+
+use glam::{DVec2, DVec3, Vec2, Vec3};
+
+/// Relative convergence tolerance of GJK on `|v|²`: far below `f32` resolution, far above
+/// the rounding of `v` (a small difference of large support points).
+pub(crate) const GJK_REL_TOL: f64 = 1e-10;
+/// A simplex point nearer the origin than this fraction of the simplex's size is the
+/// origin up to rounding: the cores intersect.
+pub(crate) const GJK_ZERO_REL: f64 = 1e-12;
+/// More iterations than any box, segment or triangle pair needs (they converge in a
+/// handful); a guard against cycling on rounding noise.
+pub(crate) const GJK_MAX_ITERATIONS: usize = 64;
+
+/// A convex core in `f64`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Core {
+    Point(DVec3),
+    Segment(DVec3, DVec3),
+    /// Centre, unit axes, half extents (a 2D box has a zero third half extent).
+    Box(DVec3, [DVec3; 3], [f64; 3]),
+    Triangle([DVec3; 3]),
+}
+
+/// A core swept by a ball of `radius` (zero for polytopes).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Rounded {
+    pub core: Core,
+    pub radius: f64,
+}
+
+pub(crate) fn d3(v: Vec3) -> DVec3 {
+    v.as_dvec3()
+}
+pub(crate) fn d2(v: Vec2) -> DVec3 {
+    DVec3::new(f64::from(v.x), f64::from(v.y), 0.0)
+}
+pub(crate) fn f2(v: DVec3) -> Vec2 {
+    DVec2::new(v.x, v.y).as_vec2()
+}
+pub(crate) fn f3(v: DVec3) -> Vec3 {
+    v.as_vec3()
+}
+
+impl Core {
+    /// A point of the core maximising `x · d`.
+    pub(crate) fn support(&self, d: DVec3) -> DVec3 {
+        match *self {
+            Core::Point(p) => p,
+            Core::Segment(p, q) => {
+                if q.dot(d) > p.dot(d) {
+                    q
+                } else {
+                    p
+                }
+            }
+            Core::Box(c, axes, h) => {
+                let mut s = c;
+                for k in 0..3 {
+                    let dk = axes[k].dot(d);
+                    if dk > 0.0 {
+                        s += axes[k] * h[k];
+                    } else if dk < 0.0 {
+                        s -= axes[k] * h[k];
+                    }
+                }
+                s
+            }
+            Core::Triangle(v) => {
+                let mut best = v[0];
+                for &x in &v[1..] {
+                    if x.dot(d) > best.dot(d) {
+                        best = x;
+                    }
+                }
+                best
+            }
+        }
+    }
+
+    /// The vertices (for projections in the separating-axis test).
+    pub(crate) fn vertices(&self) -> ([DVec3; 8], usize) {
+        let mut out = [DVec3::ZERO; 8];
+        match *self {
+            Core::Point(p) => {
+                out[0] = p;
+                (out, 1)
+            }
+            Core::Segment(p, q) => {
+                out[0] = p;
+                out[1] = q;
+                (out, 2)
+            }
+            Core::Box(c, axes, h) => {
+                for (i, o) in out.iter_mut().enumerate() {
+                    let s = |bit: usize, k: usize| if i & bit != 0 { h[k] } else { -h[k] };
+                    *o = c + axes[0] * s(1, 0) + axes[1] * s(2, 1) + axes[2] * s(4, 2);
+                }
+                (out, 8)
+            }
+            Core::Triangle(v) => {
+                out[..3].copy_from_slice(&v);
+                (out, 3)
+            }
+        }
+    }
+}
+
+impl Rounded {
+    /// The shape moved by `offset`.
+    pub(crate) fn translated(&self, o: DVec3) -> Self {
+        let core = match self.core {
+            Core::Point(p) => Core::Point(p + o),
+            Core::Segment(p, q) => Core::Segment(p + o, q + o),
+            Core::Box(c, axes, h) => Core::Box(c + o, axes, h),
+            Core::Triangle(v) => Core::Triangle(v.map(|x| x + o)),
+        };
+        Self { core, radius: self.radius }
+    }
+
+    /// A point of the rounded shape maximising `x · d` (`d` a unit vector).
+    pub(crate) fn support(&self, d: DVec3) -> DVec3 {
+        self.core.support(d) + d * self.radius
+    }
+
+    /// A length scale of the shape: the largest coordinate magnitude of a vertex, plus the radius.
+    pub(crate) fn scale(&self) -> f64 {
+        let (v, n) = self.core.vertices();
+        v[..n].iter().fold(0.0f64, |m, x| m.max(x.abs().max_element())) + self.radius
+    }
+}
+
+/// A support point of `A - B`, with the points of A and B it came from.
+#[derive(Clone, Copy, Debug)]
+struct Vertex {
+    w: DVec3,
+    a: DVec3,
+    b: DVec3,
+}
+
+/// The result of GJK: the distance between the cores and a closest point on each
+/// (equal, a common point, when the cores intersect).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Closest {
+    pub distance: f64,
+    pub on_a: DVec3,
+    pub on_b: DVec3,
+}
+
+/// The distance between two cores, and a closest pair of points.
+pub(crate) fn gjk(a: &Core, b: &Core) -> Closest {
+    let first = {
+        let d = DVec3::X;
+        let (sa, sb) = (a.support(-d), b.support(d));
+        Vertex { w: sa - sb, a: sa, b: sb }
+    };
+    let mut simplex = [first; 4];
+    let mut len = 1;
+    let mut lambda = [1.0, 0.0, 0.0, 0.0];
+    let mut v = first.w;
+    let size = |s: &[Vertex]| s.iter().fold(0.0f64, |m, x| m.max(x.w.length_squared()));
+    for _ in 0..GJK_MAX_ITERATIONS {
+        let vv = v.length_squared();
+        if vv <= GJK_ZERO_REL * GJK_ZERO_REL * size(&simplex[..len]) {
+            break; // the origin is in the simplex
+        }
+        let (sa, sb) = (a.support(-v), b.support(v));
+        let w = sa - sb;
+        if vv - v.dot(w) <= GJK_REL_TOL * vv || simplex[..len].iter().any(|x| x.w == w) {
+            break; // converged: w is no closer to the origin than v
+        }
+        let previous = (simplex, len, lambda, v);
+        simplex[len] = Vertex { w, a: sa, b: sb };
+        len += 1;
+        let (new_v, new_len, new_lambda) = closest_on_simplex(&mut simplex, len);
+        if new_v.length_squared() >= vv {
+            // No progress (rounding): keep the better simplex and stop.
+            (simplex, len, lambda, v) = previous;
+            break;
+        }
+        v = new_v;
+        len = new_len;
+        lambda = new_lambda;
+    }
+    let on_a = (0..len).map(|k| simplex[k].a * lambda[k]).sum();
+    let on_b = (0..len).map(|k| simplex[k].b * lambda[k]).sum();
+    let touching = v.length_squared() <= GJK_ZERO_REL * GJK_ZERO_REL * size(&simplex[..len]);
+    let distance = if touching { 0.0 } else { v.length() };
+    Closest { distance, on_a, on_b }
+}
+
+/// A simplex solution: the nearest point, the number of vertices kept, their weights.
+type Solved = (DVec3, usize, [f64; 4]);
+
+/// The point of the simplex nearest the origin; the simplex is reduced (in place) to the
+/// vertices whose barycentric weights are positive, returned with the weights.
+fn closest_on_simplex(s: &mut [Vertex; 4], len: usize) -> Solved {
+    match len {
+        1 => (s[0].w, 1, [1.0, 0.0, 0.0, 0.0]),
+        2 => closest_on_segment(s, [0, 1]),
+        3 => closest_on_triangle(s, [0, 1, 2]),
+        _ => closest_on_tetrahedron(s),
+    }
+}
+
+/// Keeps the vertices `idx` (in order) with weights `w`.
+fn keep<const K: usize>(s: &mut [Vertex; 4], idx: [usize; K], w: [f64; K]) -> Solved {
+    let picked: [Vertex; K] = idx.map(|i| s[i]);
+    let mut lambda = [0.0; 4];
+    let mut v = DVec3::ZERO;
+    for k in 0..K {
+        s[k] = picked[k];
+        lambda[k] = w[k];
+        v += picked[k].w * w[k];
+    }
+    (v, K, lambda)
+}
+
+fn closest_on_segment(s: &mut [Vertex; 4], [i, j]: [usize; 2]) -> Solved {
+    let (a, b) = (s[i].w, s[j].w);
+    let ab = b - a;
+    let t = -a.dot(ab);
+    if t <= 0.0 {
+        return keep(s, [i], [1.0]);
+    }
+    let dd = ab.length_squared();
+    if t >= dd {
+        return keep(s, [j], [1.0]);
+    }
+    let t = t / dd;
+    keep(s, [i, j], [1.0 - t, t])
+}
+
+/// RTCD 5.1.5 with `p` the origin, keeping track of the region.
+fn closest_on_triangle(s: &mut [Vertex; 4], [i, j, k]: [usize; 3]) -> Solved {
+    let (a, b, c) = (s[i].w, s[j].w, s[k].w);
+    let (ab, ac, ap) = (b - a, c - a, -a);
+    let (d1, d2) = (ab.dot(ap), ac.dot(ap));
+    if d1 <= 0.0 && d2 <= 0.0 {
+        return keep(s, [i], [1.0]);
+    }
+    let bp = -b;
+    let (d3, d4) = (ab.dot(bp), ac.dot(bp));
+    if d3 >= 0.0 && d4 <= d3 {
+        return keep(s, [j], [1.0]);
+    }
+    let vc = d1 * d4 - d3 * d2;
+    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
+        let t = d1 / (d1 - d3);
+        return keep(s, [i, j], [1.0 - t, t]);
+    }
+    let cp = -c;
+    let (d5, d6) = (ab.dot(cp), ac.dot(cp));
+    if d6 >= 0.0 && d5 <= d6 {
+        return keep(s, [k], [1.0]);
+    }
+    let vb = d5 * d2 - d1 * d6;
+    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
+        let t = d2 / (d2 - d6);
+        return keep(s, [i, k], [1.0 - t, t]);
+    }
+    let va = d3 * d6 - d5 * d4;
+    if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
+        let t = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+        return keep(s, [j, k], [1.0 - t, t]);
+    }
+    let denom = va + vb + vc;
+    if denom <= 0.0 {
+        // A degenerate (flat) triangle: the best of its edges.
+        return best_of_edges(s, [i, j, k]);
+    }
+    let (v, w) = (vb / denom, vc / denom);
+    keep(s, [i, j, k], [1.0 - v - w, v, w])
+}
+
+fn best_of_edges(s: &mut [Vertex; 4], [i, j, k]: [usize; 3]) -> Solved {
+    let orig = *s;
+    let mut best: Option<([Vertex; 4], Solved)> = None;
+    for e in [[i, j], [j, k], [k, i]] {
+        let mut t = orig;
+        let r = closest_on_segment(&mut t, e);
+        if best.as_ref().is_none_or(|(_, b)| r.0.length_squared() < b.0.length_squared()) {
+            best = Some((t, r));
+        }
+    }
+    let (t, r) = best.expect("three edges");
+    *s = t;
+    r
+}
+
+/// The origin is inside the tetrahedron unless it is beyond one of its face planes; then
+/// the nearest point is on the boundary, the nearest of the four faces' nearest points
+/// (RTCD 5.1.6). Taking all four, not only the faces the origin is beyond, keeps a nearly
+/// flat tetrahedron (whose plane tests rounding can flip) from skipping the right face.
+fn closest_on_tetrahedron(s: &mut [Vertex; 4]) -> Solved {
+    let orig = *s;
+    let faces = [([0, 1, 2], 3), ([0, 2, 3], 1), ([0, 3, 1], 2), ([1, 3, 2], 0)];
+    let outside = faces.iter().any(|&(f, opposite)| {
+        let [a, b, c] = f.map(|i| orig[i].w);
+        let n = (b - a).cross(c - a);
+        let (side_origin, side_opposite) = (n.dot(-a), n.dot(orig[opposite].w - a));
+        side_opposite == 0.0 || side_origin * side_opposite < 0.0
+    });
+    // Inside: the weights are the barycentric coordinates of the origin. A nearly flat
+    // tetrahedron can pass the plane tests by rounding; its weights then leave [0, 1].
+    let [a, b, c, d] = orig.map(|x| x.w);
+    let vol = |p: DVec3, q: DVec3, r: DVec3, x: DVec3| (q - p).cross(r - p).dot(x - p);
+    let total = vol(a, b, c, d);
+    let w =
+        [vol(DVec3::ZERO, b, c, d), vol(a, DVec3::ZERO, c, d), vol(a, b, DVec3::ZERO, d)].map(|x| x / total);
+    let w = [w[0], w[1], w[2], 1.0 - w[0] - w[1] - w[2]];
+    if !outside && w.iter().all(|x| (0.0..=1.0).contains(x)) {
+        return (DVec3::ZERO, 4, w);
+    }
+    let mut best: Option<([Vertex; 4], Solved)> = None;
+    for (f, _) in faces {
+        let mut t = orig;
+        let r = closest_on_triangle(&mut t, f);
+        if best.as_ref().is_none_or(|(_, b)| r.0.length_squared() < b.0.length_squared()) {
+            best = Some((t, r));
+        }
+    }
+    let (t, r) = best.expect("four faces");
+    *s = t;
+    r
+}
+
+/// Whether two rounded cores overlap: the cores are at most `r_a + r_b` apart.
+pub(crate) fn rounded_overlaps(a: &Rounded, b: &Rounded) -> bool {
+    gjk(&a.core, &b.core).distance <= a.radius + b.radius
+}
+
+/// The distance between two rounded cores, with a closest point on each (the same
+/// point, midway between the surfaces, when they overlap).
+pub(crate) fn rounded_closest(a: &Rounded, b: &Rounded) -> Closest {
+    let c = gjk(&a.core, &b.core);
+    if c.distance == 0.0 {
+        let p = (c.on_a + c.on_b) / 2.0;
+        return Closest { distance: 0.0, on_a: p, on_b: p };
+    }
+    let n = (c.on_b - c.on_a) / c.distance;
+    let gap = c.distance - a.radius - b.radius;
+    if gap > 0.0 {
+        return Closest { distance: gap, on_a: c.on_a + n * a.radius, on_b: c.on_b - n * b.radius };
+    }
+    // Overlapping: the points of the core-to-core segment within both radii form the
+    // interval [d - r_b, r_a] ∩ [0, d] of distances from on_a; take its middle.
+    let lo = (c.distance - b.radius).max(0.0);
+    let hi = a.radius.min(c.distance);
+    let p = c.on_a + n * ((lo + hi) / 2.0);
+    Closest { distance: 0.0, on_a: p, on_b: p }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unit_box(c: DVec3) -> Core {
+        Core::Box(c, [DVec3::X, DVec3::Y, DVec3::Z], [1.0; 3])
+    }
+
+    #[test]
+    fn boxes_face_edge_and_corner_apart() {
+        let a = unit_box(DVec3::ZERO);
+        // Face to face: 1 apart along x.
+        let c = gjk(&a, &unit_box(DVec3::new(3.0, 0.5, 0.0)));
+        assert!(
+            (c.distance - 1.0).abs() < 1e-12
+                && (c.on_a.x - 1.0).abs() < 1e-12
+                && (c.on_b.x - 2.0).abs() < 1e-12
+        );
+        // Corner to corner: (1, 2, 2) apart, distance 3.
+        let c = gjk(&a, &unit_box(DVec3::new(3.0, 4.0, 4.0)));
+        assert!((c.distance - 3.0).abs() < 1e-12, "{c:?}");
+        assert!(
+            (c.on_a - DVec3::ONE).length() < 1e-12 && (c.on_b - DVec3::new(2.0, 3.0, 3.0)).length() < 1e-12
+        );
+        // Overlapping: zero, and a common point.
+        let c = gjk(&a, &unit_box(DVec3::new(1.5, 0.0, 0.0)));
+        assert_eq!(c.distance, 0.0);
+    }
+
+    #[test]
+    fn segment_against_triangle_and_point() {
+        let t = Core::Triangle([DVec3::ZERO, DVec3::new(4.0, 0.0, 0.0), DVec3::new(0.0, 4.0, 0.0)]);
+        let s = Core::Segment(DVec3::new(1.0, 1.0, 2.0), DVec3::new(1.0, 1.0, 5.0));
+        let c = gjk(&s, &t);
+        assert!((c.distance - 2.0).abs() < 1e-12 && (c.on_b - DVec3::new(1.0, 1.0, 0.0)).length() < 1e-12);
+        let c = gjk(&Core::Point(DVec3::new(5.0, 5.0, 0.0)), &t);
+        assert!((c.distance - 3.0 * 2f64.sqrt()).abs() < 1e-12, "{c:?}");
+    }
+}

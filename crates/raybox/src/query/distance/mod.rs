@@ -1,0 +1,149 @@
+//! Distances between shapes, and a closest point on each: one file per shape pair, named in
+//! the pair order of `query/mod.rs`.
+//!
+//! Every pair runs the GJK distance algorithm of `gjk.rs` on the shapes' convex cores (a
+//! ball is a point core with a radius, a capsule a segment core with a radius), in `f64`.
+//!
+//! **Conventions.** Shapes are solid: overlapping shapes are at distance zero, and their
+//! two "closest points" are then one common point. For the pairs that have an exact
+//! [`crate::Overlaps`] test, `distance` is zero **exactly** when `overlaps` is true (the
+//! overlap test decides, and a separated pair never reports zero). The distance and the
+//! points agree with the exact ones to about `1e-6` relative of the coordinates.
+
+mod aabb_aabb;
+mod aabb_capsule;
+mod aabb_obb;
+mod aabb_segment;
+mod capsule_capsule;
+mod capsule_segment;
+mod gjk;
+mod obb_capsule;
+mod obb_obb;
+mod obb_segment;
+mod plane_capsule;
+mod segment_segment;
+mod sphere_aabb;
+mod sphere_capsule;
+mod sphere_obb;
+mod sphere_segment;
+mod sphere_sphere;
+mod triangle_capsule;
+
+pub(crate) use gjk::{Core, Rounded, d2, d3, f2, f3, gjk, rounded_closest, rounded_overlaps};
+
+use crate::{Aabb2, Aabb3, Capsule2, Capsule3, Circle, Obb2, Obb3, Segment2, Segment3, Sphere, Triangle3};
+
+/// The distance between two shapes, and a closest point on each.
+///
+/// Implemented for both orders of every supported pair. See the module docs of
+/// `query/distance` and the crate *Semantics*.
+///
+/// ```
+/// use raybox::{Aabb3, Distance, Sphere};
+/// use glam::Vec3;
+///
+/// let b = Aabb3::new(Vec3::ZERO, Vec3::ONE);
+/// let s = Sphere::new(Vec3::new(4.0, 5.0, 0.5), 1.0); // 3-4-5 from the edge x = y = 1
+/// assert!((s.distance(&b) - 4.0).abs() < 1e-6);
+/// let (on_b, on_s) = b.closest_points(&s);
+/// assert!((on_b - Vec3::new(1.0, 1.0, 0.5)).length() < 1e-6);
+/// assert!((b.distance(&s) - (on_s - on_b).length()).abs() < 1e-6);
+/// ```
+#[doc(alias = "closest_points")]
+pub trait Distance<T: ?Sized> {
+    /// `Vec2` for 2D shapes, `Vec3` for 3D shapes.
+    type Point;
+
+    /// The Euclidean distance between the shapes; zero when they overlap.
+    fn distance(&self, other: &T) -> f32;
+
+    /// A point of `self` and a point of `other` at [`Self::distance`] from each other
+    /// (one common point, twice, when the shapes overlap).
+    fn closest_points(&self, other: &T) -> (Self::Point, Self::Point);
+}
+
+/// A shape as a convex core swept by a ball.
+pub(crate) trait ToRounded {
+    /// The core and radius.
+    fn to_rounded(&self) -> Rounded;
+}
+
+macro_rules! to_rounded {
+    ($($T:ty => |$s:ident| $core:expr, $radius:expr);* $(;)?) => {
+        $(impl ToRounded for $T {
+            fn to_rounded(&self) -> Rounded {
+                let $s = self;
+                Rounded { core: $core, radius: $radius }
+            }
+        })*
+    };
+}
+
+to_rounded! {
+    Circle => |s| Core::Point(d2(s.center())), f64::from(s.radius());
+    Sphere => |s| Core::Point(d3(s.center())), f64::from(s.radius());
+    Segment2 => |s| Core::Segment(d2(s.start()), d2(s.end())), 0.0;
+    Segment3 => |s| Core::Segment(d3(s.start()), d3(s.end())), 0.0;
+    Capsule2 => |s| Core::Segment(d2(s.start()), d2(s.end())), f64::from(s.radius());
+    Capsule3 => |s| Core::Segment(d3(s.start()), d3(s.end())), f64::from(s.radius());
+    Aabb2 => |s| Core::Box(d2(s.center()), [glam::DVec3::X, glam::DVec3::Y, glam::DVec3::Z],
+        [f64::from(s.half_extents().x), f64::from(s.half_extents().y), 0.0]), 0.0;
+    Aabb3 => |s| Core::Box(d3(s.center()), [glam::DVec3::X, glam::DVec3::Y, glam::DVec3::Z],
+        s.half_extents().as_dvec3().into()), 0.0;
+    Obb2 => |s| Core::Box(d2(s.center()), [d2(s.axes()[0]), d2(s.axes()[1]), glam::DVec3::Z],
+        [f64::from(s.half_extents().x), f64::from(s.half_extents().y), 0.0]), 0.0;
+    Obb3 => |s| Core::Box(d3(s.center()), s.axes().map(d3), s.half_extents().as_dvec3().into()), 0.0;
+    Triangle3 => |s| Core::Triangle(s.vertices().map(d3)), 0.0;
+}
+
+/// The distance of a pair whose exact overlap test decides the zero: GJK's distance when
+/// apart, kept positive.
+pub(crate) fn decided_distance(overlaps: bool, a: &impl ToRounded, b: &impl ToRounded) -> f32 {
+    if overlaps {
+        return 0.0;
+    }
+    (rounded_closest(&a.to_rounded(), &b.to_rounded()).distance as f32).max(f32::MIN_POSITIVE)
+}
+
+/// `Distance` for `$A` against `$B` (and the reverse when the types differ) through GJK;
+/// `exact` pairs let their `Overlaps` test decide the zero.
+macro_rules! gjk_distance {
+    (@one $A:ty, $B:ty, $V:ty, $f:path, $exact:tt) => {
+        impl crate::Distance<$B> for $A {
+            type Point = $V;
+            fn distance(&self, other: &$B) -> f32 {
+                gjk_distance!(@dist self, other, $B, $exact)
+            }
+            fn closest_points(&self, other: &$B) -> ($V, $V) {
+                use crate::query::distance::ToRounded;
+                let c = crate::query::distance::rounded_closest(&self.to_rounded(), &other.to_rounded());
+                ($f(c.on_a), $f(c.on_b))
+            }
+        }
+    };
+    (@dist $s:ident, $o:ident, $B:ty, exact) => {
+        crate::query::distance::decided_distance(crate::Overlaps::<$B>::overlaps($s, $o), $s, $o)
+    };
+    (@dist $s:ident, $o:ident, $B:ty, plain) => {{
+        use crate::query::distance::ToRounded;
+        crate::query::distance::rounded_closest(&$s.to_rounded(), &$o.to_rounded()).distance as f32
+    }};
+    ($($A:ty, $B:ty => $V:ty, $f:path, $exact:tt);* $(;)?) => {
+        $(gjk_distance!(@one $A, $B, $V, $f, $exact);
+          // The reverse order calls the forward one, so that it is symmetric to the bit.
+          impl crate::Distance<$A> for $B {
+              type Point = $V;
+              fn distance(&self, other: &$A) -> f32 {
+                  crate::Distance::<$B>::distance(other, self)
+              }
+              fn closest_points(&self, other: &$A) -> ($V, $V) {
+                  let (p, q) = crate::Distance::<$B>::closest_points(other, self);
+                  (q, p)
+              }
+          })*
+    };
+    (same: $($A:ty => $V:ty, $f:path, $exact:tt);* $(;)?) => {
+        $(gjk_distance!(@one $A, $A, $V, $f, $exact);)*
+    };
+}
+pub(crate) use gjk_distance;

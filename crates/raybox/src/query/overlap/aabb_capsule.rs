@@ -1,0 +1,22 @@
+//! Axis-aligned box against capsule, 2D and 3D: the core segment is within the radius of
+//! the box (GJK on the box and the segment, in `f64`).
+
+use super::rounded_overlaps;
+use crate::{Aabb2, Aabb3, Capsule2, Capsule3};
+
+rounded_overlaps!(Aabb2, Capsule2; Aabb3, Capsule3);
+
+#[cfg(test)]
+mod tests {
+    use crate::{Aabb2, Capsule2, Overlaps};
+    use glam::Vec2;
+
+    #[test]
+    fn capsule_near_a_corner() {
+        let b = Aabb2::new(Vec2::ZERO, Vec2::ONE);
+        // A capsule whose core ends 5 from the corner (1, 1) along (3, 4).
+        let c = |r: f32| Capsule2::new(Vec2::new(4.0, 5.0), Vec2::new(9.0, 5.0), r);
+        assert!(b.overlaps(&c(5.0)) && c(5.0).overlaps(&b));
+        assert!(!b.overlaps(&c(4.99)));
+    }
+}

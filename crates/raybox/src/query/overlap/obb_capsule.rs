@@ -1,0 +1,20 @@
+//! Oriented box against capsule, 2D and 3D: the core segment is within the radius of the
+//! box (GJK on the box and the segment, in `f64`).
+
+use super::rounded_overlaps;
+use crate::{Capsule2, Capsule3, Obb2, Obb3};
+
+rounded_overlaps!(Obb2, Capsule2; Obb3, Capsule3);
+
+#[cfg(test)]
+mod tests {
+    use crate::{Capsule2, Obb2, Overlaps};
+    use glam::Vec2;
+
+    #[test]
+    fn capsule_above_a_diamond() {
+        let diamond = Obb2::new(Vec2::ZERO, Vec2::ONE, std::f32::consts::FRAC_PI_4);
+        let c = |r: f32| Capsule2::new(Vec2::new(-3.0, 2.0), Vec2::new(3.0, 2.0), r);
+        assert!(diamond.overlaps(&c(0.6)) && !diamond.overlaps(&c(0.58)));
+    }
+}

@@ -1,0 +1,22 @@
+//! Ball against capsule, 2D and 3D: the centre is within `r_ball + r_capsule` of the core
+//! segment (GJK on a point and a segment, in `f64`; Ericson, *Real-Time Collision
+//! Detection*, 5.1.2 and 4.5.1).
+
+use super::rounded_overlaps;
+use crate::{Capsule2, Capsule3, Circle, Sphere};
+
+rounded_overlaps!(Circle, Capsule2; Sphere, Capsule3);
+
+#[cfg(test)]
+mod tests {
+    use crate::{Capsule3, Overlaps, Sphere};
+    use glam::Vec3;
+
+    #[test]
+    fn beside_the_body_and_past_the_cap() {
+        let c = Capsule3::new(Vec3::ZERO, Vec3::new(0.0, 2.0, 0.0), 0.5);
+        assert!(Sphere::new(Vec3::new(1.5, 1.0, 0.0), 1.0).overlaps(&c)); // touching the body
+        assert!(!c.overlaps(&Sphere::new(Vec3::new(1.5, 1.0, 0.0), 0.999)));
+        assert!(c.overlaps(&Sphere::new(Vec3::new(0.0, 3.0, 0.0), 0.5))); // touching the cap
+    }
+}

@@ -1,0 +1,324 @@
+//! Contacts (`Contact`): exact depths from the reference vectors, and properties on
+//! random pairs of every supported kind.
+//!
+//! - `aabb_aabb_*`, `obb_obb_*`: `contact` is `Some` exactly when the vectors say the
+//!   boxes overlap (binary32 boolean rules), and `depth` is the exact
+//!   `penetration_depth` (the minimum translation distance) within the distance rule of
+//!   `tests/vectors/README.md`. `circle_aabb_2d`, `sphere_aabb_3d`: depth `r - √dist_sq`.
+//! - properties: `Some` exactly when `overlaps`; the reverse pair flips the normal;
+//!   moving the second shape by `normal * (depth + ε)` separates the pair and by
+//!   `normal * (depth - ε)` does not; every contact point lies within `depth / 2` of both
+//!   shapes.
+
+mod common;
+
+use common::strategies::*;
+use common::{Case, Report, expected, f32_array, f32_of, load};
+use glam::{Quat, Vec2, Vec3};
+use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
+use raybox::{
+    Aabb2, Aabb3, Circle, ClosestPoint, Contact, Contact2, Contact3, Obb2, Obb3, Overlaps, Plane, ShapeError,
+    Sphere, Triangle3,
+};
+use serde_json::Value;
+
+// ---------------------------------------------------------------------------------------
+// Reference vectors
+// ---------------------------------------------------------------------------------------
+
+fn v2(v: &Value) -> Vec2 {
+    Vec2::from_slice(&f32_array(v))
+}
+fn v3(v: &Value) -> Vec3 {
+    Vec3::from_slice(&f32_array(v))
+}
+fn aabb2(b: &Value) -> Result<Aabb2, ShapeError> {
+    Aabb2::try_new(v2(&b["min"]), v2(&b["max"]))
+}
+fn aabb3(b: &Value) -> Result<Aabb3, ShapeError> {
+    Aabb3::try_new(v3(&b["min"]), v3(&b["max"]))
+}
+fn obb2(o: &Value) -> Result<Obb2, ShapeError> {
+    let p = f32_array(&o["rotation"]["pythagorean"]);
+    Obb2::try_from_rotation(v2(&o["center"]), v2(&o["half_extents"]), Vec2::new(p[0], p[1]))
+}
+fn obb3(o: &Value) -> Result<Obb3, ShapeError> {
+    let q = f32_array(&o["rotation"]["quat_wxyz"]);
+    Obb3::try_new(v3(&o["center"]), v3(&o["half_extents"]), Quat::from_xyzw(q[1], q[2], q[3], q[0]))
+}
+
+/// Runs `check` on every binary32 case of `vectors/<name>.json`.
+fn run(name: &'static str, mut check: impl FnMut(&mut Report, &Case<'_>)) -> Report {
+    let mut report = Report::new(name);
+    for raw in &load(name) {
+        let case = Case::new(raw);
+        if case.f64_only() {
+            report.skipped += 1;
+            continue;
+        }
+        report.cases += 1;
+        check(&mut report, &case);
+    }
+    report
+}
+
+/// The contact in both orders against the vectors' `overlap` and `penetration_depth`.
+fn check_depth(
+    report: &mut Report,
+    case: &Case<'_>,
+    strict: bool,
+    ab: Option<(f32, f32)>,
+    ba: Option<(f32, f32)>,
+) {
+    let e = case.expect;
+    let want = e["overlap"].as_bool().expect("overlap");
+    report.check_bool(case, "overlap (a.contact(b).is_some())", ab.is_some(), want, strict);
+    report.check_bool(case, "overlap (b.contact(a).is_some())", ba.is_some(), want, strict);
+    report.check(case, ab.map(|x| x.0) == ba.map(|x| x.0), || format!("asymmetric depth: {ab:?} vs {ba:?}"));
+    if let (Some((depth, normal_len)), Some(want_depth)) = (ab, expected(&e["penetration_depth"])) {
+        report.check_dist(case, "penetration_depth", f64::from(depth), want_depth);
+        report
+            .check(case, (normal_len - 1.0).abs() < 1e-5, || format!("normal not unit: |n| = {normal_len}"));
+    }
+}
+
+fn summary2(c: Option<Contact2>) -> Option<(f32, f32)> {
+    c.map(|c| (c.depth, c.normal.length()))
+}
+fn summary3(c: Option<Contact3>) -> Option<(f32, f32)> {
+    c.map(|c| (c.depth, c.normal.length()))
+}
+
+#[test]
+fn aabb_aabb_2d_depths() {
+    run("aabb_aabb_2d", |report, case| {
+        let (Ok(a), Ok(b)) = (aabb2(&case.inputs["a"]), aabb2(&case.inputs["b"])) else {
+            return report.fail(case, "valid boxes rejected");
+        };
+        check_depth(report, case, true, summary2(a.contact(&b)), summary2(b.contact(&a)));
+    })
+    .finish(80, 40);
+}
+
+#[test]
+fn aabb_aabb_3d_depths() {
+    run("aabb_aabb_3d", |report, case| {
+        let (Ok(a), Ok(b)) = (aabb3(&case.inputs["a"]), aabb3(&case.inputs["b"])) else {
+            return report.fail(case, "valid boxes rejected");
+        };
+        check_depth(report, case, true, summary3(a.contact(&b)), summary3(b.contact(&a)));
+    })
+    .finish(80, 40);
+}
+
+#[test]
+fn obb_obb_2d_depths() {
+    run("obb_obb_2d", |report, case| {
+        let (Ok(a), Ok(b)) = (obb2(&case.inputs["a"]), obb2(&case.inputs["b"])) else {
+            return report.fail(case, "valid boxes rejected");
+        };
+        check_depth(report, case, case.strict_bool(), summary2(a.contact(&b)), summary2(b.contact(&a)));
+        report.check(case, a.contact(&b).is_some() == a.overlaps(&b), || {
+            "contact disagrees with overlaps".into()
+        });
+    })
+    .finish(80, 30);
+}
+
+#[test]
+fn obb_obb_3d_depths() {
+    run("obb_obb_3d", |report, case| {
+        let (Ok(a), Ok(b)) = (obb3(&case.inputs["a"]), obb3(&case.inputs["b"])) else {
+            return report.fail(case, "valid boxes rejected");
+        };
+        check_depth(report, case, case.strict_bool(), summary3(a.contact(&b)), summary3(b.contact(&a)));
+        report.check(case, a.contact(&b).is_some() == a.overlaps(&b), || {
+            "contact disagrees with overlaps".into()
+        });
+    })
+    .finish(80, 30);
+}
+
+/// Ball–box: where the centre is outside the box, the depth is `r - √dist_sq`.
+fn check_ball_box(report: &mut Report, case: &Case<'_>, got: Option<f32>, radius: f32) {
+    let e = case.expect;
+    let want = e["overlap"].as_bool().expect("overlap");
+    report.check_bool(case, "overlap (contact.is_some())", got.is_some(), want, case.strict_bool());
+    let d2 = expected(&e["dist_sq"]).expect("dist_sq");
+    if let (Some(depth), true) = (got, d2 > 0.0) {
+        report.check_dist(case, "depth = r - dist", f64::from(depth), f64::from(radius) - d2.sqrt());
+    }
+}
+
+#[test]
+fn circle_aabb_2d_depths() {
+    run("circle_aabb_2d", |report, case| {
+        let s = &case.inputs["sphere"];
+        let (Ok(c), Ok(b)) =
+            (Circle::try_new(v2(&s["center"]), f32_of(&s["radius"])), aabb2(&case.inputs["box"]))
+        else {
+            return report.fail(case, "valid shapes rejected");
+        };
+        check_ball_box(report, case, c.contact(&b).map(|c| c.depth), c.radius());
+    })
+    .finish(80, 20);
+}
+
+#[test]
+fn sphere_aabb_3d_depths() {
+    run("sphere_aabb_3d", |report, case| {
+        let s = &case.inputs["sphere"];
+        let (Ok(c), Ok(b)) =
+            (Sphere::try_new(v3(&s["center"]), f32_of(&s["radius"])), aabb3(&case.inputs["box"]))
+        else {
+            return report.fail(case, "valid shapes rejected");
+        };
+        check_ball_box(report, case, c.contact(&b).map(|c| c.depth), c.radius());
+    })
+    .finish(80, 20);
+}
+
+// ---------------------------------------------------------------------------------------
+// Properties
+// ---------------------------------------------------------------------------------------
+
+/// The coordinates' scale in these tests (centres within ±2, sizes up to 2).
+const SCALE: f32 = 8.0;
+/// The translation tolerance of the separation property, and the distance tolerance of
+/// the contact points: well above `f32` rounding at `SCALE`, well below the sizes.
+const EPS: f32 = 1e-4 * SCALE;
+
+/// A 2D or 3D contact, seen through its parts.
+trait ContactParts<V> {
+    fn parts(&self) -> (V, f32, Vec<V>);
+}
+impl ContactParts<Vec2> for Contact2 {
+    fn parts(&self) -> (Vec2, f32, Vec<Vec2>) {
+        (self.normal, self.depth, self.points.to_vec())
+    }
+}
+impl ContactParts<Vec3> for Contact3 {
+    fn parts(&self) -> (Vec3, f32, Vec<Vec3>) {
+        (self.normal, self.depth, self.points.to_vec())
+    }
+}
+
+/// Every contact property, for one pair `(a, b)` of any supported kind and dimension.
+fn check_contact<A, B, V, C>(a: &A, b: &B) -> Result<(), TestCaseError>
+where
+    A: Contact<B, Output = C> + Overlaps<B> + ClosestPoint<Point = V>,
+    B: Contact<A, Output = C> + ClosestPoint<Point = V> + Translate<V>,
+    C: ContactParts<V> + core::fmt::Debug,
+    V: Copy + core::fmt::Debug + core::ops::Mul<f32, Output = V> + core::ops::Neg<Output = V> + PartialEq,
+    V: Into<Vec3Like>,
+{
+    let contact = a.contact(b);
+    prop_assert_eq!(contact.is_some(), a.overlaps(b), "contact must be Some exactly when overlapping");
+    let Some(c) = contact else { return Ok(()) };
+    let (n, depth, points) = c.parts();
+    let back = b.contact(a).expect("the reverse pair overlaps too");
+    let (rn, rdepth, _) = back.parts();
+    prop_assert_eq!((rn, rdepth), (-n, depth), "the reverse contact flips the normal");
+    let len: Vec3Like = n.into();
+    prop_assert!((len.0 - 1.0).abs() < 1e-5, "normal not unit: {:?}", n);
+    prop_assert!(depth >= 0.0);
+    prop_assert!(!a.overlaps(&b.moved(n * (depth + EPS))), "moving by depth + ε must separate: {:?}", c);
+    if depth > 2.0 * EPS {
+        prop_assert!(
+            a.overlaps(&b.moved(n * (depth - EPS))),
+            "moving by depth - ε must not separate: {:?}",
+            c
+        );
+    }
+    prop_assert!(!points.is_empty());
+    for p in points {
+        let (da, db) = (a.distance_to_point(p), b.distance_to_point(p));
+        let tol = depth / 2.0 + EPS;
+        prop_assert!(da <= tol && db <= tol, "point {:?} is {} from a and {} from b: {:?}", p, da, db, c);
+    }
+    Ok(())
+}
+
+/// The length of a 2D or 3D vector (so one generic check serves both).
+struct Vec3Like(f32);
+impl From<Vec2> for Vec3Like {
+    fn from(v: Vec2) -> Self {
+        Vec3Like(v.length())
+    }
+}
+impl From<Vec3> for Vec3Like {
+    fn from(v: Vec3) -> Self {
+        Vec3Like(v.length())
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn circle_circle(a in circle(), b in circle()) { check_contact(&a, &b)?; }
+    #[test]
+    fn circle_aabb(a in circle(), b in aabb2s()) { check_contact(&a, &b)?; check_contact(&b, &a)?; }
+    #[test]
+    fn circle_obb(a in circle(), b in obb2s()) { check_contact(&a, &b)?; check_contact(&b, &a)?; }
+    #[test]
+    fn aabb2_aabb2(a in aabb2s(), b in aabb2s()) { check_contact(&a, &b)?; }
+    #[test]
+    fn aabb2_obb2(a in aabb2s(), b in obb2s()) { check_contact(&a, &b)?; check_contact(&b, &a)?; }
+    #[test]
+    fn obb2_obb2(a in obb2s(), b in obb2s()) { check_contact(&a, &b)?; }
+    #[test]
+    fn sphere_sphere(a in sphere(), b in sphere()) { check_contact(&a, &b)?; }
+    #[test]
+    fn sphere_aabb(a in sphere(), b in aabb3s()) { check_contact(&a, &b)?; check_contact(&b, &a)?; }
+    #[test]
+    fn sphere_obb(a in sphere(), b in obb3s()) { check_contact(&a, &b)?; check_contact(&b, &a)?; }
+    #[test]
+    fn aabb3_aabb3(a in aabb3s(), b in aabb3s()) { check_contact(&a, &b)?; }
+    #[test]
+    fn aabb3_obb3(a in aabb3s(), b in obb3s()) { check_contact(&a, &b)?; check_contact(&b, &a)?; }
+    #[test]
+    fn obb3_obb3(a in obb3s(), b in obb3s()) { check_contact(&a, &b)?; }
+    #[test]
+    fn capsule2_pairs(c in capsule2s(), d in capsule2s(), s in circle(), b in aabb2s(), o in obb2s(), g in segment2s()) {
+        check_contact(&c, &d)?; check_contact(&s, &c)?; check_contact(&c, &s)?; check_contact(&b, &c)?;
+        check_contact(&c, &b)?; check_contact(&o, &c)?; check_contact(&c, &o)?; check_contact(&c, &g)?;
+    }
+    #[test]
+    fn capsule3_pairs(c in capsule3s(), d in capsule3s(), s in sphere(), b in aabb3s(), o in obb3s(), g in segment3s()) {
+        check_contact(&c, &d)?; check_contact(&s, &c)?; check_contact(&c, &s)?; check_contact(&b, &c)?;
+        check_contact(&c, &b)?; check_contact(&o, &c)?; check_contact(&c, &o)?; check_contact(&c, &g)?;
+    }
+    #[test]
+    fn capsule3_triangle_and_plane(c in capsule3s(), t in triangles(), p in planes()) {
+        check_contact(&t, &c)?; check_contact(&p, &c)?;
+    }
+}
+
+fn triangles() -> impl Strategy<Value = Triangle3> {
+    (point3(), point3(), point3())
+        .prop_filter("non-degenerate", |(a, b, c)| (*b - *a).cross(*c - *a).length() > 1e-2)
+        .prop_map(|(a, b, c)| Triangle3::new(a, b, c))
+}
+
+fn planes() -> impl Strategy<Value = Plane> {
+    (point3(), point3())
+        .prop_filter("non-zero normal", |(_, n)| n.length() > 0.1)
+        .prop_map(|(p, n)| Plane::from_point_normal(p, n))
+}
+
+/// The strategies must produce both overlapping and separated pairs.
+#[test]
+fn strategies_mix_overlapping_and_separated_pairs() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let mut runner = TestRunner::deterministic();
+    let (mut hits, n) = (0, 1000);
+    for _ in 0..n {
+        let a = obb3s().new_tree(&mut runner).unwrap().current();
+        let b = obb3s().new_tree(&mut runner).unwrap().current();
+        hits += usize::from(a.overlaps(&b));
+    }
+    assert!((200..=800).contains(&hits), "{hits} of {n} pairs overlap");
+}

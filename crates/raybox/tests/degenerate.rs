@@ -1,0 +1,167 @@
+//! Degenerate but valid shapes (zero radii, zero extents, zero-length cores, coincident
+//! shapes) through every new query: answers that make sense, never NaN, never a panic.
+
+use glam::{Quat, Vec3};
+use raybox::{
+    Aabb3, Capsule3, ClosestPoint, Contact, Contact3, Distance, Obb3, Overlaps, Plane, Segment3, Sphere,
+    Sweep, SweepHit3, Triangle3,
+};
+
+fn finite_contact(c: &Contact3) -> bool {
+    c.normal.is_finite()
+        && (c.normal.length() - 1.0).abs() < 1e-5
+        && c.depth.is_finite()
+        && c.depth >= 0.0
+        && !c.points.is_empty()
+        && c.points.iter().all(|p| p.is_finite())
+}
+
+fn finite_hit(h: &SweepHit3) -> bool {
+    h.t.is_finite()
+        && (0.0..=1.0).contains(&h.t)
+        && h.point.is_finite()
+        && (h.normal.length() - 1.0).abs() < 1e-5
+}
+
+/// A point-like and a flat version of each kind, at `at`.
+struct Shapes {
+    ball: Sphere,
+    aabb: Aabb3,
+    obb: Obb3,
+    capsule: Capsule3,
+    flat_obb: Obb3,
+    stick: Capsule3,
+}
+
+fn shapes(at: Vec3) -> Shapes {
+    Shapes {
+        ball: Sphere::new(at, 0.0),
+        aabb: Aabb3::new(at, at),
+        obb: Obb3::new(at, Vec3::ZERO, Quat::from_rotation_y(0.3)),
+        capsule: Capsule3::new(at, at, 0.0),
+        flat_obb: Obb3::new(at, Vec3::new(1.0, 0.0, 1.0), Quat::from_rotation_x(0.7)),
+        stick: Capsule3::new(at - Vec3::X, at + Vec3::X, 0.0),
+    }
+}
+
+macro_rules! all_pairs {
+    ($a:expr, $b:expr, |$x:ident, $y:ident| $body:block) => {{
+        let (a, b) = (&$a, &$b);
+        {
+            let ($x, $y) = (&a.ball, &b.ball);
+            $body
+        }
+        {
+            let ($x, $y) = (&a.ball, &b.aabb);
+            $body
+        }
+        {
+            let ($x, $y) = (&a.ball, &b.obb);
+            $body
+        }
+        {
+            let ($x, $y) = (&a.ball, &b.capsule);
+            $body
+        }
+        {
+            let ($x, $y) = (&a.aabb, &b.aabb);
+            $body
+        }
+        {
+            let ($x, $y) = (&a.aabb, &b.obb);
+            $body
+        }
+        {
+            let ($x, $y) = (&a.aabb, &b.stick);
+            $body
+        }
+        {
+            let ($x, $y) = (&a.obb, &b.obb);
+            $body
+        }
+        {
+            let ($x, $y) = (&a.flat_obb, &b.flat_obb);
+            $body
+        }
+        {
+            let ($x, $y) = (&a.flat_obb, &b.stick);
+            $body
+        }
+        {
+            let ($x, $y) = (&a.obb, &b.capsule);
+            $body
+        }
+        {
+            let ($x, $y) = (&a.capsule, &b.capsule);
+            $body
+        }
+        {
+            let ($x, $y) = (&a.stick, &b.stick);
+            $body
+        }
+        {
+            let ($x, $y) = (&a.stick, &b.ball);
+            $body
+        }
+    }};
+}
+
+#[test]
+fn coincident_degenerate_shapes_touch_with_finite_answers() {
+    let (a, b) = (shapes(Vec3::splat(1.5)), shapes(Vec3::splat(1.5)));
+    all_pairs!(a, b, |x, y| {
+        assert!(x.overlaps(y), "{x:?} {y:?}");
+        let c = x.contact(y).unwrap_or_else(|| panic!("{x:?} {y:?}: no contact"));
+        assert!(finite_contact(&c), "{x:?} {y:?}: {c:?}");
+        assert_eq!(x.distance(y), 0.0, "{x:?} {y:?}");
+        let (p, q) = x.closest_points(y);
+        assert!(
+            p.is_finite() && q.is_finite() && x.distance_to_point(p) < 1e-5 && y.distance_to_point(q) < 1e-5
+        );
+        for v in [Vec3::ZERO, Vec3::X, Vec3::new(0.0, -3.0, 0.5)] {
+            let h = x.sweep(v, y).unwrap_or_else(|| panic!("{x:?} {y:?}: no sweep hit"));
+            assert!(finite_hit(&h) && h.t == 0.0, "{x:?} {y:?}: {h:?}");
+        }
+    });
+}
+
+#[test]
+fn separated_degenerate_shapes_meet_when_moved_together() {
+    let (a, b) = (shapes(Vec3::ZERO), shapes(Vec3::new(0.0, 4.0, 0.0)));
+    all_pairs!(a, b, |x, y| {
+        assert!(!x.overlaps(y) && x.contact(y).is_none(), "{x:?} {y:?}");
+        let d = x.distance(y);
+        assert!(d.is_finite() && d > 0.0, "{x:?} {y:?}: {d}");
+        let h = x.sweep(Vec3::new(0.0, 8.0, 0.0), y).unwrap_or_else(|| panic!("{x:?} {y:?}: missed"));
+        // Moving 8 units along y, they cannot meet before covering their distance, and
+        // they meet on the static shape.
+        assert!(finite_hit(&h) && h.t * 8.0 >= d - 1e-4, "{x:?} {y:?}: distance {d}, {h:?}");
+        assert!(y.distance_to_point(h.point) < 1e-4, "{x:?} {y:?}: {h:?}");
+        assert!(x.sweep(Vec3::new(0.0, -8.0, 0.0), y).is_none());
+    });
+}
+
+#[test]
+fn degenerate_capsules_against_planes_and_triangles() {
+    let floor = Plane::new(Vec3::Y, 0.0);
+    let tri = Triangle3::new(Vec3::new(-1.0, 0.0, -1.0), Vec3::new(1.0, 0.0, -1.0), Vec3::new(0.0, 0.0, 1.0));
+    for c in [Capsule3::new(Vec3::ZERO, Vec3::ZERO, 0.0), Capsule3::new(Vec3::Y, Vec3::Y, 0.0)] {
+        let touching = c.start().y == 0.0;
+        assert_eq!(floor.overlaps(&c), touching);
+        assert_eq!(tri.overlaps(&c), touching);
+        assert_eq!(floor.contact(&c).is_some(), touching);
+        assert_eq!(tri.contact(&c).is_some(), touching);
+        for k in [floor.contact(&c), tri.contact(&c)].into_iter().flatten() {
+            assert!(finite_contact(&k), "{k:?}");
+        }
+        assert_eq!(floor.distance(&c), c.start().y);
+        assert!((tri.distance(&c) - c.start().y).abs() < 1e-6);
+        let h = c.sweep(Vec3::new(0.0, -2.0, 0.0), &floor).unwrap();
+        assert!(finite_hit(&h) && h.t == c.start().y / 2.0, "{h:?}");
+        let h = c.sweep(Vec3::new(0.0, -2.0, 0.0), &tri).unwrap();
+        assert!(finite_hit(&h) && (h.t - c.start().y / 2.0).abs() < 1e-6, "{h:?}");
+    }
+    let s = Segment3::new(Vec3::ONE, Vec3::ONE);
+    assert_eq!(s.distance(&Segment3::new(Vec3::ONE, Vec3::ONE)), 0.0);
+    assert!((s.distance(&Segment3::new(Vec3::ZERO, Vec3::ZERO)) - 3f32.sqrt()).abs() < 1e-6);
+}
