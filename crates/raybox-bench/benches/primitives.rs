@@ -1,0 +1,166 @@
+//! Every ray and overlap query of raybox's core beside parry's equivalent, one criterion
+//! group per query (`raybox` and `parry` in the same group, so one run gives the ratio).
+//!
+//! Before timing, each group checks its inputs: between 30% and 70% must hit, and parry's
+//! boolean answers must agree with raybox's except for a handful of near-boundary cases
+//! (both counts are printed). The timing loop cycles through the 1,024 precomputed inputs,
+//! so neither the generator nor allocation is measured.
+//!
+//! `cargo run --release -p raybox-bench --bin ratios` turns the run into the README's table.
+
+use std::hint::black_box;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use parry2d::bounding_volume::BoundingVolume as _;
+use parry3d::bounding_volume::BoundingVolume as _;
+use raybox::{Overlaps, RayCast};
+use raybox_bench::peers::{self, ToParry};
+use raybox_bench::{N_INPUTS, assert_balanced, sets};
+
+/// A query's answer, reduced to "did it hit / overlap".
+trait Answer {
+    fn hit(&self) -> bool;
+}
+
+impl Answer for bool {
+    fn hit(&self) -> bool {
+        *self
+    }
+}
+
+impl<T> Answer for Option<T> {
+    fn hit(&self) -> bool {
+        self.is_some()
+    }
+}
+
+/// The most disagreements with parry a group accepts (out of 1,024), for inputs that fall
+/// within rounding of a boundary: raybox decides some of them in `f64`, parry in `f32`.
+const MAX_DISAGREEMENTS: usize = 4;
+
+/// Checks, then times raybox's `query` and parry's `peer` on the same inputs.
+fn duel<I, P, A: Answer, B: Answer>(
+    c: &mut Criterion,
+    name: &str,
+    inputs: &[I],
+    query: impl Fn(&I) -> A,
+    peer_inputs: &[P],
+    peer: impl Fn(&P) -> B,
+) {
+    assert_eq!((inputs.len(), peer_inputs.len()), (N_INPUTS, N_INPUTS));
+    let ours: Vec<bool> = inputs.iter().map(|x| query(x).hit()).collect();
+    let fraction = assert_balanced(name, ours.iter().copied());
+    let agree = ours.iter().zip(peer_inputs).filter(|&(&h, p)| h == peer(p).hit()).count();
+    println!("check {name}: {:.1}% hit; parry agrees on {agree}/{N_INPUTS}", 100.0 * fraction);
+    assert!(N_INPUTS - agree <= MAX_DISAGREEMENTS, "{name}: parry disagrees on {} inputs", N_INPUTS - agree);
+
+    let mut g = c.benchmark_group(name);
+    g.throughput(Throughput::Elements(1));
+    g.bench_function("raybox", |b| {
+        let mut i = 0;
+        b.iter(|| {
+            i = (i + 1) & (N_INPUTS - 1);
+            black_box(query(black_box(&inputs[i])))
+        });
+    });
+    g.bench_function("parry", |b| {
+        let mut i = 0;
+        b.iter(|| {
+            i = (i + 1) & (N_INPUTS - 1);
+            black_box(peer(black_box(&peer_inputs[i])))
+        });
+    });
+    g.finish();
+}
+
+fn peer_inputs<T: ToParry>(inputs: &[T]) -> Vec<T::Peer> {
+    inputs.iter().map(ToParry::to_parry).collect()
+}
+
+/// `ray_span` and `cast_ray` of one shape type against parry's `cast_ray` and
+/// `cast_ray_and_get_normal`.
+macro_rules! ray_duels {
+    ($c:expr, $shape:literal, $inputs:expr, $toi:path, $hit:path) => {{
+        let inputs = $inputs;
+        let peer = peer_inputs(&inputs);
+        duel($c, concat!("ray_span ", $shape), &inputs, |(s, r)| s.ray_span(r), &peer, |(s, r)| $toi(s, r));
+        duel($c, concat!("cast_ray ", $shape), &inputs, |(s, r)| s.cast_ray(r), &peer, |(s, r)| $hit(s, r));
+    }};
+}
+
+fn rays(c: &mut Criterion) {
+    ray_duels!(c, "Aabb2", sets::ray_aabb2(), peers::toi2, peers::hit2);
+    ray_duels!(c, "Obb2", sets::ray_obb2(), peers::toi2, peers::hit2);
+    ray_duels!(c, "Circle", sets::ray_circle(), peers::toi2, peers::hit2);
+    ray_duels!(c, "Aabb3", sets::ray_aabb3(), peers::toi3, peers::hit3);
+    ray_duels!(c, "Obb3", sets::ray_obb3(), peers::toi3, peers::hit3);
+    ray_duels!(c, "Sphere", sets::ray_sphere(), peers::toi3, peers::hit3);
+    ray_duels!(c, "Plane", sets::ray_plane(), peers::toi3, peers::hit3);
+    ray_duels!(c, "Triangle3", sets::ray_triangle(), peers::toi3, peers::hit3);
+}
+
+/// `overlaps` of one pair against parry's `intersection_test`.
+macro_rules! overlap_duel {
+    ($c:expr, $name:literal, $inputs:expr, $peer:path) => {{
+        let inputs = $inputs;
+        let peer = peer_inputs(&inputs);
+        duel($c, concat!("overlaps ", $name), &inputs, |(a, b)| a.overlaps(b), &peer, |(a, b)| $peer(a, b));
+    }};
+}
+
+fn overlaps_2d(c: &mut Criterion) {
+    let boxes = sets::aabb2_aabb2();
+    let peer: Vec<_> =
+        boxes.iter().map(|(a, b)| (peers::bounding_aabb2(a), peers::bounding_aabb2(b))).collect();
+    duel(c, "overlaps Aabb2-Aabb2", &boxes, |(a, b)| a.overlaps(b), &peer, |(a, b)| a.intersects(b));
+    overlap_duel!(c, "Circle-Aabb2", sets::circle_aabb2(), peers::overlap2);
+    overlap_duel!(c, "Aabb2-Obb2", sets::aabb2_obb2(), peers::overlap2);
+    overlap_duel!(c, "Obb2-Obb2", sets::obb2_obb2(), peers::overlap2);
+    overlap_duel!(c, "Circle-Obb2", sets::circle_obb2(), peers::overlap2);
+    overlap_duel!(c, "Circle-Circle", sets::circle_circle(), peers::overlap2);
+}
+
+fn overlaps_3d(c: &mut Criterion) {
+    let boxes = sets::aabb3_aabb3();
+    let peer: Vec<_> =
+        boxes.iter().map(|(a, b)| (peers::bounding_aabb3(a), peers::bounding_aabb3(b))).collect();
+    duel(c, "overlaps Aabb3-Aabb3", &boxes, |(a, b)| a.overlaps(b), &peer, |(a, b)| a.intersects(b));
+    overlap_duel!(c, "Sphere-Aabb3", sets::sphere_aabb3(), peers::overlap3);
+    overlap_duel!(c, "Aabb3-Obb3", sets::aabb3_obb3(), peers::overlap3);
+    overlap_duel!(c, "Obb3-Obb3", sets::obb3_obb3(), peers::overlap3);
+    overlap_duel!(c, "Sphere-Obb3", sets::sphere_obb3(), peers::overlap3);
+    overlap_duel!(c, "Sphere-Sphere", sets::sphere_sphere(), peers::overlap3);
+    overlap_duel!(c, "Plane-Sphere", sets::plane_sphere(), peers::overlap3);
+    overlap_duel!(c, "Plane-Aabb3", sets::plane_aabb3(), peers::overlap3);
+    overlap_duel!(c, "Plane-Obb3", sets::plane_obb3(), peers::overlap3);
+    overlap_duel!(c, "Plane-Triangle3", sets::plane_triangle(), peers::overlap3);
+    overlap_duel!(c, "Aabb3-Triangle3", sets::aabb3_triangle(), peers::overlap3);
+    overlap_duel!(c, "Obb3-Triangle3", sets::obb3_triangle(), peers::overlap3);
+    overlap_duel!(c, "Sphere-Triangle3", sets::sphere_triangle(), peers::overlap3);
+
+    // OBB–OBB against parry's kernel itself (no shape dispatch): the stricter peer.
+    let obbs = sets::obb3_obb3();
+    let peer = peer_inputs(&obbs);
+    duel(
+        c,
+        "overlaps Obb3-Obb3 (parry kernel)",
+        &obbs,
+        |(a, b)| a.overlaps(b),
+        &peer,
+        |(a, b)| {
+            let pos12 = a.pose.inv_mul(&b.pose);
+            parry3d::query::details::intersection_test_cuboid_cuboid(&pos12, &a.shape, &b.shape)
+        },
+    );
+}
+
+fn config() -> Criterion {
+    Criterion::default().sample_size(30)
+}
+
+criterion_group! {
+    name = primitives;
+    config = config();
+    targets = rays, overlaps_2d, overlaps_3d
+}
+criterion_main!(primitives);
