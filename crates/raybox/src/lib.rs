@@ -167,6 +167,34 @@ mod serde_round_trip {
     }
 
     #[test]
+    fn bvh_and_mesh_round_trip_and_answer_the_same() {
+        let mesh = TriMesh::from_data(crate::mesh::bunny()).unwrap();
+        let json = serde_json::to_string(&mesh).unwrap();
+        let back: TriMesh = serde_json::from_str(&json).unwrap();
+        let boxes: Vec<Aabb3> =
+            (0..50).map(|i| Aabb3::new(Vec3::splat(i as f32), Vec3::splat(i as f32 + 0.5))).collect();
+        let bvh = Bvh::build(&boxes, BuildQuality::High).unwrap();
+        let bvh_back: Bvh = serde_json::from_str(&serde_json::to_string(&bvh).unwrap()).unwrap();
+        bvh_back.validate(&boxes).unwrap();
+        for i in 0..200 {
+            let a = i as f32 * 0.031;
+            let ray = Ray3::new(
+                Vec3::new(a.cos() * 20.0, 1.0 + (i % 9) as f32 * 0.3, a.sin() * 20.0),
+                Vec3::new(-a.cos(), 0.0, -a.sin()),
+            );
+            assert_eq!(mesh.cast_ray(&ray), back.cast_ray(&ray));
+            let diag = Ray3::new(Vec3::new(-1.0, 0.0, 0.2 * (i % 5) as f32), Vec3::ONE);
+            let hit = |b: &Bvh| b.cast_ray(&diag, |j, r| boxes[j as usize].ray_span(r).map(|s| s.t_enter));
+            assert_eq!(hit(&bvh), hit(&bvh_back));
+        }
+        // A tampered file is refused, not trusted: a child index past the last node.
+        let mut value: serde_json::Value = serde_json::from_str(&json).unwrap();
+        value["tree"]["nodes"][0]["children"][0] = serde_json::json!(1_000_000);
+        let err = serde_json::from_value::<TriMesh>(value).unwrap_err().to_string();
+        assert!(err.contains("child reference out of range"), "{err}");
+    }
+
+    #[test]
     fn deserialising_validates() {
         let inverted = r#"{"min":[0.0,2.0,0.0],"max":[1.0,1.0,1.0]}"#;
         let err = serde_json::from_str::<Aabb3>(inverted).unwrap_err().to_string();

@@ -200,6 +200,40 @@ impl Tree {
         self.update_stats();
     }
 
+    /// Checks what the walks rely on, for a tree read from outside (deserialised): child
+    /// indices point forward (so walks end) and inside `nodes`, and every leaf range lies
+    /// inside `leaf_slots` (the primitives or blocks the leaves index).
+    pub fn check_structure(&self, leaf_slots: usize) -> Result<(), String> {
+        let leaf_ok = |r: ChildRef| {
+            let (first, count) = r.leaf_range();
+            first + count <= leaf_slots
+        };
+        if self.root == ChildRef::EMPTY {
+            return if self.nodes.is_empty() { Ok(()) } else { Err("nodes without a root".into()) };
+        }
+        if self.root.is_leaf() {
+            return if leaf_ok(self.root) { Ok(()) } else { Err("root leaf out of range".into()) };
+        }
+        if self.root.index() != 0 || self.nodes.is_empty() {
+            return Err("the root must be node 0".into());
+        }
+        for (i, node) in self.nodes.iter().enumerate() {
+            for &child in &node.children {
+                let ok = if child == ChildRef::EMPTY {
+                    true
+                } else if child.is_leaf() {
+                    leaf_ok(child)
+                } else {
+                    child.index() > i && child.index() < self.nodes.len()
+                };
+                if !ok {
+                    return Err(format!("node {i} has a child reference out of range"));
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Checks the invariants: every child box lies inside its parent's box, every
     /// primitive is in exactly one leaf, and every inner node is reachable once.
     pub fn validate(&self, prims: &[Bounds]) -> Result<(), String> {
@@ -276,8 +310,31 @@ pub(crate) fn bounds_of_aabb(b: &Aabb3) -> Bounds {
 /// `Bvh` is `Send + Sync`; queries allocate nothing (except those that return a `Vec`).
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "BvhData"))]
 pub struct Bvh {
     tree: Tree,
+}
+
+/// What a deserialised [`Bvh`] is checked from before it is trusted.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+struct BvhData {
+    tree: Tree,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<BvhData> for Bvh {
+    type Error = String;
+    fn try_from(data: BvhData) -> Result<Self, String> {
+        let tree = data.tree;
+        tree.check_structure(tree.order.len())?;
+        if tree.order.len() != tree.stats.primitive_count
+            || tree.order.iter().any(|&p| p as usize >= tree.order.len())
+        {
+            return Err("BVH primitive order out of range".into());
+        }
+        Ok(Self { tree })
+    }
 }
 
 impl Bvh {

@@ -145,9 +145,37 @@ pub(crate) const WIDTH: usize = 8;
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(C, align(64))]
 pub(crate) struct WideNode {
+    #[cfg_attr(feature = "serde", serde(with = "planes_serde"))]
     pub planes: [[f32; WIDTH]; 6],
     pub children: [ChildRef; WIDTH],
+    #[cfg_attr(feature = "serde", serde(skip))]
     pad: [u32; WIDTH],
+}
+
+/// The planes with the infinities of empty lanes written as `None` (JSON has no
+/// infinity) and restored on loading: `+inf` in the min rows, `-inf` in the max rows.
+#[cfg(feature = "serde")]
+mod planes_serde {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use super::WIDTH;
+
+    pub fn serialize<S: Serializer>(planes: &[[f32; WIDTH]; 6], s: S) -> Result<S::Ok, S::Error> {
+        let rows: [[Option<f32>; WIDTH]; 6] = planes.map(|row| row.map(|x| x.is_finite().then_some(x)));
+        rows.serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<[[f32; WIDTH]; 6], D::Error> {
+        let rows = <[[Option<f32>; WIDTH]; 6]>::deserialize(d)?;
+        let mut planes = [[0.0; WIDTH]; 6];
+        for (r, row) in rows.iter().enumerate() {
+            let empty = if r < 3 { f32::INFINITY } else { f32::NEG_INFINITY };
+            for (lane, x) in row.iter().enumerate() {
+                planes[r][lane] = x.unwrap_or(empty);
+            }
+        }
+        Ok(planes)
+    }
 }
 
 const _: () = assert!(core::mem::size_of::<WideNode>() == 256);

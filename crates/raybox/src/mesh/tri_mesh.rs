@@ -55,6 +55,7 @@ pub struct MeshHit {
 /// ```
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "TriMeshData"))]
 pub struct TriMesh {
     vertices: Vec<Vec3>,
     indices: Vec<[u32; 3]>,
@@ -63,6 +64,39 @@ pub struct TriMesh {
     /// The triangles, 4 to a block, in leaf order.
     blocks: Vec<TriBlock4>,
     degenerate: usize,
+}
+
+/// What a deserialised [`TriMesh`] is checked from before it is trusted: the BVH must only
+/// refer to blocks that exist, and the blocks to triangles that exist.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+struct TriMeshData {
+    vertices: Vec<Vec3>,
+    indices: Vec<[u32; 3]>,
+    tree: Tree,
+    blocks: Vec<TriBlock4>,
+    degenerate: usize,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<TriMeshData> for TriMesh {
+    type Error = String;
+    fn try_from(d: TriMeshData) -> Result<Self, String> {
+        d.tree.check_structure(d.blocks.len())?;
+        let ids_ok =
+            d.blocks.iter().all(|b| b.ids.iter().all(|&i| i == u32::MAX || (i as usize) < d.indices.len()));
+        let indices_ok = d.indices.iter().flatten().all(|&i| (i as usize) < d.vertices.len());
+        if !ids_ok || !indices_ok || d.degenerate > d.indices.len() {
+            return Err("mesh indices out of range".into());
+        }
+        Ok(Self {
+            vertices: d.vertices,
+            indices: d.indices,
+            tree: d.tree,
+            blocks: d.blocks,
+            degenerate: d.degenerate,
+        })
+    }
 }
 
 impl TriMesh {

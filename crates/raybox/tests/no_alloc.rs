@@ -1,0 +1,76 @@
+//! Ray queries allocate nothing: a counting global allocator watches the single-ray calls
+//! of `TriMesh` and `Bvh` over thousands of rays.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use glam::Vec3;
+use raybox::mesh::scene::{self, Pcg32};
+use raybox::{Aabb3, BuildQuality, Bvh, Ray3, RayCast, TriMesh};
+
+struct Counting;
+
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: forwards every call to the system allocator unchanged; only counts.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: the caller's contract for `alloc` is passed on as is.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: as above.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: as above.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+#[test]
+fn ray_queries_do_not_allocate() {
+    let mesh = TriMesh::from_data(scene::terrain(64, 3)).unwrap();
+    let boxes: Vec<Aabb3> = (0..2000)
+        .map(|i| {
+            let c = Vec3::new((i % 40) as f32, (i / 40) as f32, (i % 7) as f32);
+            Aabb3::from_center_half_extents(c, Vec3::splat(0.4))
+        })
+        .collect();
+    let bvh = Bvh::build(&boxes, BuildQuality::Balanced).unwrap();
+    let mut rng = Pcg32::new(5);
+    let rays: Vec<Ray3> = (0..5000)
+        .map(|_| {
+            let o = Vec3::new(rng.range(-1.0, 2.0), rng.range(0.5, 2.0), rng.range(-1.0, 2.0));
+            Ray3::new(o, rng.unit_vector())
+        })
+        .collect();
+    let bvh_rays: Vec<Ray3> = (0..5000)
+        .map(|_| {
+            let o = Vec3::new(rng.range(-5.0, 45.0), rng.range(-5.0, 55.0), -10.0);
+            Ray3::new(o, Vec3::new(rng.range(-0.3, 0.3), rng.range(-0.3, 0.3), 1.0))
+        })
+        .collect();
+    // Warm up: the first query detects the CPU's kernel once.
+    let _ = mesh.cast_ray(&rays[0]);
+
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let mut hits = 0usize;
+    for r in &rays {
+        hits += usize::from(mesh.cast_ray(r).is_some());
+        hits += usize::from(mesh.occluded(r));
+    }
+    for r in &bvh_rays {
+        let closest = bvh.cast_ray(r, |i, r| boxes[i as usize].ray_span(r).map(|s| s.t_enter));
+        hits += usize::from(closest.is_some());
+        hits += usize::from(bvh.any_hit(r, |i, r| boxes[i as usize].ray_span(r).is_some()).is_some());
+    }
+    let allocated = ALLOCATIONS.load(Ordering::Relaxed) - before;
+    assert_eq!(allocated, 0, "{allocated} allocations during 20,000 ray queries");
+    assert!(hits > 2000, "only {hits} hits: the test would not exercise the walks");
+}
