@@ -203,6 +203,7 @@ impl Tree {
     /// Checks what the walks rely on, for a tree read from outside (deserialised): child
     /// indices point forward (so walks end) and inside `nodes`, and every leaf range lies
     /// inside `leaf_slots` (the primitives or blocks the leaves index).
+    #[cfg_attr(not(feature = "serde"), allow(dead_code))]
     pub fn check_structure(&self, leaf_slots: usize) -> Result<(), String> {
         let leaf_ok = |r: ChildRef| {
             let (first, count) = r.leaf_range();

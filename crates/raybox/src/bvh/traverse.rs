@@ -118,10 +118,22 @@ pub(crate) fn any_hit<K: NodeKernel>(
             }
         } else {
             let node = &nodes[current.index()];
-            let mut bits = kernel.intersect(ray, node, t_max).mask;
+            let hits = kernel.intersect(ray, node, t_max);
+            let mut bits = hits.mask;
             if bits != 0 {
-                current = node.children[bits.trailing_zeros() as usize];
-                bits &= bits - 1;
+                // Descend into the nearest child (a blocker is likeliest there); push the
+                // others unsorted.
+                let mut nearest = bits.trailing_zeros() as usize;
+                let mut rest = bits & (bits - 1);
+                while rest != 0 {
+                    let lane = rest.trailing_zeros() as usize;
+                    if hits.t_enter[lane] < hits.t_enter[nearest] {
+                        nearest = lane;
+                    }
+                    rest &= rest - 1;
+                }
+                current = node.children[nearest];
+                bits &= !(1 << nearest);
                 while bits != 0 {
                     stack.push(node.children[bits.trailing_zeros() as usize]);
                     bits &= bits - 1;
