@@ -93,6 +93,23 @@
 //! Balls also offer the surface convention ([`Sphere::cast_ray_surface`]: from inside,
 //! the exit point) and the raw roots ([`Sphere::ray_roots`]).
 //!
+//! ## Meshes and the BVH
+//!
+//! [`TriMesh`] is a triangle mesh with a bounding volume hierarchy: closest-hit
+//! ([`TriMesh::cast_ray`]) and any-hit ([`TriMesh::occluded`]) ray casts, their batch forms
+//! on all cores, point containment for closed meshes, box overlap and point distance.
+//! [`Bvh`] and [`Bvh2`] index any list of boxes and call you back with the candidates of a
+//! ray, box, sphere or nearest-point query. [`mesh`] holds the loaders, the embedded
+//! Stanford bunny and procedural scenes.
+//!
+//! The walks test one ray against 8 boxes at once with AVX-512 or AVX2 when the CPU has
+//! them (detected at run time; [`kernel_name`] says which), with plain Rust otherwise. Their
+//! box test is **conservative** (Ize 2013): it may visit a box that a ray misses by a
+//! rounding error, never skip one it enters; the answer is then decided by the exact leaf
+//! test (the watertight triangle test, or your callback), so a ray never slips through a
+//! mesh. This is the one place raybox trades exactness for speed, and only in what is
+//! *visited*, never in what is *reported*.
+//!
 //! ## Layout
 //!
 //! `shape/` holds one file per shape; `query/` one folder per question (`ray/`,
@@ -105,6 +122,7 @@
 //! - `serde`: `Serialize`/`Deserialize` for every shape and result (deserialising
 //!   validates, as `try_new` does).
 //! - `mint`: glam's `mint` conversions.
+//! - `rayon` (default): parallel BVH builds and batch ray casts.
 //! - `obj` (default): load Wavefront OBJ files with [`mesh::load()`], through `tobj`.
 //! - `ply` (default): load PLY files, ASCII and binary (raybox's own reader).
 //! - `stl` (default): load STL files, ASCII and binary (raybox's own reader).
