@@ -390,7 +390,13 @@ fn gltf_and_glb_meshes_load_and_cast_like_the_library() {
     let uri = format!("data:application/octet-stream;base64,{}", base64(&buffer));
     std::fs::write(d.join("cube.gltf"), cube_gltf_json(Some(&uri), buffer.len())).unwrap();
     std::fs::write(d.join("cube.glb"), cube_glb()).unwrap();
-    for file in ["cube.gltf", "cube.glb"] {
+    // A buffer in a file next to the glTF file, and one that is missing.
+    std::fs::write(d.join("outside.gltf"), cube_gltf_json(Some("outside.bin"), buffer.len())).unwrap();
+    std::fs::write(d.join("outside.bin"), &buffer).unwrap();
+    std::fs::write(d.join("lost.gltf"), cube_gltf_json(Some("lost.bin"), buffer.len())).unwrap();
+    raybox(d, &["info", "lost.gltf"])
+        .assert_fails_with("lost.gltf: cannot read its buffer lost.bin: no such file or directory");
+    for file in ["cube.gltf", "cube.glb", "outside.gltf"] {
         let json = raybox(d, &["info", file, "--json"]).json();
         assert_eq!((json["triangles"].as_u64(), json["vertices"].as_u64()), (Some(12), Some(8)), "{file}");
         assert_eq!(json["bounds"]["max"], serde_json::json!([1.0, 1.0, 1.0]), "{file}");
