@@ -3,7 +3,9 @@
 //! Every subcommand takes `--quiet` (print nothing but errors) and `--json` (print one line
 //! of JSON summing up the run). Every failure is one line on stderr naming the file and
 //! what is wrong, with exit status 2; outputs are written to a temporary file beside the
-//! target and renamed into place, so a failed run leaves no partial file behind.
+//! target and renamed into place, so a failed run leaves no partial file behind (Ctrl-C
+//! deletes the temporary file and exits with status 130). Data written to stdout
+//! (`cast` without `-o`) is streamed instead, so a failure part-way leaves what came before.
 
 mod cmd;
 mod error;
@@ -54,6 +56,9 @@ enum Command {
     /// `,,,,,,`. Hits, bin: 28-byte records `t: f32, triangle: u32, u, v, nx, ny, nz: f32`;
     /// a miss is t = +inf, triangle = 0xFFFFFFFF, zeros. No output holds a NaN. With
     /// --occluded: `occluded` then 1 or 0 per line (CSV), or one byte per ray (bin).
+    ///
+    /// Hits written to a file (-o) appear whole or not at all; hits on stdout are streamed,
+    /// so a failure part-way (exit status 2) leaves the hits before it on stdout.
     Cast(cmd::cast::CastArgs),
     /// Print a mesh's counts, bounds and degenerate triangles, and its BVH for each build quality.
     Info(cmd::info::InfoArgs),
@@ -77,6 +82,7 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(err) => return usage_error(&err),
     };
+    output::clean_up_on_interrupt();
     let name = cli.command.name();
     let global = cli.global;
     let result: Result<Report, CliError> = match cli.command {

@@ -3,7 +3,8 @@
 
 use std::fs::File;
 use std::io::{BufWriter, IsTerminal, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{Map, Value};
@@ -87,12 +88,52 @@ pub fn write_atomically<T>(
     }
     let temp = builder.tempfile_in(dir).map_err(|e| CliError::writing(path, &e))?;
     let (file, temp_path) = temp.into_parts();
+    // On an error the `TempPath` deletes the file when dropped; on Ctrl-C no destructor
+    // runs, so the interrupt handler deletes the files listed here.
+    let _pending = PendingFile::new(temp_path.to_path_buf());
     let mut out = BufWriter::new(file);
     let value = write(&mut out)?;
     out.flush().map_err(|e| CliError::writing(path, &e))?;
     drop(out);
     temp_path.persist(path).map_err(|e| CliError::writing(path, &e.error))?;
     Ok(value)
+}
+
+/// The temporary files being written, for the Ctrl-C handler to delete.
+static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Lists a temporary file in [`PENDING`] for as long as it lives.
+struct PendingFile(PathBuf);
+
+impl PendingFile {
+    fn new(path: PathBuf) -> Self {
+        PENDING.lock().unwrap_or_else(|e| e.into_inner()).push(path.clone());
+        Self(path)
+    }
+}
+
+impl Drop for PendingFile {
+    fn drop(&mut self) {
+        PENDING.lock().unwrap_or_else(|e| e.into_inner()).retain(|p| *p != self.0);
+    }
+}
+
+/// Makes Ctrl-C (SIGINT; SIGTERM and SIGHUP too on Unix) delete the temporary files being
+/// written and exit with status 130, so that an interrupted run leaves no `.raybox-*.part`
+/// file behind. Without it the process would die at once, with no destructor run.
+///
+/// A file already renamed into place is not touched (its temporary name no longer exists).
+pub fn clean_up_on_interrupt() {
+    let result = ctrlc::set_handler(|| {
+        for path in PENDING.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+            let _ = std::fs::remove_file(path);
+        }
+        eprintln!("raybox: interrupted");
+        std::process::exit(130);
+    });
+    // Without a handler (another one installed, or no signal support) Ctrl-C still stops
+    // the command; it may then leave a `.raybox-*.part` file.
+    let _ = result;
 }
 
 /// A progress bar on stderr when stderr is a terminal and the user wants a report; a

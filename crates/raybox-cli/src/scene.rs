@@ -7,7 +7,8 @@
 //!
 //! [[shape]]
 //! name = "box"                             # optional; "aabb 1" otherwise
-//! kind = "aabb"                            # aabb, obb, circle (2D), sphere (3D), plane (3D), triangle (3D)
+//! kind = "aabb"                            # aabb, obb, circle (2D), sphere (3D), capsule, segment,
+//!                                          # plane (3D), triangle (3D)
 //! min = [1, 1]
 //! max = [4, 3]
 //!
@@ -20,7 +21,9 @@
 //! Each kind's fields: `aabb`: `min`, `max`; `obb`: `center`, `half_extents` and, in 2D,
 //! `angle_deg`, in 3D either `axis` and `angle_deg` or `quat = [x, y, z, w]`; `circle` and
 //! `sphere`: `center`, `radius`; `plane`: `normal` and either `offset` (the plane is
-//! `dot(normal, p) = offset`) or `point`; `triangle`: `vertices = [[..], [..], [..]]`.
+//! `dot(normal, p) = offset`) or `point`; `triangle`: `vertices = [[..], [..], [..]]`;
+//! `capsule`: `start`, `end`, `radius` (the points within `radius` of the segment);
+//! `segment`: `start`, `end`.
 //!
 //! Any shape may say `ghost = true`: it is drawn dashed, for reference (say, the grown box
 //! of a shortcut test), and takes part in no query.
@@ -32,8 +35,8 @@ use std::path::Path;
 
 use glam::{Quat, Vec2, Vec3};
 use raybox::{
-    Aabb2, Aabb3, Circle, Obb2, Obb3, Overlaps, Plane, Ray2, Ray3, RayCast, RaySpan, ShapeError, Sphere,
-    Triangle3,
+    Aabb2, Aabb3, Capsule2, Capsule3, Circle, Contact, Contact2, Contact3, Obb2, Obb3, Overlaps, Plane, Ray2,
+    Ray3, RayCast, RaySpan, Segment2, Segment3, ShapeError, Sphere, Triangle3,
 };
 use serde::Deserialize;
 
@@ -86,6 +89,8 @@ struct ShapeFile {
     offset: Option<f32>,
     point: Option<Vec<f32>>,
     vertices: Option<Vec<Vec<f32>>>,
+    start: Option<Vec<f32>>,
+    end: Option<Vec<f32>>,
 }
 
 #[derive(Deserialize)]
@@ -113,6 +118,10 @@ pub enum Shape2 {
     Obb(Obb2),
     /// `kind = "circle"`.
     Circle(Circle),
+    /// `kind = "capsule"`.
+    Capsule(Capsule2),
+    /// `kind = "segment"`.
+    Segment(Segment2),
 }
 
 /// A 3D shape of a scene.
@@ -128,6 +137,10 @@ pub enum Shape3 {
     Plane(Plane),
     /// `kind = "triangle"`.
     Triangle(Triangle3),
+    /// `kind = "capsule"`.
+    Capsule(Capsule3),
+    /// `kind = "segment"`.
+    Segment(Segment3),
 }
 
 /// The shapes and rays of a scene, in 2D or in 3D.
@@ -279,14 +292,19 @@ impl Scene {
                     .iter()
                     .enumerate()
                     .flat_map(|(r, ray)| {
-                        shapes.iter().enumerate().map(move |(s, shape)| {
-                            let (span, hit) = shape.cast(ray);
-                            RayResult { ray: r, shape: s, span, hit }
+                        shapes.iter().enumerate().map(move |(s, shape)| match shape.cast(ray) {
+                            Some((span, hit)) => RayResult { ray: r, shape: s, queried: true, span, hit },
+                            None => RayResult { ray: r, shape: s, queried: false, span: None, hit: None },
                         })
                     })
                     .collect(),
                 pairs: pairs(shapes.len())
-                    .map(|(a, b)| PairResult { a, b, overlap: Some(shapes[a].overlaps(&shapes[b])) })
+                    .map(|(a, b)| PairResult {
+                        a,
+                        b,
+                        overlap: shapes[a].overlaps(&shapes[b]),
+                        contact: shapes[a].contact(&shapes[b]),
+                    })
                     .collect(),
             },
             Items::Three { shapes, rays } => Queries {
@@ -294,14 +312,19 @@ impl Scene {
                     .iter()
                     .enumerate()
                     .flat_map(|(r, ray)| {
-                        shapes.iter().enumerate().map(move |(s, shape)| {
-                            let (span, hit) = shape.cast(ray);
-                            RayResult { ray: r, shape: s, span, hit }
+                        shapes.iter().enumerate().map(move |(s, shape)| match shape.cast(ray) {
+                            Some((span, hit)) => RayResult { ray: r, shape: s, queried: true, span, hit },
+                            None => RayResult { ray: r, shape: s, queried: false, span: None, hit: None },
                         })
                     })
                     .collect(),
                 pairs: pairs(shapes.len())
-                    .map(|(a, b)| PairResult { a, b, overlap: shapes[a].overlaps(&shapes[b]) })
+                    .map(|(a, b)| PairResult {
+                        a,
+                        b,
+                        overlap: shapes[a].overlaps(&shapes[b]),
+                        contact: shapes[a].contact(&shapes[b]),
+                    })
                     .collect(),
             },
         };
@@ -344,11 +367,13 @@ fn toml_error(path: &Path, text: &str, err: &toml::de::Error) -> CliError {
 // ---------------------------------------------------------------------------------------
 
 /// The kinds of shapes, with the fields each accepts (besides `kind` and `name`).
-const KINDS: [(&str, &[&str]); 6] = [
+const KINDS: [(&str, &[&str]); 8] = [
     ("aabb", &["min", "max"]),
     ("obb", &["center", "half_extents", "angle_deg", "axis", "quat"]),
     ("circle", &["center", "radius"]),
     ("sphere", &["center", "radius"]),
+    ("capsule", &["start", "end", "radius"]),
+    ("segment", &["start", "end"]),
     ("plane", &["normal", "offset", "point"]),
     ("triangle", &["vertices"]),
 ];
@@ -408,6 +433,8 @@ impl Fields<'_> {
             ("offset", s.offset.is_some()),
             ("point", s.point.is_some()),
             ("vertices", s.vertices.is_some()),
+            ("start", s.start.is_some()),
+            ("end", s.end.is_some()),
         ];
         let allowed = KINDS.iter().find(|(k, _)| *k == kind).map_or(&[][..], |(_, f)| *f);
         match given.iter().find(|(field, present)| *present && !allowed.contains(field)) {
@@ -453,10 +480,16 @@ impl Fields<'_> {
                 let half = self.vec2("half_extents", s.half_extents.as_ref())?;
                 Obb2::try_new(center, half, angle).map(Shape2::Obb)
             }
-            _ => {
+            "circle" => {
                 let center = self.vec2("center", s.center.as_ref())?;
                 Circle::try_new(center, self.scalar("radius", s.radius)?).map(Shape2::Circle)
             }
+            "capsule" => {
+                let (start, end) = (self.vec2("start", s.start.as_ref())?, self.vec2("end", s.end.as_ref())?);
+                Capsule2::try_new(start, end, self.scalar("radius", s.radius)?).map(Shape2::Capsule)
+            }
+            _ => Segment2::try_new(self.vec2("start", s.start.as_ref())?, self.vec2("end", s.end.as_ref())?)
+                .map(Shape2::Segment),
         };
         shape.map_err(|e| self.shape_error(e))
     }
@@ -484,6 +517,14 @@ impl Fields<'_> {
                     _ => return Err(self.fail("a plane needs exactly one of `offset` and `point`")),
                 }
                 .map(Shape3::Plane)
+            }
+            "capsule" => {
+                let (start, end) = (self.vec3("start", s.start.as_ref())?, self.vec3("end", s.end.as_ref())?);
+                Capsule3::try_new(start, end, self.scalar("radius", s.radius)?).map(Shape3::Capsule)
+            }
+            "segment" => {
+                Segment3::try_new(self.vec3("start", s.start.as_ref())?, self.vec3("end", s.end.as_ref())?)
+                    .map(Shape3::Segment)
             }
             _ => {
                 let vertices = s.vertices.as_ref().ok_or_else(|| self.fail("missing `vertices`"))?;
@@ -664,6 +705,8 @@ pub struct RayResult {
     pub ray: usize,
     /// The shape's index.
     pub shape: usize,
+    /// Whether raybox has a ray query for the shape (segments have none).
+    pub queried: bool,
     /// `ray_span`: where the ray is inside the shape.
     pub span: Option<RaySpan>,
     /// `cast_ray`: the first point and its normal (z = 0 in 2D).
@@ -671,7 +714,7 @@ pub struct RayResult {
 }
 
 /// One pair of shapes.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct PairResult {
     /// The first shape's index.
     pub a: usize,
@@ -679,6 +722,59 @@ pub struct PairResult {
     pub b: usize,
     /// `overlaps`, or `None` when raybox has no overlap query for the pair.
     pub overlap: Option<bool>,
+    /// `contact`, for the overlapping pairs that raybox has a contact query for.
+    pub contact: Option<ContactResult>,
+}
+
+/// A contact, in 3D (z = 0 in 2D): the normal from the pair's first shape to its second,
+/// the depth, the contact points.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ContactResult {
+    /// Unit normal, from the first shape to the second.
+    pub normal: Vec3,
+    /// The minimum translation distance.
+    pub depth: f32,
+    /// Where the shapes touch (1 to 4 points).
+    pub points: Vec<Vec3>,
+}
+
+impl From<Contact2> for ContactResult {
+    fn from(c: Contact2) -> Self {
+        Self {
+            normal: c.normal.extend(0.0),
+            depth: c.depth,
+            points: c.points.iter().map(|p| p.extend(0.0)).collect(),
+        }
+    }
+}
+
+impl From<Contact3> for ContactResult {
+    fn from(c: Contact3) -> Self {
+        Self { normal: c.normal, depth: c.depth, points: c.points.to_vec() }
+    }
+}
+
+fn overlap<A: Overlaps<B>, B>(a: &A, b: &B) -> bool {
+    a.overlaps(b)
+}
+
+fn contact2<A: Contact<B, Output = Contact2>, B>(a: &A, b: &B) -> Option<ContactResult> {
+    a.contact(b).map(ContactResult::from)
+}
+
+fn contact3<A: Contact<B, Output = Contact3>, B>(a: &A, b: &B) -> Option<ContactResult> {
+    a.contact(b).map(ContactResult::from)
+}
+
+/// `Some($f(a, b))` for each listed kind of `b`, `None` for the others (no such query).
+macro_rules! against {
+    ($Shape:ident, $f:ident, $a:expr, $b:expr; $($Kind:ident),*) => {
+        match $b {
+            $($Shape::$Kind(b) => Some($f($a, b)),)*
+            #[allow(unreachable_patterns)]
+            _ => None,
+        }
+    };
 }
 
 /// Every query of a scene.
@@ -691,61 +787,93 @@ pub struct Queries {
 }
 
 impl Shape2 {
-    fn cast(&self, ray: &Ray2) -> (Option<RaySpan>, Option<(f32, Vec3, Vec3)>) {
+    /// `ray_span` and `cast_ray`, or `None` for a shape with no ray query (a segment).
+    #[allow(clippy::type_complexity)]
+    fn cast(&self, ray: &Ray2) -> Option<(Option<RaySpan>, Option<(f32, Vec3, Vec3)>)> {
         let lift = |h: raybox::RayHit2| (h.t, h.point.extend(0.0), h.normal.extend(0.0));
-        match self {
+        Some(match self {
             Self::Aabb(s) => (s.ray_span(ray), s.cast_ray(ray).map(lift)),
             Self::Obb(s) => (s.ray_span(ray), s.cast_ray(ray).map(lift)),
             Self::Circle(s) => (s.ray_span(ray), s.cast_ray(ray).map(lift)),
+            Self::Capsule(s) => (s.ray_span(ray), s.cast_ray(ray).map(lift)),
+            Self::Segment(_) => return None,
+        })
+    }
+
+    /// `None` for the pairs raybox has no overlap query for (a segment with anything but a capsule).
+    fn overlaps(&self, other: &Self) -> Option<bool> {
+        use Shape2::{Aabb, Capsule, Circle, Obb, Segment};
+        match self {
+            Aabb(a) => against!(Shape2, overlap, a, other; Aabb, Obb, Circle, Capsule),
+            Obb(a) => against!(Shape2, overlap, a, other; Aabb, Obb, Circle, Capsule),
+            Circle(a) => against!(Shape2, overlap, a, other; Aabb, Obb, Circle, Capsule),
+            Capsule(a) => against!(Shape2, overlap, a, other; Aabb, Obb, Circle, Capsule, Segment),
+            Segment(a) => against!(Shape2, overlap, a, other; Capsule),
         }
     }
 
-    fn overlaps(&self, other: &Self) -> bool {
-        match (self, other) {
-            (Self::Aabb(a), Self::Aabb(b)) => a.overlaps(b),
-            (Self::Aabb(a), Self::Obb(b)) => a.overlaps(b),
-            (Self::Aabb(a), Self::Circle(b)) => a.overlaps(b),
-            (Self::Obb(a), Self::Aabb(b)) => a.overlaps(b),
-            (Self::Obb(a), Self::Obb(b)) => a.overlaps(b),
-            (Self::Obb(a), Self::Circle(b)) => a.overlaps(b),
-            (Self::Circle(a), Self::Aabb(b)) => a.overlaps(b),
-            (Self::Circle(a), Self::Obb(b)) => a.overlaps(b),
-            (Self::Circle(a), Self::Circle(b)) => a.overlaps(b),
+    /// The contact, when the shapes overlap and raybox has a contact query for the pair.
+    fn contact(&self, other: &Self) -> Option<ContactResult> {
+        use Shape2::{Aabb, Capsule, Circle, Obb, Segment};
+        match self {
+            Aabb(a) => against!(Shape2, contact2, a, other; Aabb, Obb, Circle, Capsule),
+            Obb(a) => against!(Shape2, contact2, a, other; Aabb, Obb, Circle, Capsule),
+            Circle(a) => against!(Shape2, contact2, a, other; Aabb, Obb, Circle, Capsule),
+            Capsule(a) => against!(Shape2, contact2, a, other; Aabb, Obb, Circle, Capsule, Segment),
+            Segment(a) => against!(Shape2, contact2, a, other; Capsule),
         }
+        .flatten()
     }
 }
 
 impl Shape3 {
-    fn cast(&self, ray: &Ray3) -> (Option<RaySpan>, Option<(f32, Vec3, Vec3)>) {
+    /// `ray_span` and `cast_ray`, or `None` for a shape with no ray query (a segment).
+    #[allow(clippy::type_complexity)]
+    fn cast(&self, ray: &Ray3) -> Option<(Option<RaySpan>, Option<(f32, Vec3, Vec3)>)> {
         let unpack = |h: raybox::RayHit3| (h.t, h.point, h.normal);
-        match self {
+        Some(match self {
             Self::Aabb(s) => (s.ray_span(ray), s.cast_ray(ray).map(unpack)),
             Self::Obb(s) => (s.ray_span(ray), s.cast_ray(ray).map(unpack)),
             Self::Sphere(s) => (s.ray_span(ray), s.cast_ray(ray).map(unpack)),
             Self::Plane(s) => (s.ray_span(ray), s.cast_ray(ray).map(unpack)),
             Self::Triangle(s) => (s.ray_span(ray), s.cast_ray(ray).map(unpack)),
+            Self::Capsule(s) => (s.ray_span(ray), s.cast_ray(ray).map(unpack)),
+            Self::Segment(_) => return None,
+        })
+    }
+
+    /// `None` for the pairs raybox has no overlap query for (plane–plane, triangle–triangle,
+    /// a segment with anything but a capsule).
+    fn overlaps(&self, other: &Self) -> Option<bool> {
+        use Shape3::{Aabb, Capsule, Obb, Plane, Segment, Sphere, Triangle};
+        match self {
+            Aabb(a) => against!(Shape3, overlap, a, other; Aabb, Obb, Sphere, Plane, Triangle, Capsule),
+            Obb(a) => against!(Shape3, overlap, a, other; Aabb, Obb, Sphere, Plane, Triangle, Capsule),
+            Sphere(a) => against!(Shape3, overlap, a, other; Aabb, Obb, Sphere, Plane, Triangle, Capsule),
+            Plane(a) => against!(Shape3, overlap, a, other; Aabb, Obb, Sphere, Triangle, Capsule),
+            Triangle(a) => against!(Shape3, overlap, a, other; Aabb, Obb, Sphere, Plane, Capsule),
+            Capsule(a) => {
+                against!(Shape3, overlap, a, other; Aabb, Obb, Sphere, Plane, Triangle, Capsule, Segment)
+            }
+            Segment(a) => against!(Shape3, overlap, a, other; Capsule),
         }
     }
 
-    /// `None` for the pairs raybox has no overlap query for (plane–plane, triangle–triangle).
-    fn overlaps(&self, other: &Self) -> Option<bool> {
-        use Shape3::{Aabb, Obb, Plane, Sphere, Triangle};
-        /// `a.overlaps(b)` for each kind of `b` in the list; `None` for the others.
-        macro_rules! against {
-            ($a:expr, $b:expr; $($Kind:ident),*) => {
-                match $b {
-                    $($Kind(b) => Some($a.overlaps(b)),)*
-                    #[allow(unreachable_patterns)]
-                    _ => None,
-                }
-            };
-        }
+    /// The contact, when the shapes overlap and raybox has a contact query for the pair
+    /// (boxes and balls among themselves; capsules with every shape).
+    fn contact(&self, other: &Self) -> Option<ContactResult> {
+        use Shape3::{Aabb, Capsule, Obb, Plane, Segment, Sphere, Triangle};
         match self {
-            Aabb(a) => against!(a, other; Aabb, Obb, Sphere, Plane, Triangle),
-            Obb(a) => against!(a, other; Aabb, Obb, Sphere, Plane, Triangle),
-            Sphere(a) => against!(a, other; Aabb, Obb, Sphere, Plane, Triangle),
-            Plane(a) => against!(a, other; Aabb, Obb, Sphere, Triangle),
-            Triangle(a) => against!(a, other; Aabb, Obb, Sphere, Plane),
+            Aabb(a) => against!(Shape3, contact3, a, other; Aabb, Obb, Sphere, Capsule),
+            Obb(a) => against!(Shape3, contact3, a, other; Aabb, Obb, Sphere, Capsule),
+            Sphere(a) => against!(Shape3, contact3, a, other; Aabb, Obb, Sphere, Capsule),
+            Plane(a) => against!(Shape3, contact3, a, other; Capsule),
+            Triangle(a) => against!(Shape3, contact3, a, other; Capsule),
+            Capsule(a) => {
+                against!(Shape3, contact3, a, other; Aabb, Obb, Sphere, Plane, Triangle, Capsule, Segment)
+            }
+            Segment(a) => against!(Shape3, contact3, a, other; Capsule),
         }
+        .flatten()
     }
 }

@@ -152,3 +152,16 @@ fn json_reports_failures_too() {
     assert_eq!(json["ok"], false);
     assert!(json["error"].as_str().unwrap().contains("nope.toml"));
 }
+
+#[test]
+fn invalid_capsules_and_segments() {
+    draw_fails(
+        "dim = 2\n[[shape]]\nkind = \"capsule\"\nstart = [0, 0]\nend = [1, 0]\nradius = -1\n",
+        "[[shape]] #1: Capsule2: radius must not be negative",
+    );
+    draw_fails("dim = 3\n[[shape]]\nkind = \"segment\"\nstart = [0, 0, 0]\n", "[[shape]] #1: missing `end`");
+    draw_fails(
+        "dim = 2\n[[shape]]\nkind = \"segment\"\nstart = [0, 0]\nend = [1, 0]\nradius = 1\n",
+        "field `radius` does not apply to segment",
+    );
+}

@@ -268,11 +268,12 @@ fn bad_mesh_and_ray_files() {
     raybox(d, &["info", "missing.obj"])
         .assert_fails_with("missing.obj: cannot read: no such file or directory");
     raybox(d, &["info", "bad.obj"])
-        .assert_fails_with("bad.obj:3: face index 3 does not name one of the 2 vertices so far");
-    raybox(d, &["info", "nan.obj"]).assert_fails_with("nan.obj: vertex 0 has a NaN or infinite coordinate");
-    raybox(d, &["info", "empty.obj"]).assert_fails_with("empty.obj: the file has no triangles");
-    raybox(d, &["info", "rays.csv"]).assert_fails_with("rays.csv: unknown mesh format");
-    raybox(d, &["render", "bad.obj", "-o", "x.png"]).assert_fails_with("bad.obj:3:");
+        .assert_fails_with("bad.obj: OBJ, line 3: a face refers to vertex 3, but there are only 2 vertices");
+    raybox(d, &["info", "nan.obj"])
+        .assert_fails_with("nan.obj: OBJ: vertex 0 has a NaN or infinite coordinate");
+    raybox(d, &["info", "empty.obj"]).assert_fails_with("empty.obj: OBJ: the file holds no triangle");
+    raybox(d, &["info", "rays.csv"]).assert_fails_with("rays.csv: unknown mesh file extension");
+    raybox(d, &["render", "bad.obj", "-o", "x.png"]).assert_fails_with("bad.obj: OBJ, line 3:");
     raybox(d, &["render", "--size", "12", "-o", "x.png"]).assert_fails_with("invalid value '12' for '--size");
     raybox(d, &["render", "--shade", "toon"]).assert_fails_with("invalid value 'toon' for '--shade");
     raybox(d, &["render", "-o", "no/such/dir/x.png", "--size", "8x8"])
@@ -302,4 +303,140 @@ fn cast_csv_skips_comments_blank_lines_and_a_header_and_reads_inf() {
     assert_eq!(lines.len(), 3, "{}", run.stdout);
     assert!(lines[1].starts_with("2,"), "t = 2 through the bottom face: {}", lines[1]);
     assert_eq!(lines[2], ",,,,,,");
+}
+
+/// The cube's 12 triangles (without the OBJ's degenerate one), as flat `f32` positions and
+/// `u32` indices in the cube's own vertex order.
+fn cube_arrays() -> (Vec<Vec3>, Vec<[u32; 3]>) {
+    let mesh = cube_mesh();
+    let indices = mesh.indices()[..12].to_vec();
+    (mesh.vertices().to_vec(), indices)
+}
+
+/// Standard base64 with padding (for a glTF `data:` URI).
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for k in 0..4 {
+            if k <= chunk.len() {
+                out.push(ALPHABET[(n >> (18 - 6 * k) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+/// The cube as glTF: one buffer of positions then `u32` indices, two accessors, one mesh,
+/// one node. `uri` is the buffer's URI, or `None` for the GLB binary chunk.
+fn cube_gltf_json(uri: Option<&str>, byte_length: usize) -> String {
+    let (vertices, indices) = cube_arrays();
+    let positions = 12 * vertices.len();
+    let uri = uri.map_or(String::new(), |u| format!(r#""uri":"{u}","#));
+    format!(
+        r#"{{"asset":{{"version":"2.0"}},"scene":0,"scenes":[{{"nodes":[0]}}],"nodes":[{{"mesh":0}}],
+"meshes":[{{"primitives":[{{"attributes":{{"POSITION":0}},"indices":1}}]}}],
+"buffers":[{{{uri}"byteLength":{byte_length}}}],
+"bufferViews":[{{"buffer":0,"byteOffset":0,"byteLength":{positions}}},{{"buffer":0,"byteOffset":{positions},"byteLength":{}}}],
+"accessors":[{{"bufferView":0,"componentType":5126,"count":{},"type":"VEC3","min":[0,0,0],"max":[1,1,1]}},
+{{"bufferView":1,"componentType":5125,"count":{},"type":"SCALAR"}}]}}"#,
+        12 * indices.len(),
+        vertices.len(),
+        3 * indices.len()
+    )
+}
+
+fn cube_buffer() -> Vec<u8> {
+    let (vertices, indices) = cube_arrays();
+    let mut buffer: Vec<u8> = vertices.iter().flat_map(|v| v.to_array()).flat_map(f32::to_le_bytes).collect();
+    buffer.extend(indices.iter().flatten().flat_map(|i| i.to_le_bytes()));
+    buffer
+}
+
+/// A GLB file: the 12-byte header, the JSON chunk (padded with spaces), the BIN chunk.
+fn cube_glb() -> Vec<u8> {
+    let buffer = cube_buffer();
+    let mut json = cube_gltf_json(None, buffer.len()).into_bytes();
+    while !json.len().is_multiple_of(4) {
+        json.push(b' ');
+    }
+    let mut bin = buffer;
+    while !bin.len().is_multiple_of(4) {
+        bin.push(0);
+    }
+    let total = 12 + 8 + json.len() + 8 + bin.len();
+    let mut glb = b"glTF".to_vec();
+    glb.extend(2u32.to_le_bytes());
+    glb.extend((total as u32).to_le_bytes());
+    glb.extend((json.len() as u32).to_le_bytes());
+    glb.extend(b"JSON");
+    glb.extend(json);
+    glb.extend((bin.len() as u32).to_le_bytes());
+    glb.extend(b"BIN\0");
+    glb.extend(bin);
+    glb
+}
+
+#[test]
+fn gltf_and_glb_meshes_load_and_cast_like_the_library() {
+    let dir = tempfile::tempdir().unwrap();
+    setup(dir.path());
+    let d = dir.path();
+    let buffer = cube_buffer();
+    let uri = format!("data:application/octet-stream;base64,{}", base64(&buffer));
+    std::fs::write(d.join("cube.gltf"), cube_gltf_json(Some(&uri), buffer.len())).unwrap();
+    std::fs::write(d.join("cube.glb"), cube_glb()).unwrap();
+    // A buffer in a file next to the glTF file, and one that is missing.
+    std::fs::write(d.join("outside.gltf"), cube_gltf_json(Some("outside.bin"), buffer.len())).unwrap();
+    std::fs::write(d.join("outside.bin"), &buffer).unwrap();
+    std::fs::write(d.join("lost.gltf"), cube_gltf_json(Some("lost.bin"), buffer.len())).unwrap();
+    raybox(d, &["info", "lost.gltf"])
+        .assert_fails_with("lost.gltf: cannot read its buffer lost.bin: no such file or directory");
+    for file in ["cube.gltf", "cube.glb", "outside.gltf"] {
+        let json = raybox(d, &["info", file, "--json"]).json();
+        assert_eq!((json["triangles"].as_u64(), json["vertices"].as_u64()), (Some(12), Some(8)), "{file}");
+        assert_eq!(json["bounds"]["max"], serde_json::json!([1.0, 1.0, 1.0]), "{file}");
+    }
+    let (vertices, indices) = cube_arrays();
+    let mesh = TriMesh::new(vertices, indices).unwrap();
+    raybox(d, &["cast", "cube.glb", "rays.csv", "-o", "hits.csv", "-q"]).assert_ok();
+    let text = std::fs::read_to_string(d.join("hits.csv")).unwrap();
+    for (i, (line, &(o, dir, t_max))) in text.lines().skip(1).zip(&test_rays()).enumerate() {
+        let want = mesh.cast_ray(&Ray3::with_range(o, dir, 0.0, t_max));
+        let got = line.split(',').next().unwrap();
+        match want {
+            Some(h) => assert_eq!(got.parse::<f32>().unwrap(), h.t, "ray {i}"),
+            None => assert_eq!(line, ",,,,,,", "ray {i}"),
+        }
+    }
+}
+
+#[test]
+fn malformed_ply_stl_and_glb_name_the_file_and_the_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let ply = "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\n\
+               element face 1\nproperty list uchar int vertex_indices\nend_header\n0 0 0\n1 0 0\n";
+    std::fs::write(d.join("short.ply"), ply).unwrap();
+    std::fs::write(d.join("garbage.stl"), b"\x00\x01 not an stl file").unwrap();
+    let mut glb = cube_glb();
+    glb.truncate(glb.len() - 40);
+    std::fs::write(d.join("cut.glb"), glb).unwrap();
+    std::fs::write(d.join("empty.gltf"), "").unwrap();
+    let before = files_in(d);
+    for (file, expected) in [
+        ("short.ply", "short.ply: PLY"),
+        ("garbage.stl", "garbage.stl: STL"),
+        ("cut.glb", "cut.glb: glTF"),
+        ("empty.gltf", "empty.gltf: glTF: the file is empty"),
+    ] {
+        raybox(d, &["info", file]).assert_fails_with(expected);
+        raybox(d, &["render", file, "-o", "x.png", "--size", "8x8"]).assert_fails_with(expected);
+        raybox(d, &["cast", file, "-", "-o", "h.csv"]).assert_fails_with(expected);
+    }
+    assert_eq!(files_in(d), before, "no output file left behind");
 }

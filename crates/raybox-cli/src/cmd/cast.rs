@@ -17,7 +17,9 @@
 //! `u` and `v` are the barycentric weights of the triangle's second and third vertices;
 //! `(nx, ny, nz)` is its unit geometric normal (`(v1 - v0) × (v2 - v0)`, not flipped
 //! towards the ray). Rays are read and cast in batches (`--batch`), each batch on all
-//! cores, so files larger than memory stream through.
+//! cores, so files larger than memory stream through. With `-o FILE` the hits go to a
+//! temporary file renamed into place at the end; on stdout they are streamed, so an error
+//! part-way (a malformed ray) leaves the earlier batches' hits written.
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -47,11 +49,16 @@ pub enum Format {
 /// Arguments of `raybox cast`.
 #[derive(Args, Debug)]
 pub struct CastArgs {
-    /// The mesh (OBJ, PLY, STL), or `@bunny` for the embedded Stanford bunny.
+    /// The mesh (OBJ, PLY, STL, glTF/GLB), or `@bunny` for the embedded Stanford bunny.
     pub mesh: PathBuf,
     /// The rays (see --format); `-` for stdin.
     pub rays: PathBuf,
     /// Where to write the hits; stdout if omitted or `-`.
+    ///
+    /// A file is written whole or not at all (through a temporary file, deleted on an error
+    /// or Ctrl-C). Stdout is streamed batch by batch: a bad ray part-way through leaves the
+    /// hits of the batches before it on stdout; only the exit status (2) and the error line
+    /// tell. Use -o for all-or-nothing output.
     #[arg(short, long)]
     pub output: Option<PathBuf>,
     /// Format of the rays and the hits [default: bin when RAYS ends in .bin, else csv].

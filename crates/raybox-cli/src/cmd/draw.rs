@@ -3,8 +3,10 @@
 //! Shapes are outlined in blue, or in red when they overlap another shape. Each ray is a
 //! line from its origin (a dot) with an arrowhead; where it enters a shape there is a
 //! filled green dot, where it leaves a hollow one, and the outward normal of the first
-//! point hit is an orange arrow. Below the picture, one line per query says what raybox
-//! answered. 3D scenes go through the same drawing after a parallel or perspective
+//! point hit is an orange arrow. Overlapping pairs that raybox has a contact query for
+//! show their contact points (purple diamonds) and the contact normal as a purple arrow as
+//! long as the depth (a short stub when the depth is too small to see), labelled with the
+//! depth. Below the picture, one line per query says what raybox answered. 3D scenes go through the same drawing after a parallel or perspective
 //! projection; 2D scenes are seen from above.
 //!
 //! The SVG is written by hand: a handful of element kinds, no dependency.
@@ -43,6 +45,7 @@ pub const OVERLAP_COLOUR: &str = "#d62728";
 const RAY_COLOUR: &str = "#222222";
 const ENTRY_COLOUR: &str = "#2ca02c";
 const NORMAL_COLOUR: &str = "#ff7f0e";
+const CONTACT_COLOUR: &str = "#8e44ad";
 const TEXT_COLOUR: &str = "#333333";
 const LEGEND_COLOUR: &str = "#777777";
 /// Outline colour of a ghost (a shape drawn for reference only).
@@ -89,6 +92,7 @@ pub fn run(args: &DrawArgs, _global: GlobalArgs) -> Result<Report, CliError> {
     report.field("rays", rays);
     report.field("ray_hits", queries.rays.iter().filter(|r| r.span.is_some()).count());
     report.field("overlapping_pairs", queries.pairs.iter().filter(|p| p.overlap == Some(true)).count());
+    report.field("contacts", queries.pairs.iter().filter(|p| p.contact.is_some()).count());
     report.field("queries", queries_json(&scene, &queries));
     Ok(report)
 }
@@ -120,6 +124,10 @@ fn describe(scene: &Scene, queries: &Queries) -> Vec<String> {
     let mut lines = Vec::new();
     for q in &queries.rays {
         let head = format!("{} → {}:", scene.ray_names[q.ray], scene.shape_names[q.shape]);
+        if !q.queried {
+            lines.push(format!("{head} no ray query for {}", scene.shape_kinds[q.shape]));
+            continue;
+        }
         let line = match (q.span, q.hit) {
             (Some(span), Some((t, _, normal))) => {
                 let (enter, exit) = (ray_at(q.ray, span.t_enter), ray_at(q.ray, span.t_exit));
@@ -152,10 +160,17 @@ fn describe(scene: &Scene, queries: &Queries) -> Vec<String> {
     }
     for p in &queries.pairs {
         let (a, b) = (&scene.shape_names[p.a], &scene.shape_names[p.b]);
-        lines.push(match p.overlap {
-            Some(true) => format!("{a} × {b}: overlap"),
-            Some(false) => format!("{a} × {b}: apart"),
-            None => format!(
+        lines.push(match (p.overlap, &p.contact) {
+            (Some(true), Some(c)) => format!(
+                "{a} × {b}: overlap, depth {} along {}, {} contact point{}",
+                num(c.depth),
+                point(c.normal, dim),
+                c.points.len(),
+                if c.points.len() == 1 { "" } else { "s" }
+            ),
+            (Some(true), None) => format!("{a} × {b}: overlap"),
+            (Some(false), _) => format!("{a} × {b}: apart"),
+            (None, _) => format!(
                 "{a} × {b}: no overlap query for {} × {}",
                 scene.shape_kinds[p.a], scene.shape_kinds[p.b]
             ),
@@ -184,7 +199,18 @@ fn queries_json(scene: &Scene, queries: &Queries) -> serde_json::Value {
     let pairs: Vec<_> = queries
         .pairs
         .iter()
-        .map(|p| json!({ "a": scene.shape_names[p.a], "b": scene.shape_names[p.b], "overlap": p.overlap }))
+        .map(|p| {
+            let contact = p.contact.as_ref().map(|c| {
+                let points: Vec<&[f32]> = c.points.iter().map(|q| &q.as_ref()[..dim]).collect();
+                json!({ "normal": &c.normal.to_array()[..dim], "depth": c.depth, "points": points })
+            });
+            json!({
+                "a": scene.shape_names[p.a],
+                "b": scene.shape_names[p.b],
+                "overlap": p.overlap,
+                "contact": contact,
+            })
+        })
         .collect();
     json!({ "rays": rays, "pairs": pairs })
 }
@@ -209,6 +235,10 @@ enum Outline {
     Edges(Vec<BoxEdge>),
     /// A circle or a sphere (its silhouette).
     Ball { center: Vec3, radius: f32 },
+    /// A capsule: the outline around the balls at its two ends.
+    Capsule { start: Vec3, end: Vec3, radius: f32 },
+    /// A line segment.
+    Segment(Vec3, Vec3),
 }
 
 struct ShapeDrawing {
@@ -281,6 +311,18 @@ fn shape_drawings(items: &Items, center: Vec3, reach: f32) -> Vec<ShapeDrawing> 
                     Outline::Ball { center: c.center().extend(0.0), radius: c.radius() },
                     c.center().extend(0.0),
                 ),
+                Shape2::Capsule(c) => plain(
+                    Outline::Capsule {
+                        start: c.start().extend(0.0),
+                        end: c.end().extend(0.0),
+                        radius: c.radius(),
+                    },
+                    ((c.start() + c.end()) / 2.0).extend(0.0),
+                ),
+                Shape2::Segment(g) => plain(
+                    Outline::Segment(g.start().extend(0.0), g.end().extend(0.0)),
+                    ((g.start() + g.end()) / 2.0).extend(0.0),
+                ),
             })
             .collect(),
         Items::Three { shapes, .. } => shapes
@@ -310,6 +352,13 @@ fn shape_drawings(items: &Items, center: Vec3, reach: f32) -> Vec<ShapeDrawing> 
                     }
                 }
                 Shape3::Triangle(t) => plain(Outline::Polygon(t.vertices().to_vec()), t.centroid()),
+                Shape3::Capsule(c) => plain(
+                    Outline::Capsule { start: c.start(), end: c.end(), radius: c.radius() },
+                    (c.start() + c.end()) / 2.0,
+                ),
+                Shape3::Segment(g) => {
+                    plain(Outline::Segment(g.start(), g.end()), (g.start() + g.end()) / 2.0)
+                }
             })
             .collect(),
     }
@@ -326,6 +375,8 @@ fn finite_points(items: &Items) -> Vec<Vec3> {
                     Shape2::Aabb(b) => *b,
                     Shape2::Obb(b) => b.to_aabb(),
                     Shape2::Circle(c) => c.to_aabb(),
+                    Shape2::Capsule(c) => c.to_aabb(),
+                    Shape2::Segment(g) => g.to_aabb(),
                 };
                 points.extend([b.min().extend(0.0), b.max().extend(0.0)]);
             }
@@ -345,6 +396,8 @@ fn finite_points(items: &Items) -> Vec<Vec3> {
                     Shape3::Obb(b) => b.to_aabb(),
                     Shape3::Sphere(s) => s.to_aabb(),
                     Shape3::Triangle(t) => t.to_aabb(),
+                    Shape3::Capsule(c) => c.to_aabb(),
+                    Shape3::Segment(g) => g.to_aabb(),
                     Shape3::Plane(_) => continue,
                 };
                 points.extend([b.min(), b.max()]);
@@ -460,6 +513,16 @@ impl Camera {
         Some([self.project(a2), self.project(b2)])
     }
 
+    /// A ball's centre and (approximate, for a perspective camera) radius in the picture;
+    /// `None` when the centre is behind the camera.
+    fn disc(&self, center: Vec3, radius: f32) -> Option<(Vec2, f32)> {
+        match self.focal {
+            None => Some((self.project(center), radius)),
+            Some(f) if self.visible(center) => Some((self.project(center), radius * f / self.depth(center))),
+            Some(_) => None,
+        }
+    }
+
     /// A ball's silhouette: a circle (center, radius) under a parallel projection, else a
     /// polygon; `None` when the eye is inside the ball.
     fn ball(&self, center: Vec3, radius: f32) -> Option<Result<(Vec2, f32), Vec<Vec2>>> {
@@ -489,6 +552,39 @@ impl Camera {
     }
 }
 
+/// The outline of two discs and everything between them (a capsule's silhouette): the
+/// convex hull of 48 points on each circle.
+fn two_disc_hull((a, ra): (Vec2, f32), (b, rb): (Vec2, f32)) -> Vec<Vec2> {
+    let mut points: Vec<Vec2> = [(a, ra), (b, rb)]
+        .iter()
+        .flat_map(|&(c, r)| {
+            (0..48).map(move |i| {
+                let angle = i as f32 * std::f32::consts::TAU / 48.0;
+                c + Vec2::new(angle.cos(), angle.sin()) * r
+            })
+        })
+        .collect();
+    // Andrew's monotone chain: sort, then the lower and upper hulls.
+    points.sort_by(|p, q| p.x.total_cmp(&q.x).then(p.y.total_cmp(&q.y)));
+    points.dedup();
+    if points.len() < 3 {
+        return points;
+    }
+    let turn = |o: Vec2, p: Vec2, q: Vec2| (p - o).perp_dot(q - o);
+    let mut hull: Vec<Vec2> = Vec::with_capacity(points.len() + 1);
+    for pass in [points.clone(), points.iter().rev().copied().collect()] {
+        let base = hull.len();
+        for p in pass {
+            while hull.len() >= base + 2 && turn(hull[hull.len() - 2], hull[hull.len() - 1], p) <= 0.0 {
+                hull.pop();
+            }
+            hull.push(p);
+        }
+        hull.pop(); // the last point of each chain starts the other
+    }
+    hull
+}
+
 // ---------------------------------------------------------------------------------------
 // The picture
 // ---------------------------------------------------------------------------------------
@@ -505,6 +601,15 @@ struct Flat {
     exits: Vec<Vec2>,
     /// Normal arrows.
     normals: Vec<[Vec2; 2]>,
+    /// Contacts of overlapping pairs.
+    contacts: Vec<FlatContact>,
+}
+
+/// A contact in the picture: its points, the normal arrow, and the depth to print by it.
+struct FlatContact {
+    points: Vec<Vec2>,
+    arrow: Option<[Vec2; 2]>,
+    depth: f32,
 }
 
 #[derive(Default)]
@@ -514,6 +619,8 @@ struct FlatShape {
     /// Edges behind the shape (both faces turned away), drawn dashed.
     hidden: Vec<[Vec2; 2]>,
     circles: Vec<(Vec2, f32)>,
+    /// A capsule's core segment, drawn thin.
+    axes: Vec<[Vec2; 2]>,
     label: Option<Vec2>,
     normal: Option<[Vec2; 2]>,
 }
@@ -548,6 +655,9 @@ impl Flat {
         }
         points.extend(self.rays.iter().flatten().flat_map(|(seg, _)| seg.iter().copied()));
         points.extend(self.normals.iter().flatten());
+        for c in &self.contacts {
+            points.extend(c.points.iter().chain(c.arrow.iter().flatten()));
+        }
         points
     }
 }
@@ -590,6 +700,14 @@ fn picture(scene: &Scene, queries: &Queries, lines: &[String], width: u32) -> Re
                 Some(Err(polygon)) => s.polygons.push(polygon),
                 None => {}
             },
+            Outline::Capsule { start, end, radius } => {
+                if let (Some(a), Some(b)) = (camera.disc(*start, *radius), camera.disc(*end, *radius)) {
+                    s.polygons.push(two_disc_hull(a, b));
+                }
+                // The core segment, thin, so that the capsule's axis shows.
+                s.axes.extend(camera.segment(*start, *end));
+            }
+            Outline::Segment(a, b) => s.segments.extend(camera.segment(*a, *b)),
         }
         if camera.visible(d.label_at) {
             s.label = Some(camera.project(d.label_at));
@@ -630,6 +748,24 @@ fn picture(scene: &Scene, queries: &Queries, lines: &[String], width: u32) -> Re
         }
     }
 
+    for p in &queries.pairs {
+        let Some(c) = &p.contact else { continue };
+        let middle = c.points.iter().copied().sum::<Vec3>() / c.points.len().max(1) as f32;
+        // The arrow is the translation that separates the pair, centred on the contact
+        // (from the second shape's deepest point to the first's surface), when it is long
+        // enough to see; a stub from the contact otherwise.
+        let (from, to) = if c.depth >= MIN_ARROW * size {
+            (middle - c.normal * (c.depth / 2.0), middle + c.normal * (c.depth / 2.0))
+        } else {
+            (middle, middle + c.normal * (MIN_ARROW * size))
+        };
+        flat.contacts.push(FlatContact {
+            points: c.points.iter().filter(|&&q| camera.visible(q)).map(|&q| camera.project(q)).collect(),
+            arrow: camera.segment(from, to),
+            depth: c.depth,
+        });
+    }
+
     let overlapping: Vec<bool> = (0..flat.shapes.len())
         .map(|i| queries.pairs.iter().any(|p| p.overlap == Some(true) && (p.a == i || p.b == i)))
         .collect();
@@ -637,6 +773,10 @@ fn picture(scene: &Scene, queries: &Queries, lines: &[String], width: u32) -> Re
     let window = view.window.map(|(lo, hi)| (camera.project(lo.extend(0.0)), camera.project(hi.extend(0.0))));
     Ok(svg(scene, &flat, &overlapping, lines, width, window))
 }
+
+/// The shortest contact arrow drawn to scale, as a share of the scene's size: shallower
+/// contacts get an arrow this long from the contact point instead.
+const MIN_ARROW: f32 = 0.06;
 
 /// Picture plane to pixels: uniform scale, y down, margins, room for the title.
 struct Frame {
@@ -675,6 +815,10 @@ fn escape(text: &str) -> String {
 
 const MAX_CAPTION_LINES: usize = 16;
 
+/// The second legend line, under pictures with contacts.
+const CONTACT_LEGEND: &str =
+    "◆ contact point · purple arrow: contact normal × depth, from the first shape to the second";
+
 fn svg(
     scene: &Scene,
     flat: &Flat,
@@ -687,7 +831,8 @@ fn svg(
     let line_height = 15.0;
     let title_height = if scene.title.is_some() { 26.0 } else { 0.0 };
     let shown = lines.len().min(MAX_CAPTION_LINES) + usize::from(lines.len() > MAX_CAPTION_LINES);
-    let caption_height = (shown + 1) as f32 * line_height + 8.0;
+    let legends = 1 + usize::from(!flat.contacts.is_empty());
+    let caption_height = (shown + legends) as f32 * line_height + 8.0;
 
     let points = match window {
         Some((lo, hi)) => vec![lo, hi],
@@ -706,7 +851,8 @@ fn svg(
     }
     let extent = (max - min).max(Vec2::splat(1e-3));
     // Wide enough for the longest caption line (about 6.6 px per character at 12 px).
-    let longest = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0).max(72);
+    let legend = if flat.contacts.is_empty() { 72 } else { CONTACT_LEGEND.chars().count() };
+    let longest = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0).max(legend);
     let title = scene.title.as_ref().map_or(0.0, |t| t.chars().count() as f32 * 8.8);
     let width = width.max((longest as f32 * 6.6).max(title).ceil() as u32 + 2 * margin as u32);
     let inner = width as f32 - 2.0 * margin;
@@ -735,7 +881,14 @@ fn svg(
     }
     let _ = writeln!(
         out,
-        r#"<defs><marker id="arrow-ray" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="{RAY_COLOUR}"/></marker><marker id="arrow-normal" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="{NORMAL_COLOUR}"/></marker></defs>"#
+        r#"<defs><marker id="arrow-ray" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="{RAY_COLOUR}"/></marker><marker id="arrow-normal" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="{NORMAL_COLOUR}"/></marker>{}</defs>"#,
+        if flat.contacts.is_empty() {
+            String::new()
+        } else {
+            format!(
+                r#"<marker id="arrow-contact" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="5" markerHeight="5" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="{CONTACT_COLOUR}"/></marker>"#
+            )
+        }
     );
     let _ = writeln!(out, r#"<rect width="100%" height="100%" fill="white"/>"#);
     if let Some(title) = &scene.title {
@@ -783,6 +936,13 @@ fn svg(
             let ((x1, y1), (x2, y2)) = (frame.px(seg[0]), frame.px(seg[1]));
             let _ = writeln!(out, r#"<line x1="{x1:.2}" y1="{y1:.2}" x2="{x2:.2}" y2="{y2:.2}"/>"#);
         }
+        for seg in &s.axes {
+            let ((x1, y1), (x2, y2)) = (frame.px(seg[0]), frame.px(seg[1]));
+            let _ = writeln!(
+                out,
+                r#"<line class="axis" x1="{x1:.2}" y1="{y1:.2}" x2="{x2:.2}" y2="{y2:.2}" stroke-width="1" stroke-dasharray="2 3"/>"#
+            );
+        }
         for seg in &s.hidden {
             let ((x1, y1), (x2, y2)) = (frame.px(seg[0]), frame.px(seg[1]));
             let _ = writeln!(
@@ -829,6 +989,47 @@ fn svg(
         );
     }
     let _ = writeln!(out, "</g>");
+    if !flat.contacts.is_empty() {
+        let _ = writeln!(
+            out,
+            r#"<g class="contacts" stroke="{CONTACT_COLOUR}" fill="{CONTACT_COLOUR}" stroke-width="2">"#
+        );
+        for c in &flat.contacts {
+            let _ = writeln!(out, r#"<g class="contact" data-depth="{}">"#, num(c.depth));
+            if let Some(seg) = c.arrow {
+                let ((x1, y1), (x2, y2)) = (frame.px(seg[0]), frame.px(seg[1]));
+                let _ = writeln!(
+                    out,
+                    r#"<line class="contact-normal" x1="{x1:.2}" y1="{y1:.2}" x2="{x2:.2}" y2="{y2:.2}" marker-end="url(#arrow-contact)"/>"#
+                );
+                // The depth, beside the arrow's middle, on its right-hand side as drawn
+                // (screen y is down, so that is (-dy, dx)).
+                let (dx, dy) = (x2 - x1, y2 - y1);
+                let len = (dx * dx + dy * dy).sqrt().max(1e-3);
+                let (side_x, side_y) = (-dy / len, dx / len);
+                let (x, y) = ((x1 + x2) / 2.0 + 7.0 * side_x, (y1 + y2) / 2.0 + 7.0 * side_y + 4.0);
+                let anchor = if side_x < -0.3 { "end" } else { "start" };
+                let _ = writeln!(
+                    out,
+                    r#"<text class="contact-depth" x="{x:.2}" y="{y:.2}" stroke="none" font-size="11" text-anchor="{anchor}">depth {}</text>"#,
+                    num(c.depth)
+                );
+            }
+            for &p in &c.points {
+                let (x, y) = frame.px(p);
+                let _ = writeln!(
+                    out,
+                    r#"<path class="contact-point" d="M{:.2},{y:.2} L{x:.2},{:.2} L{:.2},{y:.2} L{x:.2},{:.2} z" stroke="white" stroke-width="1"/>"#,
+                    x - 5.0,
+                    y - 5.0,
+                    x + 5.0,
+                    y + 5.0
+                );
+            }
+            let _ = writeln!(out, "</g>");
+        }
+        let _ = writeln!(out, "</g>");
+    }
     let _ = writeln!(out, r#"<g class="marks" stroke="{ENTRY_COLOUR}" stroke-width="2">"#);
     for &p in &flat.entries {
         let (x, y) = frame.px(p);
@@ -876,6 +1077,13 @@ fn svg(
         out,
         r#"<text class="legend" x="{margin}" y="{y:.1}" fill="{LEGEND_COLOUR}">● entry · ○ exit · → normal of the first hit · red: overlaps another shape</text>"#
     );
+    if !flat.contacts.is_empty() {
+        y += line_height;
+        let _ = writeln!(
+            out,
+            r#"<text class="legend" x="{margin}" y="{y:.1}" fill="{LEGEND_COLOUR}">{CONTACT_LEGEND}</text>"#
+        );
+    }
     for line in lines.iter().take(MAX_CAPTION_LINES) {
         y += line_height;
         let _ = writeln!(out, r#"<text x="{margin}" y="{y:.1}">{}</text>"#, escape(line));

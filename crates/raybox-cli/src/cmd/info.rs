@@ -15,7 +15,7 @@ use crate::output::Report;
 /// Arguments of `raybox info`.
 #[derive(Args, Debug)]
 pub struct InfoArgs {
-    /// The mesh (OBJ, PLY, STL); the embedded Stanford bunny if omitted or `@bunny`.
+    /// The mesh (OBJ, PLY, STL, glTF/GLB); the embedded Stanford bunny if omitted or `@bunny`.
     pub mesh: Option<PathBuf>,
 }
 

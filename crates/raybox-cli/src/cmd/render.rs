@@ -50,7 +50,7 @@ impl Quality {
 /// Arguments of `raybox render`.
 #[derive(Args, Debug)]
 pub struct RenderArgs {
-    /// The mesh to render (OBJ, PLY, STL); the embedded Stanford bunny if omitted or `@bunny`.
+    /// The mesh to render (OBJ, PLY, STL, glTF/GLB); the embedded Stanford bunny if omitted or `@bunny`.
     pub mesh: Option<PathBuf>,
     /// Where to write the PNG.
     #[arg(short, long, default_value = "raybox.png")]
