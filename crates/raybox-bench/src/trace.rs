@@ -131,3 +131,30 @@ pub fn utc_now() -> String {
     let y = yoe + era * 400 + i64::from(m <= 2);
     format!("{y:04}-{m:02}-{d:02} {:02}:{:02} UTC", rest / 3600, rest % 3600 / 60)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hits_agree_within_the_relative_tolerance() {
+        assert!(same_hit(None, None));
+        assert!(same_hit(Some(100.0), Some(100.005)));
+        assert!(!same_hit(Some(100.0), Some(100.02)));
+        assert!(!same_hit(Some(1.0), None));
+    }
+
+    #[test]
+    fn a_tenth_of_a_percent_may_disagree() {
+        let a = Agreement { sample: 4096, hits: 2000, hit_miss: 3, far_t: 1 };
+        assert!(a.agrees());
+        assert!(!Agreement { far_t: 2, ..a }.agrees());
+    }
+
+    #[test]
+    fn the_date_looks_like_a_date() {
+        let d = utc_now();
+        assert_eq!(d.len(), "2026-11-22 03:05 UTC".len(), "{d}");
+        assert!(d.starts_with("20") && d.ends_with(" UTC"), "{d}");
+    }
+}
