@@ -10,14 +10,22 @@
 //! - [`peers`]: the same inputs as parry2d/parry3d shapes and poses;
 //! - [`seeds`]: the write-ups' algorithms, each with its known flaw;
 //! - [`prototypes`]: the kernels the README recommends, to measure the advice;
-//! - [`vectors`]: the exact reference vectors of `crates/raybox/tests/vectors`.
+//! - [`vectors`]: the exact reference vectors of `crates/raybox/tests/vectors`;
+//! - [`scenes`]: the mesh scenes (bunny, 1M-triangle terrain, dragon) and ray sets;
+//! - [`mesh_peers`]: parry3d, obvhs and bvh building and casting over the same meshes;
+//! - [`median_split`]: the SAH cost of a plain median-split tree, the build's reference;
+//! - [`trace`]: the agreement check run before any mesh timing, and the report header.
 
 pub mod inputs;
+pub mod median_split;
+pub mod mesh_peers;
 pub mod peers;
 pub mod prototypes;
 pub mod rng;
+pub mod scenes;
 pub mod seeds;
 pub mod sets;
+pub mod trace;
 pub mod vectors;
 
 /// How many precomputed inputs each benchmark cycles through (a power of two, so the

@@ -1,0 +1,433 @@
+//! Mesh ray casting, raybox beside parry3d, obvhs and bvh, in one process:
+//! `cargo run --release -p raybox-bench --bin compare [-- --quick]`.
+//!
+//! For each scene (bunny, 1M-triangle terrain, Stanford dragon) and ray set (1024x1024
+//! primary rays, 2^20 incoherent rays; `--quick`: 256x256 and 2^16), it first checks every
+//! peer's closest hits against raybox's on a sample (a peer that disagrees is reported as
+//! such and not timed), then times, in interleaved rounds keeping each library's best:
+//!
+//! - 1 thread: a loop of single-ray calls on the calling thread (`TriMesh::cast_ray` and
+//!   `occluded` for raybox, each peer's closest-hit call);
+//! - all threads: raybox's batch API (`cast_rays`, `occluded_rays`) and, for the peers, the
+//!   same single-ray call under rayon's `par_iter` on the same global pool.
+//!
+//! Then the builds, each inside a 1-thread rayon pool: raybox's three qualities against
+//! parry3d's `TriMesh::new`, with the SAH cost of each tree and of a plain median split.
+//! Last, issue 4's targets, each marked met or not.
+
+use std::time::Instant;
+
+use raybox::{BuildQuality, MeshData, Ray3, TriMesh};
+use raybox_bench::median_split::median_split_sah;
+use raybox_bench::mesh_peers::{BvhMesh, MeshPeer, ObvhsMesh, ParryMesh, parry_inputs, parry_trimesh};
+use raybox_bench::scenes::{self, Scene, Sizes};
+use raybox_bench::trace::{self, Agreement};
+use rayon::prelude::*;
+
+/// Peers in table order.
+const PEERS: [&str; 3] = [ParryMesh::NAME, ObvhsMesh::NAME, BvhMesh::NAME];
+
+/// One timed configuration: a scene, a ray set, a thread count.
+struct Row {
+    scene: &'static str,
+    set: &'static str,
+    threads: usize,
+    rays: usize,
+    /// Best seconds: raybox closest hit, raybox any hit.
+    closest: f64,
+    any: f64,
+    /// Best seconds per peer (`None`: it disagrees, not timed).
+    peers: [Option<f64>; 3],
+}
+
+impl Row {
+    fn mrays(&self, secs: f64) -> f64 {
+        self.rays as f64 / secs / 1e6
+    }
+}
+
+/// A peer with its rays, ready to time.
+struct Prepared<P: MeshPeer> {
+    peer: P,
+    rays: Vec<P::Ray>,
+    agreement: Agreement,
+}
+
+fn prepare<P: MeshPeer>(peer: P, mesh: &TriMesh, rays: &[Ray3]) -> Prepared<P> {
+    let peer_rays: Vec<P::Ray> = rays.iter().map(P::ray).collect();
+    let agreement = trace::check_peer(mesh, &peer, rays, &peer_rays);
+    Prepared { peer, rays: peer_rays, agreement }
+}
+
+/// Seconds `f` takes.
+fn seconds(f: impl FnOnce() -> usize) -> (f64, usize) {
+    let t0 = Instant::now();
+    let hits = std::hint::black_box(f());
+    (t0.elapsed().as_secs_f64(), hits)
+}
+
+fn peer_pass<P: MeshPeer>(p: &Prepared<P>, parallel: bool) -> (f64, usize) {
+    if parallel {
+        seconds(|| p.rays.par_iter().filter(|r| p.peer.cast(r).is_some()).count())
+    } else {
+        seconds(|| p.rays.iter().filter(|r| p.peer.cast(r).is_some()).count())
+    }
+}
+
+fn keep_best(best: &mut Option<f64>, secs: f64) {
+    *best = Some(best.map_or(secs, |b: f64| b.min(secs)));
+}
+
+/// Validates the peers on one scene and ray set, then times everything in `rounds`
+/// interleaved rounds; returns the 1-thread row and the all-threads row.
+fn run_set(
+    scene: &'static str,
+    set: &scenes::RaySet,
+    mesh: &TriMesh,
+    peers: (&ParryMesh, &ObvhsMesh, &BvhMesh),
+    rounds: usize,
+) -> [Row; 2] {
+    let rays = &set.rays;
+    // The peers are borrowed: `Prepared` holds them by reference through this wrapper.
+    let parry = prepare(Ref(peers.0), mesh, rays);
+    let obvhs = prepare(Ref(peers.1), mesh, rays);
+    let bvh = prepare(Ref(peers.2), mesh, rays);
+    let agreements = [parry.agreement, obvhs.agreement, bvh.agreement];
+    for (name, a) in PEERS.iter().zip(&agreements) {
+        let verdict = if a.agrees() { "agrees" } else { "DISAGREES (not timed)" };
+        println!("check {scene}/{}: {name} {verdict}: {}", set.name, a.summary());
+    }
+    let threads = rayon::current_num_threads();
+    let mut best: [[Option<f64>; 5]; 2] = [[None; 5]; 2];
+    let mut ray_hits = None;
+    for _ in 0..rounds {
+        for (t, parallel) in [(0, false), (1, true)] {
+            let (secs, hits) = if parallel {
+                seconds(|| mesh.cast_rays(rays).iter().filter(|h| h.is_some()).count())
+            } else {
+                seconds(|| rays.iter().filter(|r| mesh.cast_ray(r).is_some()).count())
+            };
+            keep_best(&mut best[t][0], secs);
+            assert_eq!(*ray_hits.get_or_insert(hits), hits, "raybox's hit count changed between passes");
+            let (secs, occluded) = if parallel {
+                seconds(|| mesh.occluded_rays(rays).iter().filter(|&&o| o).count())
+            } else {
+                seconds(|| rays.iter().filter(|r| mesh.occluded(r)).count())
+            };
+            keep_best(&mut best[t][1], secs);
+            assert_eq!(occluded, hits, "{scene}/{}: occluded disagrees with cast_ray", set.name);
+            if agreements[0].agrees() {
+                keep_best(&mut best[t][2], peer_pass(&parry, parallel).0);
+            }
+            if agreements[1].agrees() {
+                keep_best(&mut best[t][3], peer_pass(&obvhs, parallel).0);
+            }
+            if agreements[2].agrees() {
+                keep_best(&mut best[t][4], peer_pass(&bvh, parallel).0);
+            }
+        }
+    }
+    let row = |t: usize, threads: usize| Row {
+        scene,
+        set: set.name,
+        threads,
+        rays: rays.len(),
+        closest: best[t][0].expect("timed"),
+        any: best[t][1].expect("timed"),
+        peers: [best[t][2], best[t][3], best[t][4]],
+    };
+    let hits = ray_hits.unwrap_or(0);
+    println!(
+        "  {scene}/{}: {} rays, {hits} hits ({:.1}%)",
+        set.name,
+        rays.len(),
+        100.0 * hits as f64 / rays.len() as f64
+    );
+    [row(0, 1), row(1, threads)]
+}
+
+/// A borrowed peer that is itself a peer (so one build serves both ray sets).
+struct Ref<'a, P>(&'a P);
+
+impl<P: MeshPeer> MeshPeer for Ref<'_, P> {
+    type Ray = P::Ray;
+    const NAME: &'static str = P::NAME;
+
+    fn build(_: &MeshData) -> Self {
+        unreachable!("a Ref is made from a built peer")
+    }
+
+    fn ray(ray: &Ray3) -> Self::Ray {
+        P::ray(ray)
+    }
+
+    #[inline]
+    fn cast(&self, ray: &Self::Ray) -> Option<f32> {
+        self.0.cast(ray)
+    }
+}
+
+/// One scene's builds at 1 thread: best milliseconds and the tree's stats.
+struct BuildRow {
+    scene: &'static str,
+    triangles: usize,
+    /// raybox Fast, Balanced, High: (ms, stats).
+    raybox: Vec<(BuildQuality, f64, raybox::BvhStats)>,
+    parry_ms: f64,
+    median_sah: f32,
+}
+
+fn run_builds(scene: &Scene, rounds: usize) -> BuildRow {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a 1-thread pool");
+    let qualities = [BuildQuality::Fast, BuildQuality::Balanced, BuildQuality::High];
+    let mut best = [f64::MAX; 4];
+    let mut stats = [None; 3];
+    pool.install(|| {
+        for _ in 0..rounds {
+            for (q, quality) in qualities.iter().enumerate() {
+                let (v, i) = (scene.data.vertices.clone(), scene.data.indices.clone());
+                let t0 = Instant::now();
+                let mesh = TriMesh::with_quality(v, i, *quality).expect("a valid mesh");
+                best[q] = best[q].min(t0.elapsed().as_secs_f64() * 1e3);
+                stats[q] = Some(mesh.bvh_stats());
+            }
+            // Both builders get their own copy of the mesh, made before the clock starts.
+            let inputs = parry_inputs(&scene.data);
+            let t0 = Instant::now();
+            let built = std::hint::black_box(parry_trimesh(inputs));
+            best[3] = best[3].min(t0.elapsed().as_secs_f64() * 1e3);
+            drop(built);
+        }
+    });
+    BuildRow {
+        scene: scene.name,
+        triangles: scene.data.indices.len(),
+        raybox: qualities
+            .iter()
+            .enumerate()
+            .map(|(q, quality)| (*quality, best[q], stats[q].expect("built")))
+            .collect(),
+        parry_ms: best[3],
+        median_sah: median_split_sah(&scene.data),
+    }
+}
+
+fn fmt_mrays(row: &Row, secs: Option<f64>) -> String {
+    secs.map_or_else(|| "disagrees".to_owned(), |s| format!("{:.2}", row.mrays(s)))
+}
+
+fn fmt_ratio(ours: f64, theirs: Option<f64>) -> String {
+    theirs.map_or_else(|| "—".to_owned(), |t| format!("{:.2}x", t / ours))
+}
+
+fn print_trace_table(rows: &[Row]) {
+    println!(
+        "\n### Ray casts (Mrays/s; ratio = raybox's throughput / the peer's, same rays, same thread count)\n"
+    );
+    println!(
+        "| scene | rays | threads | query | raybox | {} | {} | {} | vs {} | vs {} | vs {} |",
+        PEERS[0], PEERS[1], PEERS[2], PEERS[0], PEERS[1], PEERS[2]
+    );
+    println!("| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for r in rows {
+        let api = if r.threads == 1 { "single-ray loop" } else { "batch (`cast_rays`)" };
+        println!(
+            "| {} | {} | {} | closest hit, {api} | {:.2} | {} | {} | {} | {} | {} | {} |",
+            r.scene,
+            r.set,
+            r.threads,
+            r.mrays(r.closest),
+            fmt_mrays(r, r.peers[0]),
+            fmt_mrays(r, r.peers[1]),
+            fmt_mrays(r, r.peers[2]),
+            fmt_ratio(r.closest, r.peers[0]),
+            fmt_ratio(r.closest, r.peers[1]),
+            fmt_ratio(r.closest, r.peers[2]),
+        );
+        let api = if r.threads == 1 { "`occluded` loop" } else { "`occluded_rays`" };
+        println!(
+            "| {} | {} | {} | any hit, {api} | {:.2} | | | | any/closest {:.2}x | | |",
+            r.scene,
+            r.set,
+            r.threads,
+            r.mrays(r.any),
+            r.closest / r.any
+        );
+    }
+}
+
+fn print_build_table(builds: &[BuildRow]) {
+    println!("\n### BVH builds (1 thread; SAH cost as raybox's `BvhStats::sah_cost`, lower is better)\n");
+    println!(
+        "| scene | triangles | builder | ms | ms / Mtri | time / parry3d's | nodes | leaves | depth | SAH |"
+    );
+    println!("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for b in builds {
+        let mtri = b.triangles as f64 / 1e6;
+        for (quality, ms, s) in &b.raybox {
+            println!(
+                "| {} | {} | raybox {quality:?} | {ms:.1} | {:.0} | {:.2}x | {} | {} | {} | {:.2} |",
+                b.scene,
+                b.triangles,
+                ms / mtri,
+                ms / b.parry_ms,
+                s.node_count,
+                s.leaf_count,
+                s.depth,
+                s.sah_cost
+            );
+        }
+        println!(
+            "| {} | {} | parry3d `TriMesh::new` | {:.1} | {:.0} | 1.00x | | | | |",
+            b.scene,
+            b.triangles,
+            b.parry_ms,
+            b.parry_ms / mtri
+        );
+        println!(
+            "| {} | {} | median split (reference, not timed) | | | | | | | {:.2} |",
+            b.scene, b.triangles, b.median_sah
+        );
+    }
+}
+
+/// Issue 4's targets, each with the figures that decide it.
+fn print_targets(rows: &[Row], builds: &[BuildRow]) {
+    println!("\n### Issue 4's targets\n");
+    let mark = |ok: bool| if ok { "met" } else { "**not met**" };
+    let one: Vec<&Row> = rows.iter().filter(|r| r.threads == 1).collect();
+    let all: Vec<&Row> = rows.iter().filter(|r| r.threads > 1).collect();
+    let parry_ratio = |r: &Row| r.peers[0].map(|p| p / r.closest);
+    let list = |rs: &[&Row], f: &dyn Fn(&Row) -> Option<f64>| {
+        rs.iter()
+            .map(|r| {
+                format!(
+                    "{}/{} {}",
+                    r.scene,
+                    r.set,
+                    f(r).map_or_else(|| "—".to_owned(), |x| format!("{x:.2}x"))
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let all_at_least = |rs: &[&Row], f: &dyn Fn(&Row) -> Option<f64>, t: f64| {
+        rs.iter().all(|r| f(r).is_some_and(|x| x >= t))
+    };
+
+    let ok = all_at_least(&one, &parry_ratio, 3.5);
+    println!(
+        "- single-ray closest hit, 1 thread, >= 3.5x parry3d everywhere: {} ({})",
+        mark(ok),
+        list(&one, &parry_ratio)
+    );
+
+    let scaling =
+        |r: &Row| one.iter().find(|o| o.scene == r.scene && o.set == r.set).map(|o| o.closest / r.closest);
+    let ok = all_at_least(&all, &scaling, 1.9);
+    println!(
+        "- {} threads >= 1.9x raybox's 1 thread (batch closest hit): {} ({})",
+        all.first().map_or(0, |r| r.threads),
+        mark(ok),
+        list(&all, &scaling)
+    );
+
+    let (bp, others): (Vec<&Row>, Vec<&Row>) =
+        all.iter().copied().partition(|r| r.scene == "bunny" && r.set == "primary");
+    let ok1 = all_at_least(&bp, &parry_ratio, 7.0);
+    let ok2 = all_at_least(&others, &parry_ratio, 3.5);
+    println!(
+        "- batch >= 7x parry3d on bunny primary (parry3d under rayon on the same threads): {} ({})",
+        mark(ok1),
+        list(&bp, &parry_ratio)
+    );
+    println!("- batch >= 3.5x parry3d on the others: {} ({})", mark(ok2), list(&others, &parry_ratio));
+
+    let any_ratio = |r: &Row| Some(r.closest / r.any);
+    let rs: Vec<&Row> = rows.iter().collect();
+    let ok = all_at_least(&rs, &any_ratio, 1.0);
+    println!(
+        "- any hit at least as fast as closest hit (any-hit throughput / closest-hit): {} ({})",
+        mark(ok),
+        rs.iter()
+            .map(|r| format!("{}/{}/{}t {:.2}x", r.scene, r.set, r.threads, r.closest / r.any))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+
+    if let Some(t) = builds.iter().find(|b| b.scene == "terrain") {
+        for (quality, limit) in [(BuildQuality::Balanced, 0.7), (BuildQuality::Fast, 0.35)] {
+            if let Some((_, ms, s)) = t.raybox.iter().find(|(q, _, _)| *q == quality) {
+                let ratio = ms / t.parry_ms;
+                let ok = ratio <= limit && s.sah_cost < t.median_sah;
+                println!(
+                    "- terrain build, 1 thread, {quality:?} <= {limit}x parry3d's TriMesh::new with SAH below the median split's: {} ({ms:.0} ms vs {:.0} ms = {ratio:.2}x; SAH {:.2} vs {:.2})",
+                    mark(ok),
+                    t.parry_ms,
+                    s.sah_cost,
+                    t.median_sah
+                );
+            }
+        }
+    }
+}
+
+fn main() {
+    let quick = std::env::args().skip(1).any(|a| a == "--quick");
+    if let Some(bad) = std::env::args().skip(1).find(|a| a != "--quick") {
+        eprintln!("unknown argument {bad:?}; usage: compare [--quick]");
+        std::process::exit(2);
+    }
+    let (sizes, rounds) = if quick { (Sizes::QUICK, 2) } else { (Sizes::FULL, 3) };
+    let command = format!(
+        "cargo run --release -p raybox-bench --bin compare{}",
+        if quick { " -- --quick" } else { "" }
+    );
+    println!("## raybox vs parry3d, obvhs, bvh: mesh ray casts\n");
+    println!("- command: `{command}`");
+    println!("- date: {}", trace::utc_now());
+    println!("- machine: {}", trace::cpu_line());
+    println!("- raybox kernel: {}", raybox::kernel_name());
+    println!("- commit: {}", trace::git_commit());
+    println!(
+        "- rays: {0}x{0} primary (pinhole camera, 4x4 tiles), {1} incoherent (origins in the scene's ball, random directions); best of {rounds} interleaved rounds; all threads = {2}\n",
+        sizes.camera,
+        sizes.random,
+        rayon::current_num_threads()
+    );
+
+    let mut scene_list = vec![scenes::bunny(), scenes::terrain(scenes::TERRAIN_CELLS)];
+    match scenes::dragon(true) {
+        Ok(d) => scene_list.push(d),
+        Err(e) => println!("dragon skipped: {e}"),
+    }
+
+    let mut rows = Vec::new();
+    let mut builds = Vec::new();
+    for scene in &scene_list {
+        let t0 = Instant::now();
+        let mesh = TriMesh::from_data(scene.data.clone()).expect("a valid mesh");
+        let ours = t0.elapsed().as_secs_f64();
+        let t0 = Instant::now();
+        let parry = ParryMesh::build(&scene.data);
+        let obvhs = ObvhsMesh::build(&scene.data);
+        let bvh = BvhMesh::build(&scene.data);
+        println!(
+            "{}: {} triangles ({} degenerate); raybox built in {:.0} ms ({:?}), the peers in {:.0} ms",
+            scene.name,
+            scene.data.indices.len(),
+            mesh.degenerate_count(),
+            ours * 1e3,
+            mesh.bvh_stats(),
+            t0.elapsed().as_secs_f64() * 1e3
+        );
+        for set in scenes::ray_sets(&scene.data, sizes) {
+            rows.extend(run_set(scene.name, &set, &mesh, (&parry, &obvhs, &bvh), rounds));
+        }
+        drop((mesh, parry, obvhs, bvh));
+        builds.push(run_builds(scene, rounds));
+    }
+    print_trace_table(&rows);
+    print_build_table(&builds);
+    print_targets(&rows, &builds);
+}
