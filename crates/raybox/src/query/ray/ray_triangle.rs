@@ -18,7 +18,7 @@
 //! in-plane span by clipping it against the three edges in 2D, so through [`RayCast`] a
 //! coplanar ray that crosses the triangle hits it over an interval.
 
-use glam::{DVec2, DVec3, Vec3, Vec3A, Vec3Swizzles};
+use glam::{DVec2, DVec3, Vec3};
 
 use super::point_at;
 use crate::{Ray3, RayCast, RayHit3, RaySpan, Triangle3};
@@ -155,51 +155,6 @@ impl Triangle3 {
     /// ```
     #[must_use]
     pub fn ray_intersection(&self, ray: &Ray3) -> RayTriangle {
-        // The usual case: an f32 evaluation proves n·d != 0 and gives its sign, so the ray
-        // is neither parallel nor coplanar and only the watertight test remains.
-        let Some(n_dot_d_negative) = self.normal_dot_sign_f32(ray.dir()) else {
-            return self.ray_intersection_f64(ray);
-        };
-        let woop = WoopRay::new(ray.origin(), ray.dir());
-        match ray_triangle_watertight(&woop, self.vertices(), ray.t_min(), ray.t_max()) {
-            Some((t, u, v)) => RayTriangle::Hit(TriangleHit { t, u, v, front_facing: n_dot_d_negative }),
-            None => RayTriangle::Miss,
-        }
-    }
-
-    /// `Some(n · dir < 0)` when an `f32` evaluation of `n · dir`, with
-    /// `n = (v1 - v0) × (v2 - v0)`, is larger in magnitude than its error bound; `None`
-    /// when it is too close to zero to tell (the caller then decides in `f64`).
-    ///
-    /// **Exactness.** Write `M = Σ_i |dir_i| (|e1_j e2_k| + |e1_k e2_j|)` for the cyclic
-    /// `(i, j, k)` and `e1 = v1 - v0`, `e2 = v2 - v0`. Evaluated in any order (with or without
-    /// FMA), the rounded `n · dir` is within `γ₇ M + (3 Σ|dir_i| + 5) 2⁻¹⁵⁰` of the exact value
-    /// (seven roundings along any path, `γ₇ < 2⁻²¹`; the second term is the absolute error
-    /// of gradual underflow, `2⁻¹⁵⁰` per operation, amplified by `dir`). The `f64`
-    /// evaluation in `ray_intersection_f64` is within `γ₇ M` for `u = 2⁻⁵³` (no underflow
-    /// there). The bound used, `2⁻²⁰ M + 2⁻¹⁴⁰ (Σ|dir_i| + 1)` from the rounded `M`, exceeds
-    /// the sum of both errors, so when `|n · dir|` in `f32` is above it, the exact value and
-    /// the `f64` value are both non-zero with the same sign: `ray_intersection_f64` would
-    /// also not report `Parallel`/`Coplanar`, would run the same watertight test, and would
-    /// set `front_facing` to the same value. Overflow gives an infinite `M` or a NaN, and a
-    /// comparison with NaN or with an infinite bound is `false`: the `f64` path decides.
-    #[inline(always)]
-    fn normal_dot_sign_f32(&self, dir: Vec3) -> Option<bool> {
-        let [a, b, c] = self.vertices().map(Vec3A::from);
-        let (e1, e2, d) = (b - a, c - a, Vec3A::from(dir));
-        let n_dot_d = e1.cross(e2).dot(d);
-        // M = |d| · (|e1|.yzx |e2|.zxy + |e1|.zxy |e2|.yzx): the absolute terms of n · d.
-        let (p, q) = (e1.abs(), e2.abs());
-        let m = d.abs().dot(p.yzx() * q.zxy() + p.zxy() * q.yzx());
-        // 2⁻²⁰ and 2⁻¹⁴⁰ (a subnormal: bit 9 of the significand).
-        let (rel, abs) = (1.0 / (1u32 << 20) as f32, f32::from_bits(1 << 9));
-        let bound = m * rel + (d.abs().element_sum() + 1.0) * abs;
-        (n_dot_d.abs() > bound).then_some(n_dot_d < 0.0)
-    }
-
-    /// The classification with `n · dir` in `f64`, for the rare rays that the `f32` filter
-    /// of `ray_intersection` cannot decide.
-    fn ray_intersection_f64(&self, ray: &Ray3) -> RayTriangle {
         let n = self.normal_f64();
         let n_dot_d = n.dot(ray.dir().as_dvec3());
         if n_dot_d == 0.0 {
@@ -334,36 +289,5 @@ mod tests {
         let up = Ray3::new(Vec3::new(0.5, 0.5, -1.0), Vec3::Z);
         let hit = tri().cast_ray(&up).unwrap();
         assert_eq!((hit.t, hit.normal), (1.0, -Vec3::Z));
-    }
-
-    #[test]
-    fn the_f32_filter_gives_the_f64_classification() {
-        // Rays exactly parallel, nearly parallel and generic, at several scales: the fast
-        // path must report exactly what the f64 classification reports.
-        let mut state = 0x2545_f491_u32;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 17;
-            state ^= state << 5;
-            (state >> 8) as f32 / (1u32 << 24) as f32 * 2.0 - 1.0
-        };
-        for scale in [1.0e-30_f32, 1.0e-3, 1.0, 1.0e6, 1.0e30] {
-            for _ in 0..2000 {
-                let mut v = || Vec3::new(next(), next(), next()) * scale;
-                let (a, b, c, o) = (v(), v(), v(), v());
-                let Ok(t) = Triangle3::try_new(a, b, c) else { continue };
-                let n = (b - a).cross(c - a);
-                // In the plane's direction (n · d is 0 or rounding noise), or generic.
-                let d = [(b - a), (b - a) + n * 1.0e-7, Vec3::new(next(), next(), next())];
-                for d in d {
-                    let Ok(ray) = Ray3::try_new(o, d) else { continue };
-                    assert_eq!(t.ray_intersection(&ray), t.ray_intersection_f64(&ray), "{t:?} {ray:?}");
-                }
-                // A ray lying in the plane through a vertex.
-                if let Ok(ray) = Ray3::try_new(a, c - b) {
-                    assert_eq!(t.ray_intersection(&ray), t.ray_intersection_f64(&ray), "{t:?} {ray:?}");
-                }
-            }
-        }
     }
 }
