@@ -5,19 +5,25 @@
 //! the common "is an endpoint of one inside the other" test misses a box that contains
 //! the other (and, in 2D, cross-shaped overlaps with no corner inside).
 
+use glam::Vec3A;
+
 use crate::{Aabb2, Aabb3, Overlaps};
 
 impl Overlaps<Aabb2> for Aabb2 {
     #[inline]
     fn overlaps(&self, other: &Aabb2) -> bool {
-        self.min().cmple(other.max()).all() && other.min().cmple(self.max()).all()
+        // Both conditions are evaluated and combined with `&` (no branch to mispredict).
+        self.min().cmple(other.max()).all() & other.min().cmple(self.max()).all()
     }
 }
 
 impl Overlaps<Aabb3> for Aabb3 {
     #[inline]
     fn overlaps(&self, other: &Aabb3) -> bool {
-        self.min().cmple(other.max()).all() && other.min().cmple(self.max()).all()
+        // a.min <= b.max && b.min <= a.max on every axis, as one SIMD mask (no branch).
+        let (a_min, a_max) = (Vec3A::from(self.min()), Vec3A::from(self.max()));
+        let (b_min, b_max) = (Vec3A::from(other.min()), Vec3A::from(other.max()));
+        (a_min.cmple(b_max) & b_min.cmple(a_max)).all()
     }
 }
 

@@ -1,8 +1,9 @@
 //! Axis-aligned box against oriented box: the AABB is an OBB with the identity rotation,
 //! so this is the OBB–OBB separating-axis test (see `obb_obb.rs`).
 
-use glam::{Quat, Vec2};
+use glam::{DVec3, Vec2};
 
+use super::obb_obb::{SatBox3, sat_boxes3_separated};
 use crate::query::reverse_overlaps;
 use crate::{Aabb2, Aabb3, Obb2, Obb3, Overlaps};
 
@@ -16,7 +17,14 @@ impl Overlaps<Obb2> for Aabb2 {
 
 impl Overlaps<Obb3> for Aabb3 {
     fn overlaps(&self, other: &Obb3) -> bool {
-        Obb3::try_new(self.center(), self.half_extents(), Quat::IDENTITY).is_ok_and(|me| me.overlaps(other))
+        // The box `Obb3::new(center, half_extents, Quat::IDENTITY)` would be, without building
+        // it: the identity quaternion gives exactly the unit axes.
+        let me = SatBox3 {
+            axes: [DVec3::X, DVec3::Y, DVec3::Z],
+            half: self.half_extents().as_dvec3(),
+            center: self.center().as_dvec3(),
+        };
+        !sat_boxes3_separated(&me, &SatBox3::of_obb(other))
     }
 }
 

@@ -21,17 +21,37 @@ use glam::{DVec2, DVec3};
 
 use crate::{Obb2, Obb3, Overlaps};
 
+/// A box for the separating-axis test: its axes and half extents in `f64`, its centre.
+#[derive(Clone, Copy)]
+pub(crate) struct SatBox3 {
+    pub axes: [DVec3; 3],
+    pub half: DVec3,
+    pub center: DVec3,
+}
+
+impl SatBox3 {
+    #[inline(always)]
+    pub(crate) fn of_obb(o: &Obb3) -> Self {
+        Self {
+            axes: o.axes().map(|v| v.as_dvec3()),
+            half: o.half_extents().as_dvec3(),
+            center: o.center().as_dvec3(),
+        }
+    }
+
+    /// `Σ h_k |axis_k · L|`: the radius of the box's projection on `L` (not normalised).
+    /// The terms are added in the order `k = 0, 1, 2`, as `Iterator::sum` did before.
+    #[inline(always)]
+    fn radius(&self, l: DVec3) -> f64 {
+        let [u, v, w] = self.axes;
+        self.half.x * u.dot(l).abs() + self.half.y * v.dot(l).abs() + self.half.z * w.dot(l).abs()
+    }
+}
+
 /// `|T·L| > Σ ha_k |a_k·L| + Σ hb_k |b_k·L|`: does axis `L` separate the boxes?
-fn separates<V: Copy, const N: usize>(
-    l: V,
-    t: V,
-    (a, ha): ([V; N], [f64; N]),
-    (b, hb): ([V; N], [f64; N]),
-    dot: impl Fn(V, V) -> f64,
-) -> bool {
-    let ra: f64 = (0..N).map(|k| ha[k] * dot(a[k], l).abs()).sum();
-    let rb: f64 = (0..N).map(|k| hb[k] * dot(b[k], l).abs()).sum();
-    dot(t, l).abs() > ra + rb
+#[inline(always)]
+fn separates3(l: DVec3, t: DVec3, a: &SatBox3, b: &SatBox3) -> bool {
+    t.dot(l).abs() > a.radius(l) + b.radius(l)
 }
 
 /// The 2D test: the two face axes of each box.
@@ -39,23 +59,37 @@ pub(crate) fn obb2_obb2_separated(a: &Obb2, b: &Obb2) -> bool {
     let axes_a = a.axes().map(|v| v.as_dvec2());
     let axes_b = b.axes().map(|v| v.as_dvec2());
     let t = b.center().as_dvec2() - a.center().as_dvec2();
-    let ha = a.half_extents().as_dvec2().to_array();
-    let hb = b.half_extents().as_dvec2().to_array();
-    let dot = |u: DVec2, v: DVec2| u.dot(v);
-    axes_a.iter().chain(&axes_b).any(|&l| separates(l, t, (axes_a, ha), (axes_b, hb), dot))
+    let (ha, hb) = (a.half_extents().as_dvec2(), b.half_extents().as_dvec2());
+    let radius = |[u, v]: [DVec2; 2], h: DVec2, l: DVec2| h.x * u.dot(l).abs() + h.y * v.dot(l).abs();
+    let separates = |l: DVec2| t.dot(l).abs() > radius(axes_a, ha, l) + radius(axes_b, hb, l);
+    separates(axes_a[0]) || separates(axes_a[1]) || separates(axes_b[0]) || separates(axes_b[1])
 }
 
-/// The 3D test: 3 + 3 face axes, then the 9 edge–edge axes (skipping exact zeros).
+/// The 3D test: 3 + 3 face axes, then the 9 edge–edge axes (skipping exact zeros), in
+/// straight-line code (the loops have constant bounds and unroll).
 pub(crate) fn obb3_obb3_separated(a: &Obb3, b: &Obb3) -> bool {
-    let axes_a = a.axes().map(|v| v.as_dvec3());
-    let axes_b = b.axes().map(|v| v.as_dvec3());
-    let t = b.center().as_dvec3() - a.center().as_dvec3();
-    let boxes =
-        ((axes_a, a.half_extents().as_dvec3().to_array()), (axes_b, b.half_extents().as_dvec3().to_array()));
-    let dot = |u: DVec3, v: DVec3| u.dot(v);
-    let faces = axes_a.iter().chain(&axes_b).copied();
-    let edges = axes_a.iter().flat_map(|&u| axes_b.iter().map(move |&v| u.cross(v)));
-    faces.chain(edges.filter(|l| *l != DVec3::ZERO)).any(|l| separates(l, t, boxes.0, boxes.1, dot))
+    sat_boxes3_separated(&SatBox3::of_obb(a), &SatBox3::of_obb(b))
+}
+
+/// The separating-axis test on two boxes already in `f64` (the AABB–OBB test builds an
+/// identity-axes box without going through `Obb3::try_new`).
+#[inline(always)]
+pub(crate) fn sat_boxes3_separated(a: &SatBox3, b: &SatBox3) -> bool {
+    let t = b.center - a.center;
+    for l in a.axes.into_iter().chain(b.axes) {
+        if separates3(l, t, a, b) {
+            return true;
+        }
+    }
+    for u in a.axes {
+        for v in b.axes {
+            let l = u.cross(v);
+            if l != DVec3::ZERO && separates3(l, t, a, b) {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 impl Overlaps<Obb2> for Obb2 {

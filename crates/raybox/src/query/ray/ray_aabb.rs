@@ -13,8 +13,15 @@
 //!   `t`, only the condition `min[i] <= o[i] <= max[i]`. No `0 * inf = NaN` can arise, and no
 //!   artificial `t = 0` bound is added (the "zero-t sentinel" bug).
 //! - **closed comparisons** (`<=`) everywhere: touching is a hit, `t_enter == t_exit`.
+//!
+//! `slab_span` writes the test as a loop over `N` axes (the sweeps use it);
+//! `slab_span3a` is the same test on `Vec3A` lanes, without a branch per axis, for the
+//! ray casts. It keeps every rule: the two vector divisions are correctly rounded per lane
+//! (the same values as the scalar divisions), a lane with `d == ±0` is replaced by a select
+//! (its `x / 0` value, possibly NaN, is never used), and the span is the same `max`/`min`
+//! over the same values, so both give the same span.
 
-use glam::{Vec2, Vec3};
+use glam::{Vec2, Vec3, Vec3A};
 
 use super::point_at;
 use crate::{Aabb2, Aabb3, Ray2, Ray3, RayCast, RayHit2, RayHit3, RaySpan};
@@ -60,17 +67,55 @@ pub(crate) fn slab_span<const N: usize>(
     (span.t_enter <= span.t_exit).then_some(span)
 }
 
+/// The slab test on the three lanes of `Vec3A` (2D callers put `0` in the `z` lanes of
+/// the origin, the direction and both corners: a parallel slab the origin is in, so that
+/// lane never bounds `t`). Returns `(t_enter, t_exit)` and the lanes' entry times.
+#[inline(always)]
+pub(crate) fn slab_span3a(
+    origin: Vec3A,
+    dir: Vec3A,
+    min: Vec3A,
+    max: Vec3A,
+    (t_min, t_max): (f32, f32),
+) -> Option<(f32, f32, Vec3A)> {
+    // t0 = (min[i] - o[i]) / d[i], t1 = (max[i] - o[i]) / d[i]: divisions, not reciprocals.
+    let t0 = (min - origin) / dir;
+    let t1 = (max - origin) / dir;
+    // d[i] == 0 (either sign): parallel; inside the slab for every t iff min <= o <= max.
+    let parallel = dir.cmpeq(Vec3A::ZERO);
+    let in_slab = origin.cmpge(min) & origin.cmple(max);
+    let (always, never) = (Vec3A::NEG_INFINITY, Vec3A::INFINITY);
+    // near[i] = min(t0, t1), far[i] = max(t0, t1), or (-inf, inf) / (inf, -inf) if parallel.
+    let near = Vec3A::select(parallel, Vec3A::select(in_slab, always, never), t0.min(t1));
+    let far = Vec3A::select(parallel, Vec3A::select(in_slab, never, always), t0.max(t1));
+    let t_enter = near.max_element().max(t_min);
+    let t_exit = far.min_element().min(t_max);
+    (t_enter <= t_exit).then_some((t_enter, t_exit, near))
+}
+
+/// The axis whose slab the ray entered last: the first lane of `near` equal to `t_enter`,
+/// unless `t_enter` is `t_min` (the origin is already in the box). This is the axis the
+/// loop in `slab_span` records (it replaces the axis only on a strictly larger entry).
+#[inline]
+pub(crate) fn enter_axis(near: Vec3A, t_enter: f32, t_min: f32) -> Option<usize> {
+    if t_enter <= t_min {
+        return None;
+    }
+    (0..3).find(|&i| near[i] == t_enter)
+}
+
 impl RayCast for Aabb2 {
     type Ray = Ray2;
     type Hit = RayHit2;
 
     fn ray_span(&self, ray: &Ray2) -> Option<RaySpan> {
-        let s = slab2(self, ray)?;
-        Some(RaySpan { t_enter: s.t_enter, t_exit: s.t_exit })
+        let (t_enter, t_exit, _) = slab2(self, ray)?;
+        Some(RaySpan { t_enter, t_exit })
     }
 
     fn cast_ray(&self, ray: &Ray2) -> Option<RayHit2> {
-        let s = slab2(self, ray)?;
+        let (t_enter, t_exit, near) = slab2(self, ray)?;
+        let s = SlabSpan { t_enter, t_exit, enter_axis: enter_axis(near, t_enter, ray.t_min()) };
         // Entering through the min face of axis i when moving up it, the max face when moving down.
         let mut normal = Vec2::ZERO;
         if let Some(i) = s.enter_axis {
@@ -81,9 +126,10 @@ impl RayCast for Aabb2 {
     }
 }
 
-fn slab2(b: &Aabb2, ray: &Ray2) -> Option<SlabSpan> {
-    let (o, d) = (ray.origin().to_array(), ray.dir().to_array());
-    slab_span(o, d, b.min().to_array(), b.max().to_array(), (ray.t_min(), ray.t_max()))
+fn slab2(b: &Aabb2, ray: &Ray2) -> Option<(f32, f32, Vec3A)> {
+    let lift = |v: Vec2| Vec3A::new(v.x, v.y, 0.0);
+    let range = (ray.t_min(), ray.t_max());
+    slab_span3a(lift(ray.origin()), lift(ray.dir()), lift(b.min()), lift(b.max()), range)
 }
 
 impl RayCast for Aabb3 {
@@ -91,12 +137,13 @@ impl RayCast for Aabb3 {
     type Hit = RayHit3;
 
     fn ray_span(&self, ray: &Ray3) -> Option<RaySpan> {
-        let s = slab3(self, ray)?;
-        Some(RaySpan { t_enter: s.t_enter, t_exit: s.t_exit })
+        let (t_enter, t_exit, _) = slab3(self, ray)?;
+        Some(RaySpan { t_enter, t_exit })
     }
 
     fn cast_ray(&self, ray: &Ray3) -> Option<RayHit3> {
-        let s = slab3(self, ray)?;
+        let (t_enter, t_exit, near) = slab3(self, ray)?;
+        let s = SlabSpan { t_enter, t_exit, enter_axis: enter_axis(near, t_enter, ray.t_min()) };
         let mut normal = Vec3::ZERO;
         if let Some(i) = s.enter_axis {
             normal[i] = -ray.dir()[i].signum();
@@ -106,9 +153,9 @@ impl RayCast for Aabb3 {
     }
 }
 
-fn slab3(b: &Aabb3, ray: &Ray3) -> Option<SlabSpan> {
-    let (o, d) = (ray.origin().to_array(), ray.dir().to_array());
-    slab_span(o, d, b.min().to_array(), b.max().to_array(), (ray.t_min(), ray.t_max()))
+fn slab3(b: &Aabb3, ray: &Ray3) -> Option<(f32, f32, Vec3A)> {
+    let (o, d) = (Vec3A::from(ray.origin()), Vec3A::from(ray.dir()));
+    slab_span3a(o, d, b.min().into(), b.max().into(), (ray.t_min(), ray.t_max()))
 }
 
 #[cfg(test)]

@@ -4,9 +4,9 @@
 //! AABB `[-h, h]`; `t` is unchanged because the change of frame is a rigid motion
 //! applied to the origin and the direction alike.
 
-use glam::{Vec2, Vec3};
+use glam::{Vec2, Vec3, Vec3A};
 
-use super::{point_at, slab_span};
+use super::{SlabSpan, enter_axis, point_at, slab_span3a};
 use crate::{Obb2, Obb3, Ray2, Ray3, RayCast, RayHit2, RayHit3, RaySpan};
 
 impl RayCast for Obb2 {
@@ -14,12 +14,13 @@ impl RayCast for Obb2 {
     type Hit = RayHit2;
 
     fn ray_span(&self, ray: &Ray2) -> Option<RaySpan> {
-        let (s, _) = slab_obb2(self, ray)?;
-        Some(RaySpan { t_enter: s.t_enter, t_exit: s.t_exit })
+        let ((t_enter, t_exit, _), _) = slab_obb2(self, ray)?;
+        Some(RaySpan { t_enter, t_exit })
     }
 
     fn cast_ray(&self, ray: &Ray2) -> Option<RayHit2> {
-        let (s, local_dir) = slab_obb2(self, ray)?;
+        let ((t_enter, t_exit, near), local_dir) = slab_obb2(self, ray)?;
+        let s = SlabSpan { t_enter, t_exit, enter_axis: enter_axis(near, t_enter, ray.t_min()) };
         let mut local_normal = Vec2::ZERO;
         if let Some(i) = s.enter_axis {
             local_normal[i] = -local_dir[i].signum();
@@ -30,19 +31,14 @@ impl RayCast for Obb2 {
     }
 }
 
-/// The slab span of the ray in the box frame, with the local direction.
-fn slab_obb2(b: &Obb2, ray: &Ray2) -> Option<(super::SlabSpan, Vec2)> {
+/// The slab span, in the box frame, and the local direction (see `slab_span3a`).
+fn slab_obb2(b: &Obb2, ray: &Ray2) -> Option<((f32, f32, Vec3A), Vec2)> {
     let local_origin = b.point_to_local(ray.origin());
     let local_dir = b.rotation().transpose() * ray.dir();
-    let h = b.half_extents();
-    let s = slab_span(
-        local_origin.to_array(),
-        local_dir.to_array(),
-        (-h).to_array(),
-        h.to_array(),
-        (ray.t_min(), ray.t_max()),
-    )?;
-    Some((s, local_dir))
+    let lift = |v: Vec2| Vec3A::new(v.x, v.y, 0.0);
+    let h = lift(b.half_extents());
+    let range = (ray.t_min(), ray.t_max());
+    Some((slab_span3a(lift(local_origin), lift(local_dir), -h, h, range)?, local_dir))
 }
 
 impl RayCast for Obb3 {
@@ -50,12 +46,13 @@ impl RayCast for Obb3 {
     type Hit = RayHit3;
 
     fn ray_span(&self, ray: &Ray3) -> Option<RaySpan> {
-        let (s, _) = slab_obb3(self, ray)?;
-        Some(RaySpan { t_enter: s.t_enter, t_exit: s.t_exit })
+        let ((t_enter, t_exit, _), _) = slab_obb3(self, ray)?;
+        Some(RaySpan { t_enter, t_exit })
     }
 
     fn cast_ray(&self, ray: &Ray3) -> Option<RayHit3> {
-        let (s, local_dir) = slab_obb3(self, ray)?;
+        let ((t_enter, t_exit, near), local_dir) = slab_obb3(self, ray)?;
+        let s = SlabSpan { t_enter, t_exit, enter_axis: enter_axis(near, t_enter, ray.t_min()) };
         let mut local_normal = Vec3::ZERO;
         if let Some(i) = s.enter_axis {
             local_normal[i] = -local_dir[i].signum();
@@ -66,19 +63,13 @@ impl RayCast for Obb3 {
     }
 }
 
-/// The slab span of the ray in the box frame, with the local direction.
-fn slab_obb3(b: &Obb3, ray: &Ray3) -> Option<(super::SlabSpan, Vec3)> {
+/// The slab span, in the box frame, and the local direction (see `slab_span3a`).
+fn slab_obb3(b: &Obb3, ray: &Ray3) -> Option<((f32, f32, Vec3A), Vec3)> {
     let local_origin = b.point_to_local(ray.origin());
     let local_dir = b.rotation().transpose() * ray.dir();
-    let h = b.half_extents();
-    let s = slab_span(
-        local_origin.to_array(),
-        local_dir.to_array(),
-        (-h).to_array(),
-        h.to_array(),
-        (ray.t_min(), ray.t_max()),
-    )?;
-    Some((s, local_dir))
+    let h = Vec3A::from(b.half_extents());
+    let range = (ray.t_min(), ray.t_max());
+    Some((slab_span3a(local_origin.into(), local_dir.into(), -h, h, range)?, local_dir))
 }
 
 #[cfg(test)]

@@ -39,6 +39,38 @@ fn dot<const N: usize>(a: [f64; N], b: [f64; N]) -> f64 {
     (0..N).map(|i| a[i] * b[i]).sum()
 }
 
+/// A quick, division-free `f64` test that the line through the ray misses the ball, by
+/// a margin larger than its rounding error. `false` means "may hit": decide with the full
+/// computation.
+///
+/// With `f = origin - center`, the squared distance from the centre to the line is
+/// `|f × d|² / |d|²` (Lagrange: `|f × d|² = Σ_{i<j} (f_i d_j - f_j d_i)²`, in 2D and 3D),
+/// so the line misses exactly when `D = r² |d|² - |f × d|² < 0`.
+///
+/// **Exactness.** All inputs are `f32`, so in `f64` (unit roundoff `u = 2⁻⁵³`): `f_i` is
+/// within `u |f_i|` of the exact difference, `d_i d_j` and `r²` are exact, and no product of
+/// up to four `f32`-sized factors can overflow or underflow (`2⁻⁵⁹⁶ ..= 2⁵¹²`). A standard
+/// error analysis then bounds the computed `D` within
+/// `3u r²|d|² + 9u Σ_{i<j} (|f_i d_j| + |f_j d_i|)² <= 3u r²|d|² + 18u |f|²|d|²` of the exact
+/// `D` (`γ₃` per cross component, squared, summed). The bound used here,
+/// `2⁻⁴⁵ (r² + |f|²) |d|²` (= `256u`, computed from rounded values, a factor > 10 to spare),
+/// covers it, so `D < -bound` proves the exact `D < 0`: a miss for the exact geometry. In
+/// every other case the caller runs the full computation, so the answer differs from the
+/// full computation alone only where that one was wrong.
+#[inline(always)]
+fn line_surely_misses_ball<const N: usize>(f: [f64; N], d: [f64; N], r: f64) -> bool {
+    let mut cross2 = 0.0;
+    for i in 0..N {
+        for j in i + 1..N {
+            let c = f[i] * d[j] - f[j] * d[i];
+            cross2 += c * c;
+        }
+    }
+    let (dd, ff) = (dot(d, d), dot(f, f));
+    let disc = r * r * dd - cross2;
+    disc < -(r * r + ff) * dd / (1u64 << 45) as f64
+}
+
 /// The roots `t₁ <= t₂` of `|origin + t dir - center|² = r²` in `f64`, or `None` if the line misses.
 pub(crate) fn ball_roots<const N: usize>(
     origin: [f32; N],
@@ -46,10 +78,14 @@ pub(crate) fn ball_roots<const N: usize>(
     center: [f32; N],
     radius: f32,
 ) -> Option<(f64, f64)> {
+    // Most misses are decided here, before any division or square root.
+    let f: [f64; N] = core::array::from_fn(|i| f64::from(origin[i]) - f64::from(center[i]));
+    if line_surely_misses_ball(f, dir.map(f64::from), f64::from(radius)) {
+        return None;
+    }
     // Scale the direction so its largest component is ±1 (exact for axis-aligned rays).
     let m = dir.iter().fold(0.0f64, |m, &c| m.max(f64::from(c).abs()));
     let d: [f64; N] = core::array::from_fn(|i| f64::from(dir[i]) / m);
-    let f: [f64; N] = core::array::from_fn(|i| f64::from(origin[i]) - f64::from(center[i]));
     let r = f64::from(radius);
     let a = dot(d, d);
     let b = dot(f, d); // half of the textbook b
@@ -230,5 +266,34 @@ mod tests {
         let ray = Ray3::new(Vec3::ZERO, Vec3::new(3.0e38, 0.0, 0.0));
         let span = s.ray_span(&ray).unwrap();
         assert!((span.t_enter - 3.0e-38).abs() < 1.0e-43);
+    }
+
+    #[test]
+    fn the_quick_miss_test_only_rejects_misses() {
+        // Near-tangent lines at several scales: whenever the quick test says "miss", the
+        // exact discriminant (computed here with exact f64 products on dyadic inputs) is < 0.
+        let mut state = 0x9e37_79b9_u32;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            (state >> 20) as f32 / 4096.0 - 0.5
+        };
+        for scale in [1.0 / 1024.0, 1.0, 1024.0] {
+            for _ in 0..20_000 {
+                // 12-bit coordinates: every product below is exact in f64.
+                let (f, d) = ([next() * scale, next() * scale], [next(), next()]);
+                let r = next().abs() * scale;
+                let (f64f, f64d) = (f.map(f64::from), d.map(f64::from));
+                let cross = f64f[0] * f64d[1] - f64f[1] * f64d[0];
+                let exact = f64::from(r) * f64::from(r) * dot(f64d, f64d) - cross * cross;
+                if line_surely_misses_ball(f64f, f64d, f64::from(r)) {
+                    assert!(exact < 0.0, "{f:?} {d:?} {r}");
+                }
+                if exact < 0.0 {
+                    assert_eq!(ball_roots(f, d, [0.0, 0.0], r), None);
+                }
+            }
+        }
     }
 }
