@@ -1,9 +1,10 @@
-//! The AVX-512 node kernel: the AVX2 test on 256-bit vectors, with AVX-512VL mask
-//! compares (one instruction for the hit mask, no movemask).
+//! The AVX-512 node kernel: the AVX2 slab computation (`avx2::padded_slabs`), with an
+//! AVX-512VL mask compare (one instruction for the hit mask, no movemask).
 
 use core::arch::x86_64::*;
 
-use super::{NodeHits, NodeKernel, PreparedRay, SLAB_PAD};
+use super::avx2::padded_slabs;
+use super::{NodeHits, NodeKernel, PreparedRay};
 use crate::bvh::node::WideNode;
 
 /// Proof that the CPU has AVX-512 F and VL (and AVX2, FMA): only [`Avx512::new`] makes one.
@@ -34,25 +35,9 @@ impl Avx512 {
 impl NodeKernel for Avx512 {
     #[inline(always)]
     fn intersect(self, ray: &PreparedRay, node: &WideNode, t_max: f32) -> NodeHits {
-        // SAFETY: `self` proves AVX-512 F/VL, AVX2 and FMA; rows are 32-byte aligned.
+        // SAFETY: `self` proves AVX-512 F/VL, AVX2 and FMA; the store goes to a local array.
         unsafe {
-            let plane = |row: usize| _mm256_load_ps(node.planes[row].as_ptr());
-            let mut t_enter = _mm256_set1_ps(ray.t_min);
-            let mut t_exit = _mm256_set1_ps(t_max);
-            for k in 0..3 {
-                let o = _mm256_set1_ps(ray.origin[k]);
-                let r = _mm256_set1_ps(ray.rdir[k]);
-                // t_near = (near plane - o) * rdir; t_far likewise
-                let t_near = _mm256_mul_ps(_mm256_sub_ps(plane(ray.near[k]), o), r);
-                let t_far = _mm256_mul_ps(_mm256_sub_ps(plane(ray.far[k]), o), r);
-                // NaN (a parallel ray on the plane) in the first operand is dropped
-                t_enter = _mm256_max_ps(t_near, t_enter);
-                t_exit = _mm256_min_ps(t_far, t_exit);
-            }
-            // t_enter -= |t_enter| * pad; t_exit += |t_exit| * pad
-            let pad = _mm256_set1_ps(SLAB_PAD);
-            let t_enter = _mm256_fnmadd_ps(_mm256_abs_ps(t_enter), pad, t_enter);
-            let t_exit = _mm256_fmadd_ps(_mm256_abs_ps(t_exit), pad, t_exit);
+            let (t_enter, t_exit) = padded_slabs(ray, node, t_max);
             // hit = t_enter <= t_exit, straight into a mask register
             let mask = _mm256_cmp_ps_mask::<_CMP_LE_OQ>(t_enter, t_exit);
             let mut out = NodeHits { mask: u32::from(mask), t_enter: [0.0; 8] };
@@ -60,11 +45,4 @@ impl NodeKernel for Avx512 {
             out
         }
     }
-}
-
-/// `|x|` per lane (AVX-512 has no 256-bit abs for floats in F/VL: clear the sign bit).
-#[inline(always)]
-unsafe fn _mm256_abs_ps(x: __m256) -> __m256 {
-    // SAFETY: the caller runs with AVX available.
-    unsafe { _mm256_and_ps(x, _mm256_castsi256_ps(_mm256_set1_epi32(0x7fff_ffff))) }
 }
