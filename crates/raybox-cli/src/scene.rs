@@ -286,47 +286,34 @@ impl Scene {
     /// (ghosts left out).
     pub fn run_queries(&self) -> Queries {
         let real = |s: &usize| !self.shape_ghosts[*s];
+        // The 2D and 3D shapes share method names but not a trait: one macro body for both.
+        macro_rules! run {
+            ($shapes:expr, $rays:expr) => {
+                Queries {
+                    rays: $rays
+                        .iter()
+                        .enumerate()
+                        .flat_map(|(r, ray)| {
+                            $shapes.iter().enumerate().map(move |(s, shape)| match shape.cast(ray) {
+                                Some((span, hit)) => RayResult { ray: r, shape: s, queried: true, span, hit },
+                                None => RayResult { ray: r, shape: s, queried: false, span: None, hit: None },
+                            })
+                        })
+                        .collect(),
+                    pairs: pairs($shapes.len())
+                        .map(|(a, b)| PairResult {
+                            a,
+                            b,
+                            overlap: $shapes[a].overlaps(&$shapes[b]),
+                            contact: $shapes[a].contact(&$shapes[b]),
+                        })
+                        .collect(),
+                }
+            };
+        }
         let queries = match &self.items {
-            Items::Two { shapes, rays } => Queries {
-                rays: rays
-                    .iter()
-                    .enumerate()
-                    .flat_map(|(r, ray)| {
-                        shapes.iter().enumerate().map(move |(s, shape)| match shape.cast(ray) {
-                            Some((span, hit)) => RayResult { ray: r, shape: s, queried: true, span, hit },
-                            None => RayResult { ray: r, shape: s, queried: false, span: None, hit: None },
-                        })
-                    })
-                    .collect(),
-                pairs: pairs(shapes.len())
-                    .map(|(a, b)| PairResult {
-                        a,
-                        b,
-                        overlap: shapes[a].overlaps(&shapes[b]),
-                        contact: shapes[a].contact(&shapes[b]),
-                    })
-                    .collect(),
-            },
-            Items::Three { shapes, rays } => Queries {
-                rays: rays
-                    .iter()
-                    .enumerate()
-                    .flat_map(|(r, ray)| {
-                        shapes.iter().enumerate().map(move |(s, shape)| match shape.cast(ray) {
-                            Some((span, hit)) => RayResult { ray: r, shape: s, queried: true, span, hit },
-                            None => RayResult { ray: r, shape: s, queried: false, span: None, hit: None },
-                        })
-                    })
-                    .collect(),
-                pairs: pairs(shapes.len())
-                    .map(|(a, b)| PairResult {
-                        a,
-                        b,
-                        overlap: shapes[a].overlaps(&shapes[b]),
-                        contact: shapes[a].contact(&shapes[b]),
-                    })
-                    .collect(),
-            },
+            Items::Two { shapes, rays } => run!(shapes, rays),
+            Items::Three { shapes, rays } => run!(shapes, rays),
         };
         Queries {
             rays: queries.rays.into_iter().filter(|q| real(&q.shape)).collect(),
