@@ -8,7 +8,8 @@
 //!
 //! `cargo run --release -p raybox-bench --bin ratios` turns the run into the README's table.
 
-use std::hint::black_box;
+#[path = "common/cycle.rs"]
+mod cycle;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use parry2d::bounding_volume::BoundingVolume as _;
@@ -56,20 +57,8 @@ fn duel<I, P, A: Answer, B: Answer>(
 
     let mut g = c.benchmark_group(name);
     g.throughput(Throughput::Elements(1));
-    g.bench_function("raybox", |b| {
-        let mut i = 0;
-        b.iter(|| {
-            i = (i + 1) & (N_INPUTS - 1);
-            black_box(query(black_box(&inputs[i])))
-        });
-    });
-    g.bench_function("parry", |b| {
-        let mut i = 0;
-        b.iter(|| {
-            i = (i + 1) & (N_INPUTS - 1);
-            black_box(peer(black_box(&peer_inputs[i])))
-        });
-    });
+    cycle::bench_cycling(&mut g, "raybox", inputs, |x| query(x));
+    cycle::bench_cycling(&mut g, "parry", peer_inputs, |x| peer(x));
     g.finish();
 }
 

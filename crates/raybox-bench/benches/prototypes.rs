@@ -2,6 +2,9 @@
 //! criterion group each (`raybox` and `prototype`), on the `primitives` inputs. The
 //! prototypes' answers are checked against raybox's before timing.
 
+#[path = "common/cycle.rs"]
+mod cycle;
+
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -23,20 +26,8 @@ fn versus<I, A, B>(
     assert_eq!(same, N_INPUTS, "{name}");
     let mut g = c.benchmark_group(name);
     g.throughput(Throughput::Elements(1));
-    g.bench_function("raybox", |b| {
-        let mut i = 0;
-        b.iter(|| {
-            i = (i + 1) & (N_INPUTS - 1);
-            black_box(query(black_box(&inputs[i])))
-        });
-    });
-    g.bench_function("prototype", |b| {
-        let mut i = 0;
-        b.iter(|| {
-            i = (i + 1) & (N_INPUTS - 1);
-            black_box(proto(black_box(&inputs[i])))
-        });
-    });
+    cycle::bench_cycling(&mut g, "raybox", inputs, |x| query(x));
+    cycle::bench_cycling(&mut g, "prototype", inputs, |x| proto(x));
     g.finish();
 }
 

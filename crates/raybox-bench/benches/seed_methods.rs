@@ -6,7 +6,8 @@
 //! benchmark inputs: a baseline that is faster because it answers a different question is
 //! not a faster answer.
 
-use std::hint::black_box;
+#[path = "common/cycle.rs"]
+mod cycle;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use raybox::{Overlaps, RayCast};
@@ -31,20 +32,8 @@ fn versus<I>(
 
     let mut g = c.benchmark_group(name);
     g.throughput(Throughput::Elements(1));
-    g.bench_function("raybox", |b| {
-        let mut i = 0;
-        b.iter(|| {
-            i = (i + 1) & (N_INPUTS - 1);
-            black_box(query(black_box(&inputs[i])))
-        });
-    });
-    g.bench_function("seed", |b| {
-        let mut i = 0;
-        b.iter(|| {
-            i = (i + 1) & (N_INPUTS - 1);
-            black_box(seed(black_box(&inputs[i])))
-        });
-    });
+    cycle::bench_cycling(&mut g, "raybox", inputs, |x| query(x));
+    cycle::bench_cycling(&mut g, "seed", inputs, |x| seed(x));
     g.finish();
 }
 
