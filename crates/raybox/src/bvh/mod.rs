@@ -218,6 +218,11 @@ impl Tree {
         if self.root.index() != 0 || self.nodes.is_empty() {
             return Err("the root must be node 0".into());
         }
+        // Children come after their parent, so one pass in index order knows each node's
+        // depth (the longest path to it) before it visits the node. The walks' fixed
+        // stacks rely on the depth bound.
+        let mut depth = vec![0usize; self.nodes.len()];
+        depth[0] = 1;
         for (i, node) in self.nodes.iter().enumerate() {
             for &child in &node.children {
                 let ok = if child == ChildRef::EMPTY {
@@ -230,6 +235,15 @@ impl Tree {
                 if !ok {
                     return Err(format!("node {i} has a child reference out of range"));
                 }
+                if !child.is_leaf() {
+                    depth[child.index()] = depth[child.index()].max(depth[i] + 1);
+                }
+            }
+            if depth[i] == 0 {
+                return Err(format!("node {i} is not reachable from the root"));
+            }
+            if depth[i] > traverse::MAX_DEPTH {
+                return Err(format!("the tree is deeper than {} levels", traverse::MAX_DEPTH));
             }
         }
         Ok(())

@@ -6,23 +6,20 @@
 
 use core::mem::MaybeUninit;
 
-use super::kernels::{NodeKernel, PreparedRay, Stack};
+use super::kernels::{NodeKernel, PreparedRay, STACK_CAPACITY, Stack};
 use super::node::{Bounds, ChildRef, WideNode};
 
 /// The depth the builder keeps every tree within (it stops using the SAH past depth 64 and
 /// splits at the median), checked by `validate`.
 pub(crate) const MAX_DEPTH: usize = 128;
-/// Inline stack entries: a wide tree of depth `d` needs at most `7 d + 1`, so this covers
-/// depth 36, far beyond real trees; deeper walks spill to the heap rather than fail. 2 KB,
-/// under a page, so making one needs no stack probe.
-const STACK: usize = 256;
 
 /// Closest hit: visits the leaves the ray may reach, nearest box first, skipping every
 /// box that starts beyond the closest hit found so far.
 ///
 /// `leaf(first, count, t_max)` tests the primitives `first..first + count` and returns the
 /// parameter of a hit closer than `t_max`, if any; the walk then narrows `t_max` to it.
-/// Returns the final `t_max`.
+/// Returns the final `t_max`. Callers that compile the walk for a kernel pass `leaf` as an
+/// `#[inline(always)]` closure, so that it is compiled with the kernel's features too.
 #[inline(always)]
 pub(crate) fn closest_hit<K: NodeKernel>(
     kernel: K,
@@ -30,9 +27,9 @@ pub(crate) fn closest_hit<K: NodeKernel>(
     root: ChildRef,
     ray: &PreparedRay,
     mut t_max: f32,
-    leaf: &mut impl FnMut(usize, usize, f32) -> Option<f32>,
+    mut leaf: impl FnMut(usize, usize, f32) -> Option<f32>,
 ) -> f32 {
-    let mut storage = [const { MaybeUninit::uninit() }; STACK];
+    let mut storage = [const { MaybeUninit::uninit() }; STACK_CAPACITY];
     let mut stack: Stack<(ChildRef, f32)> = Stack::new(&mut storage);
     let mut current = root;
     loop {
@@ -71,11 +68,20 @@ fn push_nearest_last(
     mask: u32,
     t_enter: &[f32; 8],
 ) -> ChildRef {
-    if mask & (mask - 1) == 0 {
-        // One child: descend without touching the stack (the common case).
-        return node.children[mask.trailing_zeros() as usize];
+    // Most nodes a ray enters have one or two hit children (about 85% on the benchmark
+    // scenes): those take no loop and no sort.
+    let a = mask.trailing_zeros() as usize;
+    let rest = mask & (mask - 1);
+    if rest == 0 {
+        return node.children[a];
     }
-    // Sort the (at most 8) hit lanes by entry distance, insertion sort, nearest first.
+    let b = rest.trailing_zeros() as usize;
+    if rest & (rest - 1) == 0 {
+        let (near, far) = if t_enter[b] < t_enter[a] { (b, a) } else { (a, b) };
+        stack.push((node.children[far], t_enter[far]));
+        return node.children[near];
+    }
+    // Three or more: sort the hit lanes by entry distance (insertion sort), nearest first.
     let mut lanes = [0u8; 8];
     let mut n = 0;
     let mut bits = mask;
@@ -105,9 +111,9 @@ pub(crate) fn any_hit<K: NodeKernel>(
     root: ChildRef,
     ray: &PreparedRay,
     t_max: f32,
-    leaf: &mut impl FnMut(usize, usize, f32) -> bool,
+    mut leaf: impl FnMut(usize, usize, f32) -> bool,
 ) -> bool {
-    let mut storage = [const { MaybeUninit::uninit() }; STACK];
+    let mut storage = [const { MaybeUninit::uninit() }; STACK_CAPACITY];
     let mut stack: Stack<ChildRef> = Stack::new(&mut storage);
     let mut current = root;
     loop {
@@ -164,7 +170,7 @@ pub(crate) fn visit_boxes(
         }
         return;
     }
-    let mut storage = [const { MaybeUninit::uninit() }; STACK];
+    let mut storage = [const { MaybeUninit::uninit() }; STACK_CAPACITY];
     let mut stack: Stack<ChildRef> = Stack::new(&mut storage);
     stack.push(root);
     while let Some(r) = stack.pop() {
@@ -194,7 +200,7 @@ pub(crate) fn nearest(
     leaf: &mut impl FnMut(usize, usize, f32) -> Option<f32>,
 ) -> f32 {
     let mut best = f32::INFINITY;
-    let mut storage = [const { MaybeUninit::uninit() }; STACK];
+    let mut storage = [const { MaybeUninit::uninit() }; STACK_CAPACITY];
     let mut stack: Stack<(ChildRef, f32)> = Stack::new(&mut storage);
     let mut current = root;
     loop {

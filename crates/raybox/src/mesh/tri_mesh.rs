@@ -356,18 +356,26 @@ impl TriMesh {
         let woop = WoopRay::new(ray.origin(), ray.dir());
         let t_min = ray.t_min();
         let mut best = None;
-        let mut leaf = |first: usize, count: usize, mut t_max: f32| {
-            let mut found = None;
-            for b in first..first + count {
-                if let Some((lane, t, u, v)) = intersect_block4(&woop, &self.blocks[b], t_min, t_max) {
-                    t_max = t;
-                    found = Some(t);
-                    best = Some((b, lane, t, u, v));
+        let blocks = &self.blocks[..];
+        traverse::closest_hit(
+            kernel,
+            &self.tree.nodes,
+            self.tree.root,
+            &prepared,
+            ray.t_max(),
+            #[inline(always)]
+            |first: usize, count: usize, mut t_max: f32| {
+                let mut found = None;
+                for (b, block) in blocks.iter().enumerate().skip(first).take(count) {
+                    if let Some((lane, t, u, v)) = intersect_block4(&woop, block, t_min, t_max) {
+                        t_max = t;
+                        found = Some(t);
+                        best = Some((b, lane, t, u, v));
+                    }
                 }
-            }
-            found
-        };
-        traverse::closest_hit(kernel, &self.tree.nodes, self.tree.root, &prepared, ray.t_max(), &mut leaf);
+                found
+            },
+        );
         let (block, lane, t, u, v) = best?;
         Some(self.hit(ray, block, lane, t, u, v))
     }
@@ -380,12 +388,19 @@ impl TriMesh {
         let prepared: PreparedRay = prepare(ray);
         let woop = WoopRay::new(ray.origin(), ray.dir());
         let t_min = ray.t_min();
-        let mut leaf = |first: usize, count: usize, t_max: f32| {
-            self.blocks[first..first + count]
-                .iter()
-                .any(|b| intersect_block4(&woop, b, t_min, t_max).is_some())
-        };
-        traverse::any_hit(kernel, &self.tree.nodes, self.tree.root, &prepared, ray.t_max(), &mut leaf)
+        traverse::any_hit(
+            kernel,
+            &self.tree.nodes,
+            self.tree.root,
+            &prepared,
+            ray.t_max(),
+            #[inline(always)]
+            |first: usize, count: usize, t_max: f32| {
+                self.blocks[first..first + count]
+                    .iter()
+                    .any(|b| intersect_block4(&woop, b, t_min, t_max).is_some())
+            },
+        )
     }
 
     /// The triangles (not padding) of the blocks `first..first + count`.

@@ -14,12 +14,12 @@ mod scalar;
 mod stack;
 mod triangles;
 
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
 use super::node::WideNode;
 
 pub(crate) use scalar::Scalar;
-pub(crate) use stack::Stack;
+pub(crate) use stack::{STACK_CAPACITY, Stack};
 pub(crate) use triangles::{TriBlock4, intersect_block4};
 
 /// A ray prepared for box tests: reciprocal direction and, per axis, which plane of a box
@@ -36,10 +36,12 @@ pub(crate) struct PreparedRay {
 }
 
 impl PreparedRay {
+    #[inline]
     pub fn new(origin: [f32; 3], dir: [f32; 3], t_min: f32) -> Self {
-        let rdir: [f32; 3] = core::array::from_fn(|k| 1.0 / dir[k]);
-        let near = core::array::from_fn(|k| if rdir[k].is_sign_negative() { k + 3 } else { k });
-        let far = core::array::from_fn(|k| if rdir[k].is_sign_negative() { k } else { k + 3 });
+        // One vector division: each lane is the correctly rounded `1 / dir[k]`.
+        let rdir = (glam::Vec3A::ONE / glam::Vec3A::from(dir)).to_array();
+        let near = core::array::from_fn(|k| k + 3 * usize::from(rdir[k].is_sign_negative()));
+        let far = core::array::from_fn(|k| k + 3 * usize::from(!rdir[k].is_sign_negative()));
         Self { origin, rdir, near, far, t_min }
     }
 }
@@ -79,6 +81,12 @@ pub(crate) enum Kernel {
 /// 0: not detected yet; 1: scalar; 2: AVX2; 3: AVX-512 (`RAYBOX_KERNEL` may lower it).
 static DETECTED: AtomicU8 = AtomicU8::new(0);
 
+/// The best kernel, made once (with its CPU checks) and copied by every query.
+static BEST: std::sync::OnceLock<Kernel> = std::sync::OnceLock::new();
+
+/// Whether any thread has ever forced a kernel (tests and benchmarks do).
+static ANY_FORCED: AtomicBool = AtomicBool::new(false);
+
 thread_local! {
     /// A kernel forced on this thread by tests and benchmarks (0: none).
     static FORCED: core::cell::Cell<u8> = const { core::cell::Cell::new(0) };
@@ -86,12 +94,17 @@ thread_local! {
 
 impl Kernel {
     /// The best kernel this CPU supports (detected once), unless one is forced.
+    #[inline]
     pub fn detect() -> Self {
-        let forced = FORCED.with(core::cell::Cell::get);
-        if forced != 0 {
-            return Self::from_level(forced.min(Self::level_supported()));
+        // Every single-ray query calls this: the thread-local is read only once some thread
+        // has forced a kernel.
+        if ANY_FORCED.load(Ordering::Relaxed) {
+            let forced = FORCED.with(core::cell::Cell::get);
+            if forced != 0 {
+                return Self::from_level(forced.min(Self::level_supported()));
+            }
         }
-        Self::from_level(Self::level_supported())
+        *BEST.get_or_init(|| Self::from_level(Self::level_supported()))
     }
 
     fn level_supported() -> u8 {
@@ -158,6 +171,9 @@ pub(crate) fn force_kernel(kernel: Option<Kernel>) {
         #[cfg(target_arch = "x86_64")]
         Some(Kernel::Avx512(_)) => 3,
     };
+    if level != 0 {
+        ANY_FORCED.store(true, Ordering::Relaxed);
+    }
     FORCED.with(|f| f.set(level));
 }
 
@@ -172,9 +188,18 @@ macro_rules! with_kernel {
                 $body
             }
             #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2(token) => token.run(|$k| $body),
+            // The closure must be inlined into the `#[target_feature]` entry point: a closure
+            // does not inherit its features, and if left out of line every intrinsic in the
+            // walk becomes a function call (3x the instructions, measured).
+            Kernel::Avx2(token) => token.run(
+                #[inline(always)]
+                |$k| $body,
+            ),
             #[cfg(target_arch = "x86_64")]
-            Kernel::Avx512(token) => token.run(|$k| $body),
+            Kernel::Avx512(token) => token.run(
+                #[inline(always)]
+                |$k| $body,
+            ),
         }
     }};
 }

@@ -58,7 +58,7 @@ impl TriBlock4 {
 
 /// The nearest hit among the block's triangles with `t` in `[t_min, t_max]`:
 /// `(lane, t, u, v)`.
-#[inline]
+#[inline(always)]
 pub(crate) fn intersect_block4(
     ray: &WoopRay,
     block: &TriBlock4,
@@ -100,7 +100,7 @@ mod sse {
     use super::TriBlock4;
     use crate::query::{WoopRay, ray_triangle_watertight};
 
-    #[inline]
+    #[inline(always)]
     pub(super) fn intersect(
         ray: &WoopRay,
         block: &TriBlock4,

@@ -18,7 +18,7 @@
 //! in-plane span by clipping it against the three edges in 2D, so through [`RayCast`] a
 //! coplanar ray that crosses the triangle hits it over an interval.
 
-use glam::{DVec2, DVec3, Vec3};
+use glam::{DVec2, DVec3, Vec3, Vec3A};
 
 use super::point_at;
 use crate::{Ray3, RayCast, RayHit3, RaySpan, Triangle3};
@@ -80,14 +80,22 @@ pub(crate) struct WoopRay {
 }
 
 impl WoopRay {
+    #[inline]
     pub(crate) fn new(origin: Vec3, dir: Vec3) -> Self {
-        let kz = dir.abs().max_position();
-        let (mut kx, mut ky) = ((kz + 1) % 3, (kz + 2) % 3);
-        if dir[kz] < 0.0 {
-            core::mem::swap(&mut kx, &mut ky);
+        // `[kx, ky, kz]` for each `kz` and sign of `dir[kz]` (a table, not swaps: a mesh
+        // cast makes one of these per ray).
+        const AXES: [[usize; 3]; 6] = [[1, 2, 0], [2, 0, 1], [0, 1, 2], [2, 1, 0], [0, 2, 1], [1, 0, 2]];
+        let d = dir.to_array();
+        // `kz`: the largest `|dir[k]|`, the first of equals.
+        let a = dir.abs();
+        let mut kz = usize::from(a.y > a.x);
+        if a.z > a.x.max(a.y) {
+            kz = 2;
         }
-        let shear = Vec3::new(dir[kx] / dir[kz], dir[ky] / dir[kz], 1.0 / dir[kz]);
-        Self { origin, k: [kx, ky, kz], shear }
+        let k = AXES[kz + 3 * usize::from(d[kz] < 0.0)];
+        // One vector division, lane by lane the same correctly rounded quotients.
+        let shear = Vec3::from(Vec3A::new(d[k[0]], d[k[1]], 1.0) / d[kz]);
+        Self { origin, k, shear }
     }
 
     /// The origin, the axis permutation `[kx, ky, kz]` and the shear, for SIMD kernels.
