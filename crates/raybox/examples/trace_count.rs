@@ -1,6 +1,6 @@
 //! A fixed ray workload for instruction counting under `valgrind --tool=callgrind`
 //! (deterministic, unlike wall-clock time on a shared machine):
-//! `trace_count raybox|parry bunny|terrain primary|random [closest|any]`.
+//! `trace_count raybox|parry|none bunny|terrain primary|random|away [closest|any]`.
 
 use glam::Vec3;
 use parry3d::query::RayCast as _;
@@ -11,7 +11,11 @@ fn rays(data: &MeshData, set: &str, n: usize) -> Vec<Ray3> {
     let (lo, hi) = data.vertices.iter().fold((Vec3::MAX, Vec3::MIN), |(lo, hi), v| (lo.min(*v), hi.max(*v)));
     let (centre, extent) = ((lo + hi) * 0.5, (hi - lo).length());
     let mut rng = Pcg32::new(1);
-    if set == "primary" {
+    if set == "away" {
+        // Rays that miss the whole scene: the fixed cost of a query.
+        let eye = centre + Vec3::new(0.3, 0.6, 1.0).normalize() * extent * 1.2;
+        (0..n).map(|_| Ray3::new(eye, (eye - centre) + rng.unit_vector() * 0.1)).collect()
+    } else if set == "primary" {
         let eye = centre + Vec3::new(0.3, 0.6, 1.0).normalize() * extent * 1.2;
         let forward = (centre - eye).normalize();
         let right = forward.cross(Vec3::Y).normalize();
@@ -38,7 +42,10 @@ fn main() {
     let n = std::env::var("RAYS").ok().and_then(|s| s.parse().ok()).unwrap_or(20_000);
     let rays = rays(&data, set, n);
     let mut hits = 0usize;
-    if lib == "raybox" {
+    if lib == "none" {
+        // The cost of making the rays alone, to subtract from the others.
+        hits = rays.iter().filter(|r| r.dir().x > 0.0).count();
+    } else if lib == "raybox" {
         let mesh = TriMesh::new(data.vertices, data.indices).unwrap();
         for r in &rays {
             hits += if any { mesh.occluded(r) } else { mesh.cast_ray(r).is_some() } as usize;

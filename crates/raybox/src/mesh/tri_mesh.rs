@@ -353,6 +353,11 @@ impl TriMesh {
             return None;
         }
         let prepared = prepare(ray);
+        // A ray that misses the mesh's box ends here, before the rest of the set-up (most
+        // camera rays around a small object).
+        if !prepared.may_enter(self.tree.root_min, self.tree.root_max, ray.t_max()) {
+            return None;
+        }
         let woop = WoopRay::new(ray.origin(), ray.dir());
         let t_min = ray.t_min();
         let mut best = None;
@@ -366,7 +371,7 @@ impl TriMesh {
             #[inline(always)]
             |first: usize, count: usize, mut t_max: f32| {
                 let mut found = None;
-                for (b, block) in blocks.iter().enumerate().skip(first).take(count) {
+                for (b, block) in (first..).zip(&blocks[first..first + count]) {
                     if let Some((lane, t, u, v)) = intersect_block4(&woop, block, t_min, t_max) {
                         t_max = t;
                         found = Some(t);
@@ -386,6 +391,9 @@ impl TriMesh {
             return false;
         }
         let prepared: PreparedRay = prepare(ray);
+        if !prepared.may_enter(self.tree.root_min, self.tree.root_max, ray.t_max()) {
+            return false;
+        }
         let woop = WoopRay::new(ray.origin(), ray.dir());
         let t_min = ray.t_min();
         traverse::any_hit(

@@ -86,8 +86,11 @@ pub(crate) fn scalar_block(
     let mut best = None;
     for lane in block.lanes() {
         if let Some((t, u, v)) = ray_triangle_watertight(ray, block.triangle(lane), t_min, t_max) {
-            t_max = t;
-            best = Some((lane, t, u, v));
+            // The first lane of the nearest `t` wins.
+            if best.is_none_or(|(_, t_best, _, _)| t < t_best) {
+                t_max = t;
+                best = Some((lane, t, u, v));
+            }
         }
     }
     best
@@ -151,35 +154,80 @@ mod sse {
             let inside = _mm_andnot_ps(_mm_and_ps(neg, pos), _mm_cmpneq_ps(det, zero));
             let in_range =
                 _mm_and_ps(_mm_cmple_ps(_mm_set1_ps(t_min), t), _mm_cmple_ps(t, _mm_set1_ps(t_max)));
-            let hit_mask = _mm_movemask_ps(_mm_andnot_ps(ties, _mm_and_ps(inside, in_range))) as u32;
+            let hits = _mm_andnot_ps(ties, _mm_and_ps(inside, in_range));
+            let hit_mask = _mm_movemask_ps(hits) as u32;
             let tie_mask = _mm_movemask_ps(ties) as u32;
-            if hit_mask == 0 && tie_mask == 0 {
+            if tie_mask != 0 {
+                return tie_block(
+                    ray,
+                    block,
+                    t_min,
+                    t_max,
+                    hit_mask,
+                    t,
+                    _mm_div_ps(v, det),
+                    _mm_div_ps(w, det),
+                );
+            }
+            if hit_mask == 0 {
                 return None;
             }
-            let mut ts = [0.0f32; 4];
-            let mut us = [0.0f32; 4];
-            let mut vs = [0.0f32; 4];
-            _mm_storeu_ps(ts.as_mut_ptr(), t);
-            _mm_storeu_ps(us.as_mut_ptr(), _mm_div_ps(v, det));
-            _mm_storeu_ps(vs.as_mut_ptr(), _mm_div_ps(w, det));
-            let mut best: Option<(usize, f32, f32, f32)> = None;
-            let mut limit = t_max;
-            // Padding lanes repeat a real triangle: never report them.
-            for lane in block.lanes() {
-                let candidate = if hit_mask & (1 << lane) != 0 {
-                    Some((ts[lane], us[lane], vs[lane]))
-                } else if tie_mask & (1 << lane) != 0 {
-                    ray_triangle_watertight(ray, block.triangle(lane), t_min, limit)
-                } else {
-                    None
-                };
-                if let Some((t, u, v)) = candidate.filter(|c| c.0 <= limit) {
-                    limit = t;
-                    best = Some((lane, t, u, v));
-                }
-            }
-            best
+            // The nearest hit lane: the minimum of `t` over the hit lanes (others +inf),
+            // then the first lane that holds it (padding lanes repeat the last real
+            // triangle and come after it, so they never win).
+            let t_hits = _mm_or_ps(_mm_and_ps(hits, t), _mm_andnot_ps(hits, _mm_set1_ps(f32::INFINITY)));
+            let m = _mm_min_ps(t_hits, _mm_shuffle_ps::<0b10_11_00_01>(t_hits, t_hits));
+            let m = _mm_min_ps(m, _mm_shuffle_ps::<0b01_00_11_10>(m, m));
+            let lane = (_mm_movemask_ps(_mm_and_ps(_mm_cmpeq_ps(t_hits, m), hits)) as u32).trailing_zeros();
+            let lane = lane as usize & 3;
+            let mut lanes = [0.0f32; 4];
+            _mm_storeu_ps(lanes.as_mut_ptr(), det);
+            let det = lanes[lane];
+            _mm_storeu_ps(lanes.as_mut_ptr(), v);
+            let u_lane = lanes[lane] / det;
+            _mm_storeu_ps(lanes.as_mut_ptr(), w);
+            let v_lane = lanes[lane] / det;
+            Some((lane, _mm_cvtss_f32(m), u_lane, v_lane))
         }
+    }
+
+    /// The rare block where some real lane has an edge function exactly 0: every lane
+    /// in lane order, the ties through the scalar kernel (its `f64` fallback decides them).
+    #[cold]
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn tie_block(
+        ray: &WoopRay,
+        block: &TriBlock4,
+        t_min: f32,
+        t_max: f32,
+        hit_mask: u32,
+        t: __m128,
+        u: __m128,
+        v: __m128,
+    ) -> Option<(usize, f32, f32, f32)> {
+        let (mut ts, mut us, mut vs) = ([0.0f32; 4], [0.0f32; 4], [0.0f32; 4]);
+        // SAFETY: SSE is part of every x86-64 CPU; the stores write local arrays.
+        unsafe {
+            _mm_storeu_ps(ts.as_mut_ptr(), t);
+            _mm_storeu_ps(us.as_mut_ptr(), u);
+            _mm_storeu_ps(vs.as_mut_ptr(), v);
+        }
+        let mut best: Option<(usize, f32, f32, f32)> = None;
+        let mut limit = t_max;
+        for lane in block.lanes() {
+            let candidate = if hit_mask & (1 << lane) != 0 {
+                Some((ts[lane], us[lane], vs[lane]))
+            } else {
+                ray_triangle_watertight(ray, block.triangle(lane), t_min, limit)
+            };
+            // The first lane of the nearest `t` wins, as in the vector path.
+            if let Some((t, u, v)) = candidate.filter(|c| c.0 < limit || (c.0 == limit && best.is_none())) {
+                limit = t;
+                best = Some((lane, t, u, v));
+            }
+        }
+        best
     }
 }
 
