@@ -82,24 +82,27 @@ fn push_nearest_last(
         return node.children[near];
     }
     // Three or more: sort the hit lanes by entry distance (insertion sort), nearest first.
-    let mut lanes = [0u8; 8];
-    let mut n = 0;
+    // (Every index is masked with `& 7`: lanes and counts are below 8, and the mask
+    // lets the compiler drop the bounds checks.)
+    let mut lanes = [0usize; 8];
+    let mut n = 0usize;
     let mut bits = mask;
     while bits != 0 {
-        let lane = bits.trailing_zeros() as u8;
+        let lane = bits.trailing_zeros() as usize & 7;
         bits &= bits - 1;
-        let mut j = n;
-        while j > 0 && t_enter[lanes[j - 1] as usize] > t_enter[lane as usize] {
-            lanes[j] = lanes[j - 1];
+        let mut j = n & 7;
+        while j > 0 && t_enter[lanes[(j - 1) & 7] & 7] > t_enter[lane] {
+            lanes[j & 7] = lanes[(j - 1) & 7];
             j -= 1;
         }
-        lanes[j] = lane;
+        lanes[j & 7] = lane;
         n += 1;
     }
-    for &lane in lanes[1..n].iter().rev() {
-        stack.push((node.children[lane as usize], t_enter[lane as usize]));
+    for j in (1..n).rev() {
+        let lane = lanes[j & 7] & 7;
+        stack.push((node.children[lane], t_enter[lane]));
     }
-    node.children[lanes[0] as usize]
+    node.children[lanes[0] & 7]
 }
 
 /// Any hit: visits the leaves the ray may reach in no particular order and stops at the

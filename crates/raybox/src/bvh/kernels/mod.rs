@@ -51,15 +51,55 @@ impl PreparedRay {
     /// costs a few instructions and none of the rest of the set-up.
     #[inline(always)]
     pub fn may_enter(&self, min: [f32; 3], max: [f32; 3], t_max: f32) -> bool {
-        let planes = [min[0], min[1], min[2], max[0], max[1], max[2]];
-        let mut t_enter = self.t_min;
-        let mut t_exit = t_max;
-        for k in 0..3 {
-            // As in `Scalar::intersect`: NaN (0 * inf) is dropped by max/min.
-            t_enter = t_enter.max((planes[self.near[k]] - self.origin[k]) * self.rdir[k]);
-            t_exit = t_exit.min((planes[self.far[k]] - self.origin[k]) * self.rdir[k]);
+        #[cfg(target_arch = "x86_64")]
+        {
+            self.may_enter_sse(min, max, t_max)
         }
-        t_enter - t_enter.abs() * SLAB_PAD <= t_exit + t_exit.abs() * SLAB_PAD
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let planes = [min[0], min[1], min[2], max[0], max[1], max[2]];
+            let mut t_enter = self.t_min;
+            let mut t_exit = t_max;
+            for k in 0..3 {
+                // As in `Scalar::intersect`: NaN (0 * inf) is dropped by max/min.
+                t_enter = t_enter.max((planes[self.near[k]] - self.origin[k]) * self.rdir[k]);
+                t_exit = t_exit.min((planes[self.far[k]] - self.origin[k]) * self.rdir[k]);
+            }
+            t_enter - t_enter.abs() * SLAB_PAD <= t_exit + t_exit.abs() * SLAB_PAD
+        }
+    }
+
+    /// [`PreparedRay::may_enter`] with the three axes in one SSE vector: the same
+    /// operations as the scalar kernel, lane by lane.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn may_enter_sse(&self, min: [f32; 3], max: [f32; 3], t_max: f32) -> bool {
+        use core::arch::x86_64::*;
+        // SAFETY: SSE and SSE2 are part of every x86-64 CPU; the loads read 3-element
+        // arrays through `_mm_set_ps`, not past them.
+        unsafe {
+            let v = |a: [f32; 3], last: f32| _mm_set_ps(last, a[2], a[1], a[0]);
+            let o = v(self.origin, 0.0);
+            let r = v(self.rdir, 0.0);
+            // The fourth lane is neutral: (t_min, t_max) themselves.
+            let t0 = _mm_mul_ps(_mm_sub_ps(v(min, 0.0), o), r);
+            let t1 = _mm_mul_ps(_mm_sub_ps(v(max, 0.0), o), r);
+            // Lanes where the ray runs down the axis meet the max plane first.
+            let down = _mm_cmplt_ps(r, _mm_setzero_ps());
+            let t_near = _mm_or_ps(_mm_and_ps(down, t1), _mm_andnot_ps(down, t0));
+            let t_far = _mm_or_ps(_mm_and_ps(down, t0), _mm_andnot_ps(down, t1));
+            // maxps/minps return their second operand when either is NaN (0 * inf, a
+            // parallel ray on the plane): NaN is dropped, as in the node kernels.
+            let t_near = _mm_max_ps(t_near, _mm_set_ps(self.t_min, self.t_min, self.t_min, self.t_min));
+            let t_far = _mm_min_ps(t_far, _mm_set1_ps(t_max));
+            let mut near = [0.0f32; 4];
+            let mut far = [0.0f32; 4];
+            _mm_storeu_ps(near.as_mut_ptr(), t_near);
+            _mm_storeu_ps(far.as_mut_ptr(), t_far);
+            let t_enter = near[0].max(near[1]).max(near[2]);
+            let t_exit = far[0].min(far[1]).min(far[2]);
+            t_enter - t_enter.abs() * SLAB_PAD <= t_exit + t_exit.abs() * SLAB_PAD
+        }
     }
 }
 

@@ -143,6 +143,11 @@ mod sse {
                 _mm_or_ps(_mm_or_ps(_mm_cmplt_ps(u, zero), _mm_cmplt_ps(v, zero)), _mm_cmplt_ps(w, zero));
             let pos =
                 _mm_or_ps(_mm_or_ps(_mm_cmpgt_ps(u, zero), _mm_cmpgt_ps(v, zero)), _mm_cmpgt_ps(w, zero));
+            // Most blocks a ray reaches it misses altogether: stop before the division.
+            let outside = _mm_and_ps(neg, pos);
+            if _mm_movemask_ps(_mm_or_ps(_mm_xor_ps(outside, _mm_cmpeq_ps(zero, zero)), ties)) == 0 {
+                return None;
+            }
             let det = _mm_add_ps(_mm_add_ps(u, v), w);
             // t = (u * sz*az + v * sz*bz + w * sz*cz) / det
             let t_num = _mm_add_ps(
@@ -151,7 +156,7 @@ mod sse {
             );
             let t = _mm_div_ps(t_num, det);
             // hit = !(neg && pos) && det != 0 && t_min <= t <= t_max (and not a tie lane)
-            let inside = _mm_andnot_ps(_mm_and_ps(neg, pos), _mm_cmpneq_ps(det, zero));
+            let inside = _mm_andnot_ps(outside, _mm_cmpneq_ps(det, zero));
             let in_range =
                 _mm_and_ps(_mm_cmple_ps(_mm_set1_ps(t_min), t), _mm_cmple_ps(t, _mm_set1_ps(t_max)));
             let hits = _mm_andnot_ps(ties, _mm_and_ps(inside, in_range));
