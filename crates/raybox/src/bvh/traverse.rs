@@ -70,18 +70,29 @@ fn push_nearest_last(
 ) -> ChildRef {
     // Most nodes a ray enters have one or two hit children (about 85% on the benchmark
     // scenes): those take no loop and no sort.
-    let a = mask.trailing_zeros() as usize;
+    let a = mask.trailing_zeros() as usize & 7;
     let rest = mask & (mask - 1);
     if rest == 0 {
         return node.children[a];
     }
-    let b = rest.trailing_zeros() as usize;
+    let b = rest.trailing_zeros() as usize & 7;
     if rest & (rest - 1) == 0 {
         let (near, far) = if t_enter[b] < t_enter[a] { (b, a) } else { (a, b) };
         stack.push((node.children[far], t_enter[far]));
         return node.children[near];
     }
-    // Three or more: sort the hit lanes by entry distance (insertion sort), nearest first.
+    let rest2 = rest & (rest - 1);
+    let c = rest2.trailing_zeros() as usize & 7;
+    if rest2 & (rest2 - 1) == 0 {
+        // Three: a sorting network of three compare-exchanges (no branches on `t`).
+        let (a, b) = if t_enter[b] < t_enter[a] { (b, a) } else { (a, b) };
+        let (b, c) = if t_enter[c] < t_enter[b] { (c, b) } else { (b, c) };
+        let (a, b) = if t_enter[b] < t_enter[a] { (b, a) } else { (a, b) };
+        stack.push((node.children[c], t_enter[c]));
+        stack.push((node.children[b], t_enter[b]));
+        return node.children[a];
+    }
+    // Four or more: sort the hit lanes by entry distance (insertion sort), nearest first.
     // (Every index is masked with `& 7`: lanes and counts are below 8, and the mask
     // lets the compiler drop the bounds checks.)
     let mut lanes = [0usize; 8];
