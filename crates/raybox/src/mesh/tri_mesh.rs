@@ -8,7 +8,7 @@
 use glam::{DVec3, Vec3};
 
 use super::data::{MeshData, MeshError};
-use crate::bvh::kernels::{NodeKernel, PreparedRay, TriBlock4, intersect_block4, with_kernel};
+use crate::bvh::kernels::{BlockRay, NodeKernel, PreparedRay, TriBlock4, intersect_block4, with_kernel};
 use crate::bvh::{Bounds, box_distance_squared};
 use crate::bvh::{BuildQuality, BvhStats, ChildRef, MAX_PRIMITIVES, Tree, prepare, traverse};
 use crate::query::overlap::box_triangle_separated;
@@ -358,7 +358,7 @@ impl TriMesh {
         if !prepared.may_enter(self.tree.root_min, self.tree.root_max, ray.t_max()) {
             return None;
         }
-        let woop = WoopRay::new(ray.origin(), ray.dir());
+        let woop = BlockRay::new(WoopRay::new(ray.origin(), ray.dir()));
         let t_min = ray.t_min();
         let mut best = None;
         let blocks = &self.blocks[..];
@@ -394,7 +394,7 @@ impl TriMesh {
         if !prepared.may_enter(self.tree.root_min, self.tree.root_max, ray.t_max()) {
             return false;
         }
-        let woop = WoopRay::new(ray.origin(), ray.dir());
+        let woop = BlockRay::new(WoopRay::new(ray.origin(), ray.dir()));
         let t_min = ray.t_min();
         traverse::any_hit(
             kernel,

@@ -20,7 +20,7 @@ use super::node::WideNode;
 
 pub(crate) use scalar::Scalar;
 pub(crate) use stack::{STACK_CAPACITY, Stack};
-pub(crate) use triangles::{TriBlock4, intersect_block4};
+pub(crate) use triangles::{BlockRay, TriBlock4, intersect_block4};
 
 /// A ray prepared for box tests: reciprocal direction and, per axis, which plane of a box
 /// it meets first (`near`: the min plane when moving up the axis, the max plane otherwise).

@@ -56,11 +56,32 @@ impl TriBlock4 {
     }
 }
 
+/// A ray made ready for block tests once per query: the [`WoopRay`] and, on x86-64, its
+/// permuted origin and shear already broadcast to 4 lanes, and the byte offsets of the
+/// block rows of its axes (a walk tests many blocks with the same ray).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BlockRay {
+    woop: WoopRay,
+    #[cfg(target_arch = "x86_64")]
+    lanes: sse::RayLanes,
+}
+
+impl BlockRay {
+    #[inline(always)]
+    pub fn new(woop: WoopRay) -> Self {
+        Self {
+            woop,
+            #[cfg(target_arch = "x86_64")]
+            lanes: sse::RayLanes::new(&woop),
+        }
+    }
+}
+
 /// The nearest hit among the block's triangles with `t` in `[t_min, t_max]`:
 /// `(lane, t, u, v)`.
 #[inline(always)]
 pub(crate) fn intersect_block4(
-    ray: &WoopRay,
+    ray: &BlockRay,
     block: &TriBlock4,
     t_min: f32,
     t_max: f32,
@@ -71,7 +92,7 @@ pub(crate) fn intersect_block4(
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        scalar_block(ray, block, t_min, t_max)
+        scalar_block(&ray.woop, block, t_min, t_max)
     }
 }
 
@@ -100,17 +121,43 @@ pub(crate) fn scalar_block(
 mod sse {
     use core::arch::x86_64::*;
 
-    use super::TriBlock4;
+    use super::{BlockRay, TriBlock4};
     use crate::query::{WoopRay, ray_triangle_watertight};
+
+    /// The per-ray values of the block test, in SSE registers' form.
+    #[derive(Clone, Copy, Debug)]
+    pub(super) struct RayLanes {
+        /// `origin[kx]`, `origin[ky]`, `origin[kz]` in every lane.
+        o: [__m128; 3],
+        /// The shear `(sx, sy, sz)` in every lane.
+        s: [__m128; 3],
+        /// `kx`, `ky`, `kz`: a WoopRay's axes, a permutation of 0, 1, 2.
+        k: [usize; 3],
+    }
+
+    impl RayLanes {
+        #[inline(always)]
+        pub(super) fn new(ray: &WoopRay) -> Self {
+            let (origin, k, s) = ray.parts();
+            // SAFETY: SSE is part of every x86-64 CPU.
+            unsafe {
+                Self {
+                    o: k.map(|axis| _mm_set1_ps(origin[axis])),
+                    s: [_mm_set1_ps(s.x), _mm_set1_ps(s.y), _mm_set1_ps(s.z)],
+                    k,
+                }
+            }
+        }
+    }
 
     #[inline(always)]
     pub(super) fn intersect(
-        ray: &WoopRay,
+        ray: &BlockRay,
         block: &TriBlock4,
         t_min: f32,
         t_max: f32,
     ) -> Option<(usize, f32, f32, f32)> {
-        let (origin, [kx, ky, kz], s) = ray.parts();
+        let RayLanes { o: [ox, oy, oz], s: [sx, sy, sz], k: [kx, ky, kz] } = ray.lanes;
         // SAFETY: SSE and SSE2 are part of every x86-64 CPU; the loads read rows of 4
         // floats inside `block` (16-byte aligned), the stores write local arrays.
         unsafe {
@@ -118,8 +165,6 @@ mod sse {
             // axes are a permutation of 0, 1, 2), so the row is inside `block.v`.
             let rows = block.v.as_ptr().cast::<f32>();
             let row = |vertex: usize, axis: usize| _mm_load_ps(rows.add(4 * (3 * vertex + axis)));
-            let (ox, oy, oz) = (_mm_set1_ps(origin[kx]), _mm_set1_ps(origin[ky]), _mm_set1_ps(origin[kz]));
-            let (sx, sy, sz) = (_mm_set1_ps(s.x), _mm_set1_ps(s.y), _mm_set1_ps(s.z));
             // Per vertex: a = v - origin; (ax, ay) = (a[kx] - sx * a[kz], a[ky] - sy * a[kz])
             let sheared = |vertex: usize| {
                 let az = _mm_sub_ps(row(vertex, kz), oz);
@@ -164,7 +209,7 @@ mod sse {
             let tie_mask = _mm_movemask_ps(ties) as u32;
             if tie_mask != 0 {
                 return tie_block(
-                    ray,
+                    &ray.woop,
                     block,
                     t_min,
                     t_max,
@@ -262,7 +307,7 @@ mod tests {
             let o = rng.unit_vector() * 4.0;
             let ray = WoopRay::new(o, target - o);
             let t_max = if rng.next_u32().is_multiple_of(4) { rng.range(2.0, 5.0) } else { f32::INFINITY };
-            let got = intersect_block4(&ray, &block, 0.0, t_max);
+            let got = intersect_block4(&BlockRay::new(ray), &block, 0.0, t_max);
             let want = scalar_block(&ray, &block, 0.0, t_max);
             assert_eq!(got, want);
             assert!(got.is_none_or(|g| block.ids[g.0] != u32::MAX), "a padding lane was reported");
