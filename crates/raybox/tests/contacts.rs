@@ -322,3 +322,61 @@ fn strategies_mix_overlapping_and_separated_pairs() {
     }
     assert!((200..=800).contains(&hits), "{hits} of {n} pairs overlap");
 }
+
+/// The case `capsule2_pairs` found: two zero-radius capsules (segments) that cross at a
+/// shallow angle. Overlap, contact and distance must not depend on the argument order.
+#[test]
+fn capsule2_crossing_segments_are_symmetric() {
+    use raybox::{Capsule2, Distance};
+    let c = Capsule2::new(Vec2::new(-1.3340487, 0.6720245), Vec2::new(1.6826805, -0.41062155), 0.0);
+    let d = Capsule2::new(Vec2::new(0.44748405, 0.029433675), Vec2::new(1.9915029, -0.50065047), 0.0);
+    assert_eq!(c.overlaps(&d), d.overlaps(&c), "overlaps");
+    assert_eq!(c.distance(&d), d.distance(&c), "distance");
+    let (cd, dc) = (c.contact(&d), d.contact(&c));
+    assert_eq!(cd.is_some(), c.overlaps(&d), "contact(c, d) vs overlaps: {cd:?}");
+    assert_eq!(dc.is_some(), d.overlaps(&c), "contact(d, c) vs overlaps: {dc:?}");
+    assert_eq!(cd.map(|k| (-k.normal, k.depth)), dc.map(|k| (k.normal, k.depth)), "flipped contact");
+}
+
+/// A segment `c` and a segment `d` crossing it properly at a shallow angle to it (or to
+/// its reverse): `d` passes through an inner point of `c` and reaches at least 0.2 beyond
+/// it on both sides, so its ends are at least `0.2 sin(1e-3)` from `c`'s line, far more
+/// than `f32` rounding can move them.
+fn thin_crossing() -> impl Strategy<Value = (Vec2, Vec2, Vec2, Vec2)> {
+    (point2(), point2(), 0.2f32..0.8, 1e-3f32..0.05, any::<bool>(), any::<bool>(), 0.2f32..2.0, 0.2f32..2.0)
+        .prop_filter("a long enough c", |(p, q, ..)| p.distance(*q) > 0.5)
+        .prop_map(|(p, q, t, angle, left, back, before, after)| {
+            let x = p.lerp(q, t);
+            let angle = if back { core::f32::consts::PI - angle } else { angle };
+            let u = Vec2::from_angle(if left { angle } else { -angle }).rotate((q - p).normalize());
+            (p, q, x - u * before, x + u * after)
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// Zero-radius capsules and segments that cross at a shallow angle overlap, in both
+    /// orders, with exactly flipped contacts and zero distance (2D, and 3D in z = 0).
+    #[test]
+    fn thin_crossings_overlap_in_both_orders((p, q, r, s) in thin_crossing(), radius in prop_oneof![Just(0.0f32), 0.0f32..1.0]) {
+        use raybox::{Capsule2, Capsule3, Distance, Segment2, Segment3};
+        let (c, d) = (Capsule2::new(p, q, 0.0), Capsule2::new(r, s, radius));
+        prop_assert!(c.overlaps(&d) && d.overlaps(&c), "{:?} {:?}", c, d);
+        prop_assert_eq!((c.distance(&d), d.distance(&c)), (0.0, 0.0));
+        check_contact(&c, &d)?;
+        check_contact(&d, &c)?;
+        let g = Segment2::new(r, s);
+        prop_assert!(c.overlaps(&g) && g.overlaps(&c));
+        prop_assert_eq!(Segment2::new(p, q).distance(&g), 0.0);
+        check_contact(&c, &g)?;
+        let e3 = |v: Vec2| v.extend(0.0);
+        let (c3, d3) = (Capsule3::new(e3(p), e3(q), 0.0), Capsule3::new(e3(r), e3(s), radius));
+        prop_assert!(c3.overlaps(&d3) && d3.overlaps(&c3));
+        prop_assert_eq!((c3.distance(&d3), d3.distance(&c3)), (0.0, 0.0));
+        check_contact(&c3, &d3)?;
+        let g3 = Segment3::new(e3(r), e3(s));
+        prop_assert_eq!(Segment3::new(e3(p), e3(q)).distance(&g3), 0.0);
+        check_contact(&c3, &g3)?;
+    }
+}

@@ -11,5 +11,5 @@ mod sphere;
 mod triangle;
 
 pub(crate) use aabb::aabb_distance_squared;
-pub(crate) use segment::closest_points_segment_segment;
+pub(crate) use segment::{closest_point_on_segment, closest_points_segment_segment};
 pub(crate) use triangle::closest_point_on_triangle;

@@ -2,7 +2,8 @@
 //! boxes, triangles, with radius zero): the kernel behind every capsule pair.
 //!
 //! A shape here is a core `C` swept by a ball of radius `r`. Two such shapes overlap when
-//! their cores are at most `r_a + r_b` apart (GJK, `distance/gjk.rs`). Then:
+//! their cores are at most `r_a + r_b` apart (`core_closest` in `distance/gjk.rs`: GJK, or
+//! the exact kernel for two segments, computed in a fixed order). Then:
 //! - **cores apart** (distance `d > 0`): the normal runs from core A's closest point to
 //!   core B's, and `depth = r_a + r_b - d` (the rounded shapes' exact minimum translation);
 //! - **cores intersecting**: the minimum translation of the cores, by the separating-axis
@@ -16,7 +17,7 @@
 
 use glam::DVec3;
 
-use crate::query::distance::{Core, Rounded, gjk};
+use crate::query::distance::{Core, Rounded, core_closest, swap_rounded};
 
 /// A contact in `f64`: unit normal (A to B), depth, point.
 pub(crate) struct RoundedContact {
@@ -105,12 +106,19 @@ fn fallback_normal(a: &Core, b: &Core, planar: bool) -> DVec3 {
 
 /// The contact of two rounded cores, or `None` when they are apart.
 pub(crate) fn rounded_contact(a: &Rounded, b: &Rounded, planar: bool) -> Option<RoundedContact> {
-    let c = gjk(&a.core, &b.core);
+    if swap_rounded(a, b) {
+        // Computed in the kernel's fixed order, so that the reverse pair is the same
+        // contact with the normal flipped, to the bit.
+        let k = rounded_contact(b, a, planar)?;
+        return Some(RoundedContact { normal: -k.normal, ..k });
+    }
+    let c = core_closest(&a.core, &b.core);
     let reach = a.radius + b.radius;
     if c.distance > reach {
         return None;
     }
-    if c.distance > 0.0 {
+    // (Cores reported apart with coincident points, by rounding, are treated as touching.)
+    if c.distance > 0.0 && c.on_a != c.on_b {
         let n = (c.on_b - c.on_a) / c.distance;
         // The common points on the core-to-core segment lie at [d - r_b, r_a] ∩ [0, d] from on_a.
         let (lo, hi) = ((c.distance - b.radius).max(0.0), a.radius.min(c.distance));

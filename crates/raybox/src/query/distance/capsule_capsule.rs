@@ -1,5 +1,5 @@
-//! Capsule against capsule, 2D and 3D: the distance between the core segments (GJK, in
-//! `f64`), less both radii.
+//! Capsule against capsule, 2D and 3D: the distance between the core segments (the
+//! segment kernel of `segment_segment.rs`, in `f64`), less both radii.
 
 use super::{f2, f3, gjk_distance};
 use crate::{Capsule2, Capsule3};

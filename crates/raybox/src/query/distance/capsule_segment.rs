@@ -1,5 +1,5 @@
 //! Capsule against segment, 2D and 3D: the distance between the core and the segment
-//! (GJK, in `f64`), less the radius.
+//! (the segment kernel of `segment_segment.rs`, in `f64`), less the radius.
 
 use super::{f2, f3, gjk_distance};
 use crate::{Capsule2, Capsule3, Segment2, Segment3};

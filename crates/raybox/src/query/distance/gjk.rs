@@ -17,6 +17,8 @@
 
 use glam::{DVec2, DVec3, Vec2, Vec3};
 
+use super::segment_segment::{segment_order, segment_segment_closest};
+
 /// Relative convergence tolerance of GJK on `|v|²`: far below `f32` resolution, far above
 /// the rounding of `v` (a small difference of large support points).
 pub(crate) const GJK_REL_TOL: f64 = 1e-10;
@@ -340,21 +342,49 @@ fn closest_on_tetrahedron(s: &mut [Vertex; 4]) -> Solved {
     r
 }
 
+/// The distance between two cores, and a closest pair of points: GJK, except for two
+/// segments, which have an exact kernel (`segment_segment.rs`; GJK can misjudge nearly
+/// parallel crossing segments, and differently in the two argument orders).
+pub(crate) fn core_closest(a: &Core, b: &Core) -> Closest {
+    match (*a, *b) {
+        (Core::Segment(p1, q1), Core::Segment(p2, q2)) => segment_segment_closest((p1, q1), (p2, q2)),
+        _ => gjk(a, b),
+    }
+}
+
+/// Whether a pair of rounded cores is computed in the other order: two segment cores
+/// (capsules and segments, whose pairs may be of one type) are put in a fixed order, so
+/// that every answer on them is exactly symmetric. Other pairs are of two types and
+/// always computed in one order (the reverse impls call the forward ones).
+pub(crate) fn swap_rounded(a: &Rounded, b: &Rounded) -> bool {
+    match (a.core, b.core) {
+        (Core::Segment(p1, q1), Core::Segment(p2, q2)) => {
+            segment_order((p1, q1), a.radius, (p2, q2), b.radius) == core::cmp::Ordering::Greater
+        }
+        _ => false,
+    }
+}
+
 /// Whether two rounded cores overlap: the cores are at most `r_a + r_b` apart.
 pub(crate) fn rounded_overlaps(a: &Rounded, b: &Rounded) -> bool {
-    gjk(&a.core, &b.core).distance <= a.radius + b.radius
+    core_closest(&a.core, &b.core).distance <= a.radius + b.radius
 }
 
 /// The distance between two rounded cores, with a closest point on each (the same
 /// point, midway between the surfaces, when they overlap).
 pub(crate) fn rounded_closest(a: &Rounded, b: &Rounded) -> Closest {
-    let c = gjk(&a.core, &b.core);
+    if swap_rounded(a, b) {
+        let c = rounded_closest(b, a);
+        return Closest { distance: c.distance, on_a: c.on_b, on_b: c.on_a };
+    }
+    let c = core_closest(&a.core, &b.core);
     if c.distance == 0.0 {
         let p = (c.on_a + c.on_b) / 2.0;
         return Closest { distance: 0.0, on_a: p, on_b: p };
     }
     let n = (c.on_b - c.on_a) / c.distance;
-    let gap = c.distance - a.radius - b.radius;
+    // Positive exactly when `rounded_overlaps` is false.
+    let gap = c.distance - (a.radius + b.radius);
     if gap > 0.0 {
         return Closest { distance: gap, on_a: c.on_a + n * a.radius, on_b: c.on_b - n * b.radius };
     }

@@ -2,7 +2,8 @@
 //! the pair order of `query/mod.rs`.
 //!
 //! Every pair runs the GJK distance algorithm of `gjk.rs` on the shapes' convex cores (a
-//! ball is a point core with a radius, a capsule a segment core with a radius), in `f64`.
+//! ball is a point core with a radius, a capsule a segment core with a radius), in `f64`;
+//! two segment cores go to the exact segment kernel of `segment_segment.rs` instead.
 //!
 //! **Conventions.** Shapes are solid: overlapping shapes are at distance zero, and their
 //! two "closest points" are then one common point. For the pairs that have an exact
@@ -29,7 +30,9 @@ mod sphere_segment;
 mod sphere_sphere;
 mod triangle_capsule;
 
-pub(crate) use gjk::{Core, Rounded, d2, d3, f2, f3, gjk, rounded_closest, rounded_overlaps};
+pub(crate) use gjk::{
+    Core, Rounded, core_closest, d2, d3, f2, f3, rounded_closest, rounded_overlaps, swap_rounded,
+};
 
 use crate::{Aabb2, Aabb3, Capsule2, Capsule3, Circle, Obb2, Obb3, Segment2, Segment3, Sphere, Triangle3};
 
@@ -126,7 +129,9 @@ macro_rules! gjk_distance {
     };
     (@dist $s:ident, $o:ident, $B:ty, plain) => {{
         use crate::query::distance::ToRounded;
-        crate::query::distance::rounded_closest(&$s.to_rounded(), &$o.to_rounded()).distance as f32
+        let d = crate::query::distance::rounded_closest(&$s.to_rounded(), &$o.to_rounded()).distance;
+        // Zero exactly when the shapes overlap (a positive gap below `f32`'s range stays positive).
+        if d > 0.0 { (d as f32).max(f32::MIN_POSITIVE) } else { 0.0 }
     }};
     ($($A:ty, $B:ty => $V:ty, $f:path, $exact:tt);* $(;)?) => {
         $(gjk_distance!(@one $A, $B, $V, $f, $exact);

@@ -1,50 +1,196 @@
-//! Segment against segment, 2D and 3D: Ericson, *Real-Time Collision Detection*, 5.1.9
-//! (clamped closest points of the two lines), in `f64`.
+//! Segment against segment, 2D and 3D, in `f64`: the kernel behind every pair of segment
+//! cores (segments and capsules), and the segments' `Distance`.
+//!
+//! - **In a plane** (all four ends at `z = 0`, which every 2D pair is): whether the
+//!   segments meet is decided exactly, by the signs of four orientation determinants
+//!   (Cormen et al., *Introduction to Algorithms*, 33.1, closed: touching and collinear
+//!   overlap count), each computed by Shewchuk's adaptive predicate (*Adaptive Precision
+//!   Floating-Point Arithmetic and Fast Robust Geometric Predicates*, 1997: a floating-point
+//!   estimate with an error bound, and an exact expansion sum when the bound does not
+//!   settle the sign). Segments that do not meet are nearest at an end of one of them, so
+//!   their distance is the least of the four end-to-segment distances (RTCD 5.1.2).
+//! - **In 3D**: the clamped closest points of the two lines (Ericson, *Real-Time Collision
+//!   Detection*, 5.1.9).
+//!
+//! The kernel puts the two segments in a fixed order (a total order on their coordinates)
+//! before computing, so that swapping the arguments swaps the results to the bit.
+//!
+//! GJK is not used here: two nearly parallel crossing segments have a long thin Minkowski
+//! difference, and GJK's "the origin is in the simplex" test, a tolerance on a nearest
+//! point computed with cancellation, then answered "touching" in one argument order and
+//! "apart by 4e-12" in the other (so zero-radius capsules overlapped one way only).
 
+use core::cmp::Ordering;
+
+use super::gjk::Closest;
 use super::{d2, d3, f2, f3};
-use crate::query::closest::closest_points_segment_segment;
+use crate::query::closest::{closest_point_on_segment, closest_points_segment_segment};
 use crate::{Distance, Segment2, Segment3};
-use glam::{Vec2, Vec3};
+use glam::{DVec3, Vec2, Vec3};
 
-impl Distance<Segment2> for Segment2 {
-    type Point = Vec2;
+/// A segment `(start, end)` in `f64`.
+pub(crate) type Seg = (DVec3, DVec3);
 
-    fn distance(&self, other: &Segment2) -> f32 {
-        let (p, q) = closest_points_segment_segment(
-            (d2(self.start()), d2(self.end())),
-            (d2(other.start()), d2(other.end())),
-        );
-        p.distance(q) as f32
-    }
-
-    fn closest_points(&self, other: &Segment2) -> (Vec2, Vec2) {
-        let (p, q) = closest_points_segment_segment(
-            (d2(self.start()), d2(self.end())),
-            (d2(other.start()), d2(other.end())),
-        );
-        (f2(p), f2(q))
-    }
+/// The order the kernel computes a pair in: lexicographic on the coordinates, then on
+/// `extra` (a capsule's radius), by `f64::total_cmp`. `Greater` means "swap the pair".
+pub(crate) fn segment_order(a: Seg, ka: f64, b: Seg, kb: f64) -> Ordering {
+    let key = |(p, q): Seg, k: f64| [p.x, p.y, p.z, q.x, q.y, q.z, k];
+    key(a, ka)
+        .iter()
+        .zip(key(b, kb).iter())
+        .map(|(x, y)| x.total_cmp(y))
+        .find(|o| o.is_ne())
+        .unwrap_or(Ordering::Equal)
 }
 
-impl Distance<Segment3> for Segment3 {
-    type Point = Vec3;
-
-    fn distance(&self, other: &Segment3) -> f32 {
-        let (p, q) = closest_points_segment_segment(
-            (d3(self.start()), d3(self.end())),
-            (d3(other.start()), d3(other.end())),
-        );
-        p.distance(q) as f32
+/// The distance between two segments and a closest point on each (one common point,
+/// twice, when they meet: then the distance is exactly zero). Symmetric: swapping the
+/// arguments swaps the points and keeps the distance, to the bit.
+pub(crate) fn segment_segment_closest(a: Seg, b: Seg) -> Closest {
+    if segment_order(a, 0.0, b, 0.0) == Ordering::Greater {
+        let c = segment_segment_closest_ordered(b, a);
+        return Closest { distance: c.distance, on_a: c.on_b, on_b: c.on_a };
     }
-
-    fn closest_points(&self, other: &Segment3) -> (Vec3, Vec3) {
-        let (p, q) = closest_points_segment_segment(
-            (d3(self.start()), d3(self.end())),
-            (d3(other.start()), d3(other.end())),
-        );
-        (f3(p), f3(q))
-    }
+    segment_segment_closest_ordered(a, b)
 }
+
+fn segment_segment_closest_ordered(a: Seg, b: Seg) -> Closest {
+    let planar = [a.0.z, a.1.z, b.0.z, b.1.z].iter().all(|&z| z == 0.0);
+    if !planar {
+        let (on_a, on_b) = closest_points_segment_segment(a, b);
+        return Closest { distance: on_a.distance(on_b), on_a, on_b };
+    }
+    if let Some(p) = planar_common_point(a, b) {
+        return Closest { distance: 0.0, on_a: p, on_b: p };
+    }
+    // Apart: the nearest pair has an end of one segment (RTCD 5.1.2 for each end).
+    let candidates = [
+        (a.0, closest_point_on_segment(a.0, b.0, b.1)),
+        (a.1, closest_point_on_segment(a.1, b.0, b.1)),
+        (closest_point_on_segment(b.0, a.0, a.1), b.0),
+        (closest_point_on_segment(b.1, a.0, a.1), b.1),
+    ];
+    let (on_a, on_b) = candidates
+        .into_iter()
+        .min_by(|x, y| x.0.distance_squared(x.1).total_cmp(&y.0.distance_squared(y.1)))
+        .expect("four candidates");
+    // The exact test said apart: never report zero (rounding can put an end onto the other
+    // segment when it passes within a hair of it).
+    Closest { distance: on_a.distance(on_b).max(f64::MIN_POSITIVE), on_a, on_b }
+}
+
+/// A common point of two segments in the plane `z = 0`, or `None` when they do not meet
+/// (decided exactly; the point itself is rounded).
+fn planar_common_point((p1, q1): Seg, (p2, q2): Seg) -> Option<DVec3> {
+    let (o1, o2) = (orient2d(p1, q1, p2), orient2d(p1, q1, q2));
+    let (o3, o4) = (orient2d(p2, q2, p1), orient2d(p2, q2, q1));
+    // An end on the other segment's line, within its bounding box, is on the segment.
+    let within = |x: DVec3, p: DVec3, q: DVec3| {
+        p.x.min(q.x) <= x.x && x.x <= p.x.max(q.x) && p.y.min(q.y) <= x.y && x.y <= p.y.max(q.y)
+    };
+    let touching = [(o1, p2, p1, q1), (o2, q2, p1, q1), (o3, p1, p2, q2), (o4, q1, p2, q2)];
+    if let Some(&(_, x, _, _)) = touching.iter().find(|(o, x, p, q)| *o == 0.0 && within(*x, *p, *q)) {
+        return Some(x);
+    }
+    if o1 * o2 < 0.0 && o3 * o4 < 0.0 {
+        // A proper crossing: along the first segment, where its signed distance from the
+        // second segment's line changes sign (estimated, clamped onto the segment).
+        let (e3, e4) = (orient2d_estimate(p2, q2, p1), orient2d_estimate(p2, q2, q1));
+        let t = if e3 != e4 { (e3 / (e3 - e4)).clamp(0.0, 1.0) } else { 0.5 };
+        return Some(p1 + (q1 - p1) * t);
+    }
+    None
+}
+
+/// Twice the signed area of the triangle `a b c` in the plane (positive when
+/// counter-clockwise), rounded: the floating-point estimate.
+fn orient2d_estimate(a: DVec3, b: DVec3, c: DVec3) -> f64 {
+    (a.x - c.x) * (b.y - c.y) - (a.y - c.y) * (b.x - c.x)
+}
+
+/// The sign (`-1.0`, `0.0` or `1.0`) of twice the signed area of `a b c`, exact.
+///
+/// Shewchuk's `orient2d`: the estimate decides when it exceeds its error bound
+/// `(3 + 16 ε) ε (|l| + |r|)` (his `ccwerrboundA`); otherwise the determinant, expanded into
+/// six products `a.x b.y - a.y b.x + b.x c.y - b.y c.x + c.x a.y - c.y a.x`, is summed
+/// exactly (each product as a two-term expansion, *Two-Product*, grown into one
+/// nonoverlapping expansion, *Grow-Expansion*), and the sign is that of its largest term.
+pub(crate) fn orient2d(a: DVec3, b: DVec3, c: DVec3) -> f64 {
+    let (l, r) = ((a.x - c.x) * (b.y - c.y), (a.y - c.y) * (b.x - c.x));
+    let det = l - r;
+    let eps = f64::EPSILON / 2.0;
+    let bound = (3.0 + 16.0 * eps) * eps * (l.abs() + r.abs());
+    if det > bound || -det > bound {
+        return det.signum();
+    }
+    let products = [(a.x, b.y), (-a.y, b.x), (b.x, c.y), (-b.y, c.x), (c.x, a.y), (-c.y, a.x)]
+        .map(|(x, y)| two_product(x, y));
+    let mut expansion = [0.0f64; 12];
+    let mut len = 0;
+    for (hi, lo) in products {
+        for term in [lo, hi] {
+            // Grow-Expansion: add `term`, keeping the components nonoverlapping and in
+            // increasing magnitude (zeros allowed).
+            let mut q = term;
+            for e in &mut expansion[..len] {
+                let (s, h) = two_sum(q, *e);
+                *e = h;
+                q = s;
+            }
+            expansion[len] = q;
+            len += 1;
+        }
+    }
+    expansion[..len].iter().rev().find(|&&x| x != 0.0).map_or(0.0, |x| x.signum())
+}
+
+/// Knuth's *Two-Sum*: `a + b = s + e` exactly, `s` the rounded sum.
+fn two_sum(a: f64, b: f64) -> (f64, f64) {
+    let s = a + b;
+    let bb = s - a;
+    (s, (a - (s - bb)) + (b - bb))
+}
+
+/// Dekker's *Two-Product* (Veltkamp splitting): `a b = p + e` exactly, `p` the rounded
+/// product (no overflow for the coordinates of `f32` shapes).
+fn two_product(a: f64, b: f64) -> (f64, f64) {
+    let split = |x: f64| {
+        let c = 134_217_729.0 * x; // 2^27 + 1
+        let hi = c - (c - x);
+        (hi, x - hi)
+    };
+    let p = a * b;
+    let ((ah, al), (bh, bl)) = (split(a), split(b));
+    (p, al * bl - (((p - ah * bh) - al * bh) - ah * bl))
+}
+
+macro_rules! segment_distance {
+    ($Segment:ident, $V:ident, $d:ident, $f:ident) => {
+        impl Distance<$Segment> for $Segment {
+            type Point = $V;
+
+            fn distance(&self, other: &$Segment) -> f32 {
+                let c = segment_segment_closest(
+                    ($d(self.start()), $d(self.end())),
+                    ($d(other.start()), $d(other.end())),
+                );
+                // Zero exactly when the kernel says the segments meet.
+                if c.distance > 0.0 { (c.distance as f32).max(f32::MIN_POSITIVE) } else { 0.0 }
+            }
+
+            fn closest_points(&self, other: &$Segment) -> ($V, $V) {
+                let c = segment_segment_closest(
+                    ($d(self.start()), $d(self.end())),
+                    ($d(other.start()), $d(other.end())),
+                );
+                ($f(c.on_a), $f(c.on_b))
+            }
+        }
+    };
+}
+
+segment_distance!(Segment2, Vec2, d2, f2);
+segment_distance!(Segment3, Vec3, d3, f3);
 
 #[cfg(test)]
 mod tests {
@@ -61,5 +207,79 @@ mod tests {
         assert_eq!(x.distance(&y), 0.0);
         let p = Segment2::new(Vec2::new(0.0, 3.0), Vec2::new(5.0, 3.0));
         assert_eq!(Segment2::new(Vec2::ZERO, Vec2::new(2.0, 0.0)).distance(&p), 3.0);
+    }
+
+    fn p(x: f32, y: f32) -> DVec3 {
+        DVec3::new(f64::from(x), f64::from(y), 0.0)
+    }
+
+    #[test]
+    fn orientation_is_exact_where_the_estimate_is_not() {
+        // On the line y = x, far from the origin: the estimate rounds, the sign does not.
+        let (a, b) = (DVec3::new(0.5, 0.5, 0.0), DVec3::new(12.0, 12.0, 0.0));
+        let on = DVec3::new(24.0, 24.0, 0.0);
+        assert_eq!(orient2d(a, b, on), 0.0);
+        let step = f64::EPSILON * 24.0;
+        assert_eq!(orient2d(a, b, DVec3::new(24.0, 24.0 + step, 0.0)), 1.0);
+        assert_eq!(orient2d(a, b, DVec3::new(24.0 + step, 24.0, 0.0)), -1.0);
+        // Shewchuk's example: a within a few ulps of (0.5, 0.5), on or off the line through
+        // (12, 12) and (24, 24). The estimate gets most signs wrong and its error bound
+        // defers every one to the exact sum; check them against an exact integer
+        // determinant (these values are multiples of 2^-54).
+        let int = |x: f64| (x * 2f64.powi(54)) as i128;
+        let ulps = |x: f64, k: i64| f64::from_bits(x.to_bits().wrapping_add_signed(k));
+        let (b, c) = (DVec3::new(12.0, 12.0, 0.0), DVec3::new(24.0, 24.0, 0.0));
+        for i in -8..=8 {
+            for j in -8..=8 {
+                let a = DVec3::new(ulps(0.5, i), ulps(0.5, j), 0.0);
+                let det = (int(a.x) - int(c.x)) * (int(b.y) - int(c.y))
+                    - (int(a.y) - int(c.y)) * (int(b.x) - int(c.x));
+                assert_eq!(orient2d(a, b, c), det.signum() as f64, "{a:?}");
+            }
+        }
+        // f32 points within a few ulps of a line through two f32 points, against the
+        // exact integer determinant (these f32 values are multiples of 2^-27).
+        let int = |x: f32| (f64::from(x) * 2f64.powi(27)) as i128;
+        let (u, v) = ((0.1f32, 0.3f32), (0.7f32, 2.1f32)); // y = 3x, up to rounding
+        let nudge = |x: f32, k: i32| f32::from_bits(x.to_bits().wrapping_add_signed(k));
+        for i in -4..=4 {
+            for j in -4..=4 {
+                let w = (nudge(0.4, i), nudge(1.2, j));
+                let det = (int(v.0) - int(u.0)) * (int(w.1) - int(u.1))
+                    - (int(v.1) - int(u.1)) * (int(w.0) - int(u.0));
+                let got = orient2d(p(u.0, u.1), p(v.0, v.1), p(w.0, w.1));
+                assert_eq!(got, det.signum() as f64, "{w:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn nearly_parallel_crossing_segments_meet_in_both_orders() {
+        // The case `capsule2_pairs` found (GJK said "apart by 4e-12" in one order).
+        let c = (p(-1.3340487, 0.6720245), p(1.6826805, -0.41062155));
+        let d = (p(0.44748405, 0.029433675), p(1.9915029, -0.50065047));
+        let (cd, dc) = (segment_segment_closest(c, d), segment_segment_closest(d, c));
+        assert_eq!((cd.distance, dc.distance), (0.0, 0.0));
+        assert_eq!((cd.on_a, cd.on_b), (dc.on_b, dc.on_a));
+        assert!(cd.on_a.distance(closest_point_on_segment(cd.on_a, d.0, d.1)) < 1e-12);
+    }
+
+    #[test]
+    fn touching_collinear_and_degenerate_segments() {
+        let x = (p(0.0, 0.0), p(4.0, 0.0));
+        // An end on the other segment; a T; collinear overlap; collinear and apart.
+        assert_eq!(segment_segment_closest(x, (p(4.0, 0.0), p(5.0, 3.0))).distance, 0.0);
+        assert_eq!(segment_segment_closest(x, (p(1.5, 0.0), p(1.5, 3.0))).distance, 0.0);
+        assert_eq!(segment_segment_closest(x, (p(3.0, 0.0), p(9.0, 0.0))).distance, 0.0);
+        assert_eq!(segment_segment_closest(x, (p(5.0, 0.0), p(9.0, 0.0))).distance, 1.0);
+        // Points (zero-length segments), on and off.
+        assert_eq!(segment_segment_closest(x, (p(2.0, 0.0), p(2.0, 0.0))).distance, 0.0);
+        let off = segment_segment_closest((p(2.0, 1.0), p(2.0, 1.0)), x);
+        assert_eq!((off.distance, off.on_a, off.on_b), (1.0, p(2.0, 1.0), p(2.0, 0.0)));
+        // Apart by a hair: never zero.
+        let hair = f32::from_bits(1);
+        assert!(segment_segment_closest(x, (p(1.0, hair), p(3.0, 1.0))).distance > 0.0);
+        // Parallel lines, not collinear.
+        assert_eq!(segment_segment_closest(x, (p(1.0, 2.0), p(3.0, 2.0))).distance, 2.0);
     }
 }

@@ -1,5 +1,6 @@
 //! Capsule against capsule, 2D and 3D: the core segments are within `r_a + r_b` of each
-//! other (GJK on two segments, in `f64`; Ericson, *Real-Time Collision Detection*, 4.5.2).
+//! other (the segment kernel of `distance/segment_segment.rs`: exact in the plane, in
+//! `f64`; Ericson, *Real-Time Collision Detection*, 4.5.2).
 
 use super::rounded_overlaps;
 use crate::{Capsule2, Capsule3};

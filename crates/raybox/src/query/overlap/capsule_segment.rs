@@ -1,5 +1,5 @@
 //! Capsule against segment, 2D and 3D: the segment is within the radius of the core
-//! (GJK on two segments, in `f64`).
+//! (the segment kernel of `distance/segment_segment.rs`: exact in the plane, in `f64`).
 
 use super::rounded_overlaps;
 use crate::{Capsule2, Capsule3, Segment2, Segment3};

@@ -25,7 +25,7 @@
 use glam::{DVec3, Vec2, Vec3};
 
 use crate::query::contact::rounded::rounded_contact;
-use crate::query::distance::{Rounded, gjk, rounded_overlaps};
+use crate::query::distance::{Rounded, core_closest, rounded_overlaps};
 
 mod aabb_aabb;
 mod aabb_capsule;
@@ -166,9 +166,10 @@ pub(crate) fn sweep_rounded(a: &Rounded, v: DVec3, b: &Rounded, planar: bool) ->
     for step in 0..=SWEEP_MAX_STEPS {
         let moved = a.translated(v * t);
         // The cores' distance and direction; the rounded shapes are `reach` closer.
-        let c = gjk(&moved.core, &b.core);
+        let c = core_closest(&moved.core, &b.core);
         let gap = c.distance - reach;
-        let direction = (c.distance > 0.0).then(|| (c.on_b - c.on_a) / c.distance);
+        // (No direction from coincident points, which rounding can leave a hair apart.)
+        let direction = (c.distance > 0.0 && c.on_a != c.on_b).then(|| (c.on_b - c.on_a) / c.distance);
         if gap <= tolerance || step == SWEEP_MAX_STEPS {
             // Touching (or, after many steps of a grazing motion, as close as reached).
             // The normal from the last step with a reliable direction, if this one is not.
