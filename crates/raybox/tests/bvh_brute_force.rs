@@ -257,3 +257,49 @@ fn mesh_point_and_box_queries() {
     let d = sphere.distance_to_point(Vec3::new(3.0, 0.0, 0.0)).unwrap();
     assert!((d - 2.0).abs() < 0.02, "{d}");
 }
+
+/// A mesh too large for one core's L2 cache: `cast_rays` then keeps two rays in flight per
+/// thread (closest and any hit). Its answers must be the single-ray answers, ray for ray (hits, misses of the
+/// whole mesh, rays that start inside its box), and the brute-force ones on a sample.
+#[test]
+fn interleaved_batch_casts_match_single_casts() {
+    let data = scene::terrain(160, 2);
+    let mesh = TriMesh::new(data.vertices.clone(), data.indices.clone()).unwrap();
+    assert!(
+        mesh.bvh_stats().node_count * 256 > 1 << 20,
+        "the mesh must be beyond the interleaving threshold"
+    );
+    let (lo, hi) = data.vertices.iter().fold((Vec3::MAX, Vec3::MIN), |(lo, hi), v| (lo.min(*v), hi.max(*v)));
+    let (centre, radius) = ((lo + hi) * 0.5, (hi - lo).length());
+    let mut rng = Pcg32::new(11);
+    let rays: Vec<Ray3> = (0..6000)
+        .map(|i| match i % 3 {
+            // From inside the box, any direction.
+            0 => Ray3::new(centre + rng.unit_vector() * radius * 0.3 * rng.next_f32(), rng.unit_vector()),
+            // From outside, at the mesh.
+            1 => {
+                let o = centre + rng.unit_vector() * radius;
+                let target = lo + (hi - lo) * Vec3::new(rng.next_f32(), rng.next_f32(), rng.next_f32());
+                Ray3::new(o, target - o)
+            }
+            // From outside, away from it (misses the root box).
+            _ => {
+                let o = centre + rng.unit_vector() * radius * 2.0;
+                Ray3::new(o, o - centre)
+            }
+        })
+        .collect();
+    let batch = mesh.cast_rays(&rays);
+    let one_by_one: Vec<_> = rays.iter().map(|r| mesh.cast_ray(r)).collect();
+    assert_eq!(batch, one_by_one);
+    let hits = batch.iter().filter(|h| h.is_some()).count();
+    assert!(hits > rays.len() / 4 && hits < rays.len(), "{hits} hits of {}", rays.len());
+    let occluded = mesh.occluded_rays(&rays);
+    let occluded_one_by_one: Vec<bool> = rays.iter().map(|r| mesh.occluded(r)).collect();
+    assert_eq!(occluded, occluded_one_by_one);
+    let hit_or_not: Vec<bool> = batch.iter().map(Option::is_some).collect();
+    assert_eq!(occluded, hit_or_not);
+    for (ray, got) in rays.iter().zip(&batch).step_by(40) {
+        assert_eq!(got.map(|h| h.t), mesh_brute(&data, ray), "{ray:?}");
+    }
+}

@@ -6,7 +6,7 @@
 
 use core::mem::MaybeUninit;
 
-use super::kernels::{NodeKernel, PreparedRay, STACK_CAPACITY, Stack, prefetch_node};
+use super::kernels::{NodeKernel, PreparedRay, STACK_CAPACITY, Stack, StackStorage, prefetch_node};
 use super::node::{Bounds, ChildRef, WideNode};
 
 /// The depth the builder keeps every tree within (it stops using the SAH past depth 64 and
@@ -26,33 +26,70 @@ pub(crate) fn closest_hit<K: NodeKernel>(
     nodes: &[WideNode],
     root: ChildRef,
     ray: &PreparedRay,
-    mut t_max: f32,
+    t_max: f32,
     mut leaf: impl FnMut(usize, usize, f32) -> Option<f32>,
 ) -> f32 {
     let mut storage = [const { MaybeUninit::uninit() }; STACK_CAPACITY];
-    let mut stack: Stack<(ChildRef, f32)> = Stack::new(&mut storage);
-    let mut current = root;
-    loop {
+    let mut walk = ClosestWalk::new(&mut storage, root, t_max);
+    while walk.step(kernel, nodes, ray, &mut leaf) {}
+    walk.t_max
+}
+
+/// A closest-hit walk that can be advanced one step at a time, so that a batch can keep
+/// two rays in flight and interleave their steps: each step's memory reads (a node, a
+/// leaf) do not depend on the other ray's, and the CPU overlaps their cache misses.
+pub(crate) struct ClosestWalk<'s> {
+    stack: Stack<'s, (ChildRef, f32)>,
+    current: ChildRef,
+    /// The closest hit so far (the ray's `t_max` at the start).
+    pub t_max: f32,
+}
+
+impl<'s> ClosestWalk<'s> {
+    #[inline(always)]
+    pub fn new(storage: &'s mut StackStorage<(ChildRef, f32)>, root: ChildRef, t_max: f32) -> Self {
+        Self { stack: Stack::new(storage), current: root, t_max }
+    }
+
+    /// Starts over with another ray, reusing the stack.
+    #[inline(always)]
+    pub fn restart(&mut self, root: ChildRef, t_max: f32) {
+        self.stack.clear();
+        self.current = root;
+        self.t_max = t_max;
+    }
+
+    /// Tests the current node or leaf and moves to the next box to visit: the nearest
+    /// child hit, or the nearest pushed box that still starts before the closest hit.
+    /// Returns `false` when the walk is over (`t_max` is then final).
+    #[inline(always)]
+    pub fn step<K: NodeKernel>(
+        &mut self,
+        kernel: K,
+        nodes: &[WideNode],
+        ray: &PreparedRay,
+        mut leaf: impl FnMut(usize, usize, f32) -> Option<f32>,
+    ) -> bool {
+        let current = self.current;
         if current.is_leaf() {
             let (first, count) = current.leaf_range();
-            if let Some(t) = leaf(first, count, t_max) {
-                t_max = t_max.min(t);
+            if let Some(t) = leaf(first, count, self.t_max) {
+                self.t_max = self.t_max.min(t);
             }
         } else {
             let node = &nodes[current.index()];
-            let hits = kernel.intersect(ray, node, t_max);
+            let hits = kernel.intersect(ray, node, self.t_max);
             if hits.mask != 0 {
-                current = push_nearest_last(&mut stack, nodes, node, hits.mask, &hits.t_enter);
-                continue;
+                self.current = push_nearest_last(&mut self.stack, nodes, node, hits.mask, &hits.t_enter);
+                return true;
             }
         }
-        // Next: the nearest pushed box that still starts before the closest hit.
         loop {
-            match stack.pop() {
-                None => return t_max,
-                Some((r, t)) if t <= t_max => {
-                    current = r;
-                    break;
+            match self.stack.pop() {
+                None => return false,
+                Some((r, t)) if t <= self.t_max => {
+                    self.current = r;
+                    return true;
                 }
                 Some(_) => {}
             }
@@ -141,13 +178,60 @@ pub(crate) fn any_hit<K: NodeKernel>(
     mut leaf: impl FnMut(usize, usize, f32) -> bool,
 ) -> bool {
     let mut storage = [const { MaybeUninit::uninit() }; STACK_CAPACITY];
-    let mut stack: Stack<ChildRef> = Stack::new(&mut storage);
-    let mut current = root;
+    let mut walk = AnyWalk::new(&mut storage, root);
     loop {
+        match walk.step(kernel, nodes, ray, t_max, &mut leaf) {
+            Step::Going => {}
+            Step::Hit => return true,
+            Step::Done => return false,
+        }
+    }
+}
+
+/// Where an [`AnyWalk`] is after a step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Step {
+    Going,
+    /// A leaf reported a hit: the walk is over.
+    Hit,
+    /// Every box the ray may reach was visited, with no hit.
+    Done,
+}
+
+/// An any-hit walk advanced one step at a time (see [`ClosestWalk`]).
+pub(crate) struct AnyWalk<'s> {
+    stack: Stack<'s, ChildRef>,
+    current: ChildRef,
+}
+
+impl<'s> AnyWalk<'s> {
+    #[inline(always)]
+    pub fn new(storage: &'s mut StackStorage<ChildRef>, root: ChildRef) -> Self {
+        Self { stack: Stack::new(storage), current: root }
+    }
+
+    /// Starts over with another ray, reusing the stack.
+    #[inline(always)]
+    pub fn restart(&mut self, root: ChildRef) {
+        self.stack.clear();
+        self.current = root;
+    }
+
+    /// Tests the current node or leaf and moves to the next box to visit.
+    #[inline(always)]
+    pub fn step<K: NodeKernel>(
+        &mut self,
+        kernel: K,
+        nodes: &[WideNode],
+        ray: &PreparedRay,
+        t_max: f32,
+        mut leaf: impl FnMut(usize, usize, f32) -> bool,
+    ) -> Step {
+        let current = self.current;
         if current.is_leaf() {
             let (first, count) = current.leaf_range();
             if leaf(first, count, t_max) {
-                return true;
+                return Step::Hit;
             }
         } else {
             let node = &nodes[current.index()];
@@ -156,27 +240,30 @@ pub(crate) fn any_hit<K: NodeKernel>(
             if bits != 0 {
                 // Descend into the nearest child (a blocker is likeliest there); push the
                 // others unsorted.
-                let mut nearest = bits.trailing_zeros() as usize;
+                let mut nearest = bits.trailing_zeros() as usize & 7;
                 let mut rest = bits & (bits - 1);
                 while rest != 0 {
-                    let lane = rest.trailing_zeros() as usize;
+                    let lane = rest.trailing_zeros() as usize & 7;
                     if hits.t_enter[lane] < hits.t_enter[nearest] {
                         nearest = lane;
                     }
                     rest &= rest - 1;
                 }
-                current = node.children[nearest];
+                self.current = node.children[nearest];
                 bits &= !(1 << nearest);
                 while bits != 0 {
-                    stack.push(node.children[bits.trailing_zeros() as usize]);
+                    self.stack.push(node.children[bits.trailing_zeros() as usize & 7]);
                     bits &= bits - 1;
                 }
-                continue;
+                return Step::Going;
             }
         }
-        match stack.pop() {
-            Some(r) => current = r,
-            None => return false,
+        match self.stack.pop() {
+            Some(r) => {
+                self.current = r;
+                Step::Going
+            }
+            None => Step::Done,
         }
     }
 }

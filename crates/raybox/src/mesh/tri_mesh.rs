@@ -5,15 +5,26 @@
 //! place in memory. The triangle test is the watertight one of `query/ray/ray_triangle.rs`
 //! (Woop, Benthin & Wald 2013), so no ray slips between two triangles that share an edge.
 
+use core::mem::MaybeUninit;
+
 use glam::{DVec3, Vec3};
 
 use super::data::{MeshData, MeshError};
-use crate::bvh::kernels::{BlockRay, NodeKernel, PreparedRay, TriBlock4, intersect_block4, with_kernel};
+use crate::bvh::kernels::{
+    BlockRay, NodeKernel, PreparedRay, STACK_CAPACITY, StackStorage, TriBlock4, intersect_block4, with_kernel,
+};
+use crate::bvh::traverse::{AnyWalk, ClosestWalk, Step};
 use crate::bvh::{Bounds, box_distance_squared};
 use crate::bvh::{BuildQuality, BvhStats, ChildRef, MAX_PRIMITIVES, Tree, prepare, traverse};
 use crate::query::overlap::box_triangle_separated;
 use crate::query::{WoopRay, ray_triangle_watertight};
 use crate::{Aabb3, Ray3};
+
+/// Meshes whose nodes and blocks take more than this are cast in batches with two rays in
+/// flight per thread (`TriMesh::cast_chunk`); smaller ones, which stay in a core's L2
+/// cache, one ray after the other. (The bunny, 0.27 MB, runs 5–15% slower interleaved; a
+/// 1M-triangle terrain, 60 MB, 1.4–1.5x faster.)
+const INTERLEAVE_ABOVE_BYTES: usize = 1 << 20;
 
 /// Most triangles per BVH leaf.
 const LEAF_SIZE: u32 = 4;
@@ -239,11 +250,17 @@ impl TriMesh {
     #[must_use]
     pub fn cast_rays(&self, rays: &[Ray3]) -> Vec<Option<MeshHit>> {
         let chunk = |rays: &[Ray3], out: &mut [Option<MeshHit>]| {
-            with_kernel!(Kernel::detect(), |k| {
-                for (r, o) in rays.iter().zip(out) {
-                    *o = self.cast_with(k, r);
-                }
-            });
+            // Two rays in flight pay off once the walk waits on memory (1.5x on a 1M-triangle
+            // terrain, one thread); on a mesh that fits the L2 cache the plain loop is faster.
+            if self.footprint() > INTERLEAVE_ABOVE_BYTES {
+                with_kernel!(Kernel::detect(), |k| self.cast_chunk::<_, 2>(k, rays, out));
+            } else {
+                with_kernel!(Kernel::detect(), |k| {
+                    for (r, o) in rays.iter().zip(out) {
+                        *o = self.cast_with(k, r);
+                    }
+                });
+            }
         };
         in_chunks(rays, None, chunk)
     }
@@ -252,11 +269,16 @@ impl TriMesh {
     #[must_use]
     pub fn occluded_rays(&self, rays: &[Ray3]) -> Vec<bool> {
         let chunk = |rays: &[Ray3], out: &mut [bool]| {
-            with_kernel!(Kernel::detect(), |k| {
-                for (r, o) in rays.iter().zip(out) {
-                    *o = self.occluded_with(k, r);
-                }
-            });
+            // As in `cast_rays`: two rays in flight on meshes beyond the L2 cache.
+            if self.footprint() > INTERLEAVE_ABOVE_BYTES {
+                with_kernel!(Kernel::detect(), |k| self.occluded_chunk::<_, 2>(k, rays, out));
+            } else {
+                with_kernel!(Kernel::detect(), |k| {
+                    for (r, o) in rays.iter().zip(out) {
+                        *o = self.occluded_with(k, r);
+                    }
+                });
+            }
         };
         in_chunks(rays, false, chunk)
     }
@@ -393,6 +415,167 @@ impl TriMesh {
         Some(self.hit(ray, block, lane, t, u, v))
     }
 
+    /// [`TriMesh::cast_with`] for a run of rays, two in flight: their walks advance in
+    /// turn, one step each, so that the CPU overlaps one ray's cache misses with the other
+    /// ray's work (on meshes larger than the caches, a walk mostly waits for memory).
+    #[inline(always)]
+    fn cast_chunk<K: NodeKernel, const N: usize>(
+        &self,
+        kernel: K,
+        rays: &[Ray3],
+        out: &mut [Option<MeshHit>],
+    ) {
+        let root = self.tree.root;
+        let nodes = &self.tree.nodes[..];
+        let mut storage: [StackStorage<(ChildRef, f32)>; N] =
+            [const { [const { MaybeUninit::uninit() }; STACK_CAPACITY] }; N];
+        let mut walks = storage.each_mut().map(|s| ClosestWalk::new(s, root, 0.0));
+        let mut lanes: [Option<InFlight>; N] = [const { None }; N];
+        let mut next = 0;
+        // The next ray that reaches the mesh's box goes into `lane`; the others get `None`.
+        let mut refill =
+            |lane: &mut Option<InFlight>, walk: &mut ClosestWalk<'_>, out: &mut [Option<MeshHit>]| {
+                *lane = None;
+                while next < rays.len() {
+                    let (index, ray) = (next, &rays[next]);
+                    next += 1;
+                    match self.start(ray) {
+                        Some(prepared) => {
+                            walk.restart(root, ray.t_max());
+                            *lane = Some(InFlight { index, prepared, woop: self.block_ray(ray), best: None });
+                            return;
+                        }
+                        None => out[index] = None,
+                    }
+                }
+            };
+        for (lane, walk) in lanes.iter_mut().zip(&mut walks) {
+            refill(lane, walk, out);
+        }
+        let mut active = lanes.iter().filter(|l| l.is_some()).count();
+        while active > 0 {
+            for (lane, walk) in lanes.iter_mut().zip(&mut walks) {
+                let Some(l) = lane else { continue };
+                let going = walk.step(
+                    kernel,
+                    nodes,
+                    &l.prepared,
+                    #[inline(always)]
+                    |first: usize, count: usize, t_max: f32| {
+                        self.leaf_closest(&l.woop, rays[l.index].t_min(), &mut l.best, first, count, t_max)
+                    },
+                );
+                if !going {
+                    out[l.index] =
+                        l.best.map(|(b, lane, t, u, v)| self.hit(&rays[l.index], b, lane, t, u, v));
+                    refill(lane, walk, out);
+                    active -= usize::from(lane.is_none());
+                }
+            }
+        }
+    }
+
+    /// [`TriMesh::occluded_with`] for a run of rays, `N` in flight (see `cast_chunk`).
+    #[inline(always)]
+    fn occluded_chunk<K: NodeKernel, const N: usize>(&self, kernel: K, rays: &[Ray3], out: &mut [bool]) {
+        let root = self.tree.root;
+        let nodes = &self.tree.nodes[..];
+        let mut storage: [StackStorage<ChildRef>; N] =
+            [const { [const { MaybeUninit::uninit() }; STACK_CAPACITY] }; N];
+        let mut walks = storage.each_mut().map(|s| AnyWalk::new(s, root));
+        // In flight: the ray's index, its set-up for the nodes and for the blocks.
+        let mut lanes: [Option<(usize, PreparedRay, BlockRay)>; N] = [const { None }; N];
+        let mut next = 0;
+        let mut refill =
+            |lane: &mut Option<(usize, PreparedRay, BlockRay)>, walk: &mut AnyWalk<'_>, out: &mut [bool]| {
+                *lane = None;
+                while next < rays.len() {
+                    let (index, ray) = (next, &rays[next]);
+                    next += 1;
+                    match self.start(ray) {
+                        Some(prepared) => {
+                            walk.restart(root);
+                            *lane = Some((index, prepared, self.block_ray(ray)));
+                            return;
+                        }
+                        None => out[index] = false,
+                    }
+                }
+            };
+        for (lane, walk) in lanes.iter_mut().zip(&mut walks) {
+            refill(lane, walk, out);
+        }
+        let mut active = lanes.iter().filter(|l| l.is_some()).count();
+        while active > 0 {
+            for (lane, walk) in lanes.iter_mut().zip(&mut walks) {
+                let Some((index, prepared, woop)) = lane else { continue };
+                let ray = &rays[*index];
+                let t_min = ray.t_min();
+                let step = walk.step(
+                    kernel,
+                    nodes,
+                    prepared,
+                    ray.t_max(),
+                    #[inline(always)]
+                    |first: usize, count: usize, t_max: f32| {
+                        self.blocks[first..first + count]
+                            .iter()
+                            .any(|b| intersect_block4(woop, b, t_min, t_max).is_some())
+                    },
+                );
+                if step != Step::Going {
+                    out[*index] = step == Step::Hit;
+                    refill(lane, walk, out);
+                    active -= usize::from(lane.is_none());
+                }
+            }
+        }
+    }
+
+    /// The bytes the walks read: the nodes and the triangle blocks.
+    fn footprint(&self) -> usize {
+        self.tree.nodes.len() * core::mem::size_of::<crate::bvh::WideNode>()
+            + self.blocks.len() * core::mem::size_of::<TriBlock4>()
+    }
+
+    /// The ray prepared for the walk, or `None` when it cannot reach the mesh's box.
+    #[inline(always)]
+    fn start(&self, ray: &Ray3) -> Option<PreparedRay> {
+        if self.tree.root == ChildRef::EMPTY {
+            return None;
+        }
+        let prepared = prepare(ray);
+        prepared.may_enter(self.tree.root_min, self.tree.root_max, ray.t_max()).then_some(prepared)
+    }
+
+    #[inline(always)]
+    fn block_ray(&self, ray: &Ray3) -> BlockRay {
+        BlockRay::new(WoopRay::new(ray.origin(), ray.dir()))
+    }
+
+    /// The closest-hit leaf test: the blocks `first..first + count`, narrowing `t_max`;
+    /// records the nearest hit in `best` and returns its `t`.
+    #[inline(always)]
+    fn leaf_closest(
+        &self,
+        woop: &BlockRay,
+        t_min: f32,
+        best: &mut Option<(usize, usize, f32, f32, f32)>,
+        first: usize,
+        count: usize,
+        mut t_max: f32,
+    ) -> Option<f32> {
+        let mut found = None;
+        for (b, block) in (first..).zip(&self.blocks[first..first + count]) {
+            if let Some((lane, t, u, v)) = intersect_block4(woop, block, t_min, t_max) {
+                t_max = t;
+                found = Some(t);
+                *best = Some((b, lane, t, u, v));
+            }
+        }
+        found
+    }
+
     #[inline(always)]
     fn occluded_with<K: NodeKernel>(&self, kernel: K, ray: &Ray3) -> bool {
         if self.tree.root == ChildRef::EMPTY {
@@ -438,6 +621,14 @@ impl TriMesh {
             point: ray.at(t),
         }
     }
+}
+
+/// A ray of [`TriMesh::cast_chunk`] on its way: its index, its set-up and its best hit.
+struct InFlight {
+    index: usize,
+    prepared: PreparedRay,
+    woop: BlockRay,
+    best: Option<(usize, usize, f32, f32, f32)>,
 }
 
 /// Runs `chunk(rays, out)` over pieces of `rays` (on all cores with the `rayon` feature),

@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use super::node::WideNode;
 
 pub(crate) use scalar::Scalar;
-pub(crate) use stack::{STACK_CAPACITY, Stack};
+pub(crate) use stack::{STACK_CAPACITY, Stack, StackStorage};
 pub(crate) use triangles::{BlockRay, TriBlock4, intersect_block4};
 
 /// A ray prepared for box tests: reciprocal direction and, per axis, which plane of a box

@@ -44,6 +44,11 @@ impl<'a, T: Copy> Stack<'a, T> {
     }
 
     #[inline(always)]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    #[inline(always)]
     pub fn pop(&mut self) -> Option<T> {
         if self.len == 0 {
             return None;
