@@ -28,14 +28,23 @@ fn main() {
             rounds = args.next().and_then(|r| r.parse().ok()).expect("--rounds N");
         } else if a == "--profile" {
             // One build of one quality on a terrain of the given cells, nothing else (for callgrind).
-            let quality = match args.next().as_deref() {
-                Some("fast") => BuildQuality::Fast,
-                Some("high") => BuildQuality::High,
+            let which = args.next().unwrap_or_default();
+            let quality = match which.as_str() {
+                "fast" => BuildQuality::Fast,
+                "high" => BuildQuality::High,
                 _ => BuildQuality::Balanced,
             };
             let cells = args.next().and_then(|c| c.parse().ok()).unwrap_or(scenes::TERRAIN_CELLS);
             let data = scenes::terrain(cells).data;
             let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a 1-thread pool");
+            if which == "parry" {
+                let inputs = parry_inputs(&data);
+                let t0 = Instant::now();
+                let built = pool.install(|| std::hint::black_box(parry_trimesh(inputs)));
+                println!("parry3d: {:.1} ms", t0.elapsed().as_secs_f64() * 1e3);
+                drop(built);
+                return;
+            }
             let t0 = Instant::now();
             let mesh =
                 pool.install(|| TriMesh::with_quality(data.vertices, data.indices, quality)).expect("valid");

@@ -284,7 +284,12 @@ impl SahSplitter {
         }
         // Few primitives need few bins (Embree uses 4 + N/20): small nodes are most nodes.
         let bins = self.params.bins.min(4 + n / 20);
-        binned(&self.params, prims, info, bins)
+        // Bin arrays sized to the bin count: clearing 32 bins costs more than binning a small node.
+        match bins {
+            ..=8 => binned::<8>(&self.params, prims, info, bins),
+            9..=16 => binned::<16>(&self.params, prims, info, bins),
+            _ => binned::<MAX_BINS>(&self.params, prims, info, bins),
+        }
     }
 
     fn apply(&self, prims: &mut [PrimRef], c: Candidate) -> (usize, NodeInfo, NodeInfo) {
@@ -322,12 +327,19 @@ fn split_cost(
 
 /// Bins the centroids on all three axes in one pass, then sweeps each axis's bins from both
 /// ends for the cheapest plane.
-fn binned(params: &BuildParams, prims: &[PrimRef], info: &NodeInfo, bins: usize) -> Option<Candidate> {
+fn binned<const N: usize>(
+    params: &BuildParams,
+    prims: &[PrimRef],
+    info: &NodeInfo,
+    bins: usize,
+) -> Option<Candidate> {
+    debug_assert!(bins <= N && N.is_power_of_two());
     let binning = Binning::new(&info.centers, bins);
-    let mut bin_bounds = [[Bounds::EMPTY; MAX_BINS]; 3];
-    let mut bin_counts = [[0u32; MAX_BINS]; 3];
+    let mut bin_bounds = [[Bounds::EMPTY; N]; 3];
+    let mut bin_counts = [[0u32; N]; 3];
+    // `& (N - 1)` changes nothing (bins are below N) but lets the compiler drop the bounds checks.
     for p in prims {
-        let [x, y, z] = binning.bins(p.center2());
+        let [x, y, z] = binning.bins(p.center2()).map(|b| b & (N - 1));
         let bounds = p.bounds();
         bin_bounds[0][x].grow(&bounds);
         bin_counts[0][x] += 1;
@@ -338,6 +350,12 @@ fn binned(params: &BuildParams, prims: &[PrimRef], info: &NodeInfo, bins: usize)
     }
     let n = prims.len();
     let parent_area = info.bounds.half_area();
+    // Within a node, `C_trav + C_int W / A` orders splits as `W = A_L B_L + A_R B_R` does
+    // (or as `B_L + B_R` for a node of zero area): compare `W`, divide once at the end.
+    let weigh = |left_area: f32, left_n: usize, right_area: f32, right_n: usize| {
+        let (bl, br) = (params.blocks(left_n), params.blocks(right_n));
+        if parent_area > 0.0 { left_area * bl + right_area * br } else { bl + br }
+    };
     let mut best: Option<(usize, usize, f32)> = None;
     for axis in 0..3 {
         if info.centers.max[axis] <= info.centers.min[axis] {
@@ -345,7 +363,7 @@ fn binned(params: &BuildParams, prims: &[PrimRef], info: &NodeInfo, bins: usize)
         }
         let (bounds, counts) = (&bin_bounds[axis], &bin_counts[axis]);
         // Right-to-left sweep: the area of bins b.. for each b.
-        let mut right_area = [0.0f32; MAX_BINS];
+        let mut right_area = [0.0f32; N];
         let mut acc = Bounds::EMPTY;
         for b in (1..bins).rev() {
             acc.grow(&bounds[b]);
@@ -359,13 +377,14 @@ fn binned(params: &BuildParams, prims: &[PrimRef], info: &NodeInfo, bins: usize)
             if left_n == 0 || right_n == 0 {
                 continue;
             }
-            let cost = split_cost(params, left.half_area(), left_n, right_area[b], right_n, parent_area);
-            if best.is_none_or(|(_, _, c)| cost < c) {
-                best = Some((axis, b, cost));
+            let w = weigh(left.half_area(), left_n, right_area[b], right_n);
+            if best.is_none_or(|(_, _, c)| w < c) {
+                best = Some((axis, b, w));
             }
         }
     }
-    let (axis, bin, cost) = best?;
+    let (axis, bin, w) = best?;
+    let cost = TRAVERSAL_COST + INTERSECTION_COST * if parent_area > 0.0 { w / parent_area } else { w };
     let side =
         |r: core::ops::Range<usize>| bin_bounds[axis][r].iter().fold(Bounds::EMPTY, |acc, b| acc.union(b));
     let (left, right) = (side(0..bin), side(bin..bins));
@@ -445,19 +464,25 @@ fn sweep(params: &BuildParams, prims: &mut [PrimRef], axis: usize, parent_area: 
     best
 }
 
+/// The axis along which `b` is widest (the first of equals).
+fn widest_axis(b: &Bounds) -> usize {
+    let d = b.max - b.min;
+    if d.x >= d.y && d.x >= d.z {
+        0
+    } else if d.y >= d.z {
+        1
+    } else {
+        2
+    }
+}
+
 /// Splits at the median centroid along the widest centroid axis (in the middle of the
 /// current order when the centroids are all equal).
 pub(crate) fn median_split(prims: &mut [PrimRef], info: &NodeInfo) -> (usize, NodeInfo, NodeInfo) {
     let mid = prims.len() / 2;
     let d = info.centers.max - info.centers.min;
     if d.max_element() > 0.0 {
-        let axis = if d.x >= d.y && d.x >= d.z {
-            0
-        } else if d.y >= d.z {
-            1
-        } else {
-            2
-        };
+        let axis = widest_axis(&info.centers);
         prims.select_nth_unstable_by(mid, |a, b| {
             a.center2()[axis].total_cmp(&b.center2()[axis]).then(a.index().cmp(&b.index()))
         });
