@@ -1,34 +1,54 @@
-//! The binary builder: top-down binned surface area heuristic (SAH).
+//! Top-down builders: the primitive records they sort, the build qualities, and the binned
+//! surface area heuristic (SAH) splitter of `Balanced` and `High`.
 //!
-//! Wald, *On fast Construction of SAH-based Bounding Volume Hierarchies* (2007): bin the
-//! primitive centroids along an axis, sweep the bins from both ends to find the plane
-//! that minimises `C_trav + C_int (A_L N_L + A_R N_R) / A`, and make a leaf when that is
-//! no cheaper than `C_int N`. The node array is preallocated (a subtree over `n`
-//! primitives uses at most `2n - 1` nodes, so each subtree owns a fixed slice of it) and
-//! large subtrees are built in parallel with `rayon::join`.
+//! Every builder here is a *splitter*: given the primitives of a node (a contiguous run of
+//! [`PrimRef`]s), it reorders them in place so that the left part comes first and returns
+//! where the parts meet, or declines (the node becomes a leaf). `collapse.rs` calls a
+//! splitter repeatedly to make 8-wide nodes directly, and `morton.rs` is the splitter of
+//! `Fast`.
+//!
+//! The SAH splitter follows Wald, *On fast Construction of SAH-based Bounding Volume
+//! Hierarchies* (2007): bin the primitive centroids along each axis, sweep the bins from both
+//! ends to find the plane that minimises `C_trav + C_int (A_L N_L + A_R N_R) / A`, and make a
+//! leaf when that is no cheaper than `C_int N` (`N` counted in leaf blocks, as Embree counts
+//! its 4-triangle blocks). What keeps it fast: 32-byte primitive records partitioned in place
+//! (no index indirection, every pass reads memory in order), one binning pass per node for all
+//! three axes, the children's boxes taken from the bins and their centroid boxes gathered
+//! during the partition (no separate bounds pass), and no allocation per node.
 
-use glam::Vec3A;
+use glam::{Vec3A, Vec4};
 
-use super::node::{BinaryNode, Bounds, LEAF_BIT, MAX_LEAF_SIZE};
+use super::node::{Bounds, MAX_LEAF_SIZE};
 
 /// How the builder trades build time for tree quality.
+///
+/// Every quality makes 8-wide nodes the same way: a node takes the two halves of its first
+/// split, then splits its child of largest surface area again until it has 8 children or only
+/// leaves are left (the greedy collapse of Ernst & Greiner 2008, done while building).
+/// The qualities differ in how a group of primitives is split in two.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum BuildQuality {
-    /// 8 bins on the widest centroid axis only: the quickest build, a little slower to trace.
+    /// A linear BVH (Lauterbach et al. 2009, "Fast BVH construction on GPUs"; the split
+    /// search of Karras 2012, "Maximizing parallelism in the construction of BVHs"): the
+    /// primitives are sorted once by the 30-bit Morton code of their centroids (a radix
+    /// sort), and each node splits where the highest bit of the code that differs within it
+    /// changes, that is, at the middle of its cell of the Morton grid. No surface areas are
+    /// compared: the quickest build, with trees a little slower to trace than `Balanced`'s.
     Fast,
-    /// 16 bins on each of the 3 axes: the default.
+    /// Binned SAH (Wald 2007) on all three axes, up to 32 bins per axis (fewer for small
+    /// nodes: `4 + n / 20`, as Embree): the default.
     #[default]
     Balanced,
-    /// 32 bins on each axis near the root and an exact sweep of every split plane for
-    /// nodes of 1,024 primitives or fewer: the slowest build, the best trees.
+    /// Binned SAH with 32 bins on each axis, and an exact sweep of every split plane between
+    /// consecutive centroids on each axis for nodes of 1,024 primitives or fewer: the slowest
+    /// build, the best trees.
     High,
 }
 
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct BuildParams {
     bins: usize,
-    all_axes: bool,
     /// Nodes with at most this many primitives get an exact sweep instead of bins (0: never).
     sweep_below: usize,
     pub max_leaf: u32,
@@ -42,186 +62,255 @@ impl BuildParams {
     pub fn new(quality: BuildQuality, max_leaf: u32, block: u32) -> Self {
         let max_leaf = max_leaf.clamp(1, MAX_LEAF_SIZE);
         let block = block.clamp(1, max_leaf);
-        match quality {
-            BuildQuality::Fast => Self { bins: 8, all_axes: false, sweep_below: 0, max_leaf, block },
-            BuildQuality::Balanced => Self { bins: 16, all_axes: true, sweep_below: 0, max_leaf, block },
-            BuildQuality::High => Self { bins: 32, all_axes: true, sweep_below: 1024, max_leaf, block },
-        }
+        let (bins, sweep_below) = match quality {
+            BuildQuality::Fast | BuildQuality::Balanced => (32, 0),
+            BuildQuality::High => (32, 1024),
+        };
+        Self { bins, sweep_below, max_leaf, block }
     }
 
     /// The number of leaf tests `n` primitives cost.
     #[inline]
-    fn blocks(&self, n: usize) -> f32 {
-        n.div_ceil(self.block as usize) as f32
+    pub fn blocks(&self, n: usize) -> f32 {
+        let block = self.block as usize;
+        // A shift for the usual powers of two (1 and 4): this runs for every bin of every node.
+        let blocks = if block.is_power_of_two() {
+            (n + block - 1) >> block.trailing_zeros()
+        } else {
+            n.div_ceil(block)
+        };
+        blocks as f32
     }
 }
 
-/// The SAH's relative cost of visiting a node and of testing a primitive.
+/// The SAH's relative cost of visiting a node and of testing a block of primitives.
 const TRAVERSAL_COST: f32 = 1.0;
 const INTERSECTION_COST: f32 = 1.0;
-/// Below this depth the builder stops trusting the SAH and splits at the median, so the
-/// tree stays shallow enough for the walks' fixed stacks whatever the input.
-const MAX_SAH_DEPTH: u32 = 64;
-/// Subtrees with more primitives than this are built on another thread.
-const PARALLEL_THRESHOLD: usize = 4096;
+/// Below this binary depth the SAH splitter stops trusting the SAH and splits at the median,
+/// so the tree stays shallow enough for the walks' fixed stacks whatever the input.
+pub(crate) const MAX_SAH_DEPTH: u32 = 64;
 const MAX_BINS: usize = 32;
 
-/// The result of a build: the binary nodes (root at 0; unused slots are left over where
-/// leaves hold several primitives) and the primitives in leaf order.
-pub(crate) struct BinaryTree {
-    pub nodes: Vec<BinaryNode>,
-    pub order: Vec<u32>,
-}
-
-struct Ctx {
-    params: BuildParams,
-}
-
-/// A primitive as the builder moves it around: partitioning moves these records
-/// themselves (not indices to them), so every pass over a node reads memory in order.
+/// A primitive as the builders move it around (32 bytes): its box, with the primitive's
+/// index stored in the `w` lane of `lo`. The index is kept as the bits of a normal float
+/// (`0x4000_0000 | index`: a value between 2 and 2^17), so the lane-wise arithmetic the
+/// builders do on whole vectors never meets a denormal, which x86 handles slowly.
 #[derive(Clone, Copy, Debug)]
-struct Item {
-    bounds: Bounds,
-    centroid: Vec3A,
-    index: u32,
+pub(crate) struct PrimRef {
+    lo: Vec4,
+    hi: Vec4,
 }
 
-/// Builds the binary tree over `prims` (at least one).
-pub(crate) fn build_binary(prims: &[Bounds], params: BuildParams) -> BinaryTree {
-    debug_assert!(!prims.is_empty());
-    let mut items: Vec<Item> = prims
-        .iter()
-        .enumerate()
-        .map(|(i, b)| Item { bounds: *b, centroid: b.centroid(), index: i as u32 })
-        .collect();
-    let mut nodes = vec![BinaryNode::UNUSED; 2 * prims.len() - 1];
-    let ctx = Ctx { params };
-    build_node(&ctx, &mut items, 0, &mut nodes, 0, 0);
-    BinaryTree { nodes, order: items.iter().map(|it| it.index).collect() }
-}
+const INDEX_TAG: u32 = 0x4000_0000;
 
-fn bounds_of(order: &[Item]) -> (Bounds, Bounds) {
-    let mut bounds = Bounds::EMPTY;
-    let mut centroid_bounds = Bounds::EMPTY;
-    for it in order {
-        bounds.grow(&it.bounds);
-        centroid_bounds.grow_point(it.centroid);
+impl PrimRef {
+    #[inline]
+    pub fn new(bounds: &Bounds, index: u32) -> Self {
+        debug_assert!(index < 1 << 27);
+        Self { lo: bounds.min.extend(f32::from_bits(INDEX_TAG | index)), hi: bounds.max.extend(0.0) }
     }
-    (bounds, centroid_bounds)
+
+    /// From the three corners of a triangle.
+    #[inline]
+    pub fn from_points(a: Vec3A, b: Vec3A, c: Vec3A, index: u32) -> Self {
+        Self::new(&Bounds { min: a.min(b).min(c), max: a.max(b).max(c) }, index)
+    }
+
+    #[inline]
+    pub fn index(&self) -> u32 {
+        self.lo.w.to_bits() & !INDEX_TAG
+    }
+
+    #[inline]
+    pub fn bounds(&self) -> Bounds {
+        Bounds { min: Vec3A::from_vec4(self.lo), max: Vec3A::from_vec4(self.hi) }
+    }
+
+    /// Twice the centroid (`min + max`; the builders bin and sort on it, which saves a
+    /// multiplication and orders primitives as the centroid does).
+    #[inline]
+    pub fn center2(&self) -> Vec3A {
+        Vec3A::from_vec4(self.lo + self.hi)
+    }
 }
 
-/// A chosen split: primitives whose centroid is below `pos` on `axis` go left.
-struct Split {
+/// The boxes of a node that a splitter needs: around the primitives, and around their
+/// doubled centroids ([`PrimRef::center2`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct NodeInfo {
+    pub bounds: Bounds,
+    pub centers: Bounds,
+}
+
+impl NodeInfo {
+    /// Both boxes of `prims`, in one pass.
+    pub fn of(prims: &[PrimRef]) -> Self {
+        let (mut lo, mut hi) = (Vec4::INFINITY, Vec4::NEG_INFINITY);
+        let (mut clo, mut chi) = (Vec3A::INFINITY, Vec3A::NEG_INFINITY);
+        for p in prims {
+            lo = lo.min(p.lo);
+            hi = hi.max(p.hi);
+            let c = p.center2();
+            clo = clo.min(c);
+            chi = chi.max(c);
+        }
+        Self {
+            bounds: Bounds { min: Vec3A::from_vec4(lo), max: Vec3A::from_vec4(hi) },
+            centers: Bounds { min: clo, max: chi },
+        }
+    }
+}
+
+/// A way of splitting a node in two (see the module comment).
+pub(crate) trait Splitter: Sync {
+    /// Splits the node `prims` (which start at `first` in the whole build's order, `depth`
+    /// binary levels below the root): reorders them so the left part comes first and returns
+    /// its length (between 1 and `n - 1`) with both parts' boxes, or `None` to make the node
+    /// a leaf. Must not return `None` for more than [`BuildParams::max_leaf`] primitives.
+    fn split(
+        &self,
+        prims: &mut [PrimRef],
+        first: usize,
+        info: &NodeInfo,
+        depth: u32,
+    ) -> Option<(usize, NodeInfo, NodeInfo)>;
+}
+
+/// The binned SAH splitter (with an exact sweep for small nodes at `High`).
+pub(crate) struct SahSplitter {
+    pub params: BuildParams,
+}
+
+/// A chosen split: primitives whose centroid is below the plane on `axis` go left.
+struct Candidate {
     axis: usize,
     /// The SAH cost of the split, relative to the node's area.
     cost: f32,
-    how: SplitHow,
+    how: How,
 }
 
-enum SplitHow {
-    /// By bin: centroid bin index `< bin` goes left.
-    Bin { bin: usize, lo: f32, scale: f32, bins: usize },
-    /// By the first `count` primitives after sorting by centroid.
+enum How {
+    /// By bin: centroid bin `< bin` goes left (with the bins' boxes of both sides).
+    Bin { binning: Binning, bin: usize, left: Bounds, right: Bounds },
+    /// The first `count` primitives after sorting by centroid along `axis`.
     Sorted { count: usize },
 }
 
-/// Builds the subtree of `order` into `nodes[0..2n-1]`, whose first slot has the global
-/// index `node_index`; `first` is the global offset of `order` in the build order.
-fn build_node(
-    ctx: &Ctx,
-    order: &mut [Item],
-    first: u32,
-    nodes: &mut [BinaryNode],
-    node_index: u32,
-    depth: u32,
-) {
-    let n = order.len();
-    let (bounds, centroid_bounds) = bounds_of(order);
-    let make_leaf = |nodes: &mut [BinaryNode]| {
-        nodes[0] = BinaryNode { bounds, a: first, b: LEAF_BIT | n as u32 };
-    };
-    if n == 1 {
-        return make_leaf(nodes);
-    }
-    let leaf_cost = INTERSECTION_COST * ctx.params.blocks(n);
-    let split = if depth < MAX_SAH_DEPTH { find_split(ctx, order, &bounds, &centroid_bounds) } else { None };
-    let left_count = match split {
-        Some(split) if split.cost < leaf_cost || n > ctx.params.max_leaf as usize => partition(order, &split),
-        Some(_) => return make_leaf(nodes),
-        None if n <= ctx.params.max_leaf as usize => return make_leaf(nodes),
-        None => 0,
-    };
-    // No usable plane (all centroids equal, or a rounding tie emptied one side): split the
-    // primitives in the middle of their order along the widest centroid axis.
-    let left_count =
-        if left_count == 0 || left_count == n { median_split(order, &centroid_bounds) } else { left_count };
+/// How a node's centroids map to bins: `t = clamp((c - lo) * scale - 1/2, 0, bins - 1)`,
+/// rounded to the nearest integer. Rounding is done by adding 2^23 (after which the low
+/// bits of the float are the integer): as cheap as it gets, where `as usize` converts and
+/// saturates lane by lane. The `- 1/2` makes every bin one unit of `t` wide.
+#[derive(Clone, Copy)]
+struct Binning {
+    lo: Vec3A,
+    scale: Vec3A,
+    max_bin: Vec3A,
+}
 
-    let (left_order, right_order) = order.split_at_mut(left_count);
-    let (this, rest) = nodes.split_at_mut(1);
-    let (left_nodes, right_nodes) = rest.split_at_mut(2 * left_count - 1);
-    let left_index = node_index + 1;
-    let right_index = node_index + 2 * left_count as u32;
-    this[0] = BinaryNode { bounds, a: left_index, b: right_index };
-    let right_first = first + left_count as u32;
-    let mut left = move || build_node(ctx, left_order, first, left_nodes, left_index, depth + 1);
-    let mut right = move || build_node(ctx, right_order, right_first, right_nodes, right_index, depth + 1);
-    if n > PARALLEL_THRESHOLD {
-        join(left, right);
-    } else {
-        left();
-        right();
+/// 2^23: adding it to a float in `[0, 2^22]` leaves the nearest integer in the low mantissa bits.
+const ROUND: f32 = 8_388_608.0;
+const MANTISSA: u32 = (1 << 23) - 1;
+
+impl Binning {
+    fn new(centers: &Bounds, bins: usize) -> Self {
+        let extent = (centers.max - centers.min).max(Vec3A::splat(f32::MIN_POSITIVE));
+        // Slightly below bins / extent, so the largest centroid lands in the last bin.
+        let scale = Vec3A::splat(bins as f32 * (1.0 - 1e-6)) / extent;
+        Self { lo: centers.min, scale, max_bin: Vec3A::splat((bins - 1) as f32) }
+    }
+
+    /// The bin of `c` on each axis.
+    #[inline]
+    fn bins(&self, c: Vec3A) -> [usize; 3] {
+        let t = ((c - self.lo) * self.scale - Vec3A::splat(0.5)).min(self.max_bin).max(Vec3A::ZERO);
+        (t + Vec3A::splat(ROUND)).to_array().map(|x| (x.to_bits() & MANTISSA) as usize)
+    }
+
+    /// The bin of `c` on axis `AXIS`: that lane of [`Binning::bins`], by the same operations
+    /// in the same order, so the partition agrees with the binning exactly. The comparisons
+    /// are those of `minps` / `maxps` (the second operand when unordered), so a NaN (from an
+    /// infinite scale) becomes the last bin in both.
+    #[inline]
+    fn bin<const AXIS: usize>(&self, c: Vec3A) -> usize {
+        let t = (c[AXIS] - self.lo[AXIS]) * self.scale[AXIS] - 0.5;
+        let max_bin = self.max_bin[AXIS];
+        let t = if t < max_bin { t } else { max_bin };
+        let t = if t > 0.0 { t } else { 0.0 };
+        ((t + ROUND).to_bits() & MANTISSA) as usize
     }
 }
 
-#[cfg(feature = "rayon")]
-fn join(a: impl FnOnce() + Send, b: impl FnOnce() + Send) {
-    rayon::join(a, b);
-}
-
-#[cfg(not(feature = "rayon"))]
-fn join(a: impl FnOnce(), b: impl FnOnce()) {
-    a();
-    b();
-}
-
-fn widest_axis(b: &Bounds) -> usize {
-    let d: [f32; 3] = core::array::from_fn(|k| b.max[k] - b.min[k]);
-    if d[0] >= d[1] && d[0] >= d[2] {
-        0
-    } else if d[1] >= d[2] {
-        1
-    } else {
-        2
+impl Splitter for SahSplitter {
+    fn split(
+        &self,
+        prims: &mut [PrimRef],
+        _first: usize,
+        info: &NodeInfo,
+        depth: u32,
+    ) -> Option<(usize, NodeInfo, NodeInfo)> {
+        let p = &self.params;
+        let n = prims.len();
+        let fits = n <= p.max_leaf as usize;
+        // A split costs at least one traversal step plus one block: never below a single block.
+        if n == 1 || (fits && p.blocks(n) <= 1.0) {
+            return None;
+        }
+        let candidate = if depth < MAX_SAH_DEPTH { self.find(prims, info) } else { None };
+        let leaf_cost = INTERSECTION_COST * p.blocks(n);
+        match candidate {
+            Some(c) if c.cost < leaf_cost || !fits => Some(self.apply(prims, c)),
+            _ if fits => None,
+            // No usable plane (all centroids in one bin, or too deep for the SAH).
+            _ => Some(median_split(prims, info)),
+        }
     }
 }
 
-/// The cheapest split by the SAH, as a cost relative to the node (`C_trav + C_int Σ A_i N_i / A`).
-fn find_split(ctx: &Ctx, order: &mut [Item], bounds: &Bounds, centroid_bounds: &Bounds) -> Option<Split> {
-    let parent_area = bounds.half_area();
-    let axes: &[usize] = if ctx.params.all_axes { &[0, 1, 2] } else { &[widest_axis(centroid_bounds)] };
-    // Axes along which the centroids spread (on the others every split is empty).
-    let axes: Vec<usize> =
-        axes.iter().copied().filter(|&k| centroid_bounds.max[k] - centroid_bounds.min[k] > 0.0).collect();
-    if order.len() <= ctx.params.sweep_below {
-        let mut best: Option<Split> = None;
-        for &axis in &axes {
-            if let Some(c) = sweep_split(&ctx.params, order, axis, parent_area)
-                && best.as_ref().is_none_or(|b| c.cost < b.cost)
-            {
-                best = Some(c);
+impl SahSplitter {
+    fn find(&self, prims: &mut [PrimRef], info: &NodeInfo) -> Option<Candidate> {
+        let n = prims.len();
+        if n <= self.params.sweep_below {
+            let mut best: Option<Candidate> = None;
+            for axis in 0..3 {
+                if info.centers.max[axis] > info.centers.min[axis]
+                    && let Some(c) = sweep(&self.params, prims, axis, info.bounds.half_area())
+                    && best.as_ref().is_none_or(|b| c.cost < b.cost)
+                {
+                    best = Some(c);
+                }
+            }
+            // The sweep sorted along the last axis it tried; the partition re-sorts.
+            return best;
+        }
+        // Few primitives need few bins (Embree uses 4 + N/20): small nodes are most nodes.
+        let bins = self.params.bins.min(4 + n / 20);
+        // Bin arrays sized to the bin count: clearing 32 bins costs more than binning a small node.
+        match bins {
+            ..=8 => binned::<8>(&self.params, prims, info, bins),
+            9..=16 => binned::<16>(&self.params, prims, info, bins),
+            _ => binned::<MAX_BINS>(&self.params, prims, info, bins),
+        }
+    }
+
+    fn apply(&self, prims: &mut [PrimRef], c: Candidate) -> (usize, NodeInfo, NodeInfo) {
+        match c.how {
+            How::Bin { binning, bin, left, right } => match c.axis {
+                0 => partition_bins::<0>(prims, &binning, bin, left, right),
+                1 => partition_bins::<1>(prims, &binning, bin, left, right),
+                _ => partition_bins::<2>(prims, &binning, bin, left, right),
+            },
+            How::Sorted { count } => {
+                sort_by_center(prims, c.axis);
+                let (l, r) = prims.split_at(count);
+                (count, NodeInfo::of(l), NodeInfo::of(r))
             }
         }
-        // The sweep sorted `order` along the last axis it tried; redo the best one.
-        if let Some(b) = &best {
-            sort_by_centroid(order, b.axis);
-        }
-        return best;
     }
-    binned_split(ctx, order, &axes, centroid_bounds, parent_area)
 }
 
 /// `C_trav + C_int (A_L B_L + A_R B_R) / A` with `B` the leaf blocks of each side (for a
 /// zero-area node, just `B_L + B_R`).
+#[inline]
 fn split_cost(
     params: &BuildParams,
     left_area: f32,
@@ -236,49 +325,45 @@ fn split_cost(
     TRAVERSAL_COST + INTERSECTION_COST * relative
 }
 
-/// Bins the centroids on every axis of `axes` in one pass, then sweeps each axis's bins
-/// from both ends for the cheapest plane.
-fn binned_split(
-    ctx: &Ctx,
-    order: &[Item],
-    axes: &[usize],
-    centroid_bounds: &Bounds,
-    parent_area: f32,
-) -> Option<Split> {
-    if axes.is_empty() {
-        return None;
+/// Bins the centroids on all three axes in one pass, then sweeps each axis's bins from both
+/// ends for the cheapest plane.
+fn binned<const N: usize>(
+    params: &BuildParams,
+    prims: &[PrimRef],
+    info: &NodeInfo,
+    bins: usize,
+) -> Option<Candidate> {
+    debug_assert!(bins <= N && N.is_power_of_two());
+    let binning = Binning::new(&info.centers, bins);
+    let mut bin_bounds = [[Bounds::EMPTY; N]; 3];
+    let mut bin_counts = [[0u32; N]; 3];
+    // `& (N - 1)` changes nothing (bins are below N) but lets the compiler drop the bounds checks.
+    for p in prims {
+        let [x, y, z] = binning.bins(p.center2()).map(|b| b & (N - 1));
+        let bounds = p.bounds();
+        bin_bounds[0][x].grow(&bounds);
+        bin_counts[0][x] += 1;
+        bin_bounds[1][y].grow(&bounds);
+        bin_counts[1][y] += 1;
+        bin_bounds[2][z].grow(&bounds);
+        bin_counts[2][z] += 1;
     }
-    // Few primitives need few bins (Embree uses 4 + N/20): small nodes are most nodes.
-    let bins = ctx.params.bins.min(4 + order.len() / 20);
-    let lo = centroid_bounds.min;
-    // Slightly below bins / extent, so the largest centroid lands in the last bin.
-    let extent = (centroid_bounds.max - centroid_bounds.min).max(Vec3A::splat(f32::MIN_POSITIVE));
-    let scale = Vec3A::splat(bins as f32 * (1.0 - 1e-6)) / extent;
-    let mut bin_bounds = [[Bounds::EMPTY; MAX_BINS]; 3];
-    let mut bin_counts = [[0u32; MAX_BINS]; 3];
-    let max_bin = Vec3A::splat((bins - 1) as f32);
-    let all_axes = axes.len() == 3;
-    for it in order {
-        // The bin of the centroid on each axis, clamped to [0, bins - 1] (so the casts are exact).
-        let b = ((it.centroid - lo) * scale).min(max_bin).max(Vec3A::ZERO).to_array();
-        if all_axes {
-            for k in 0..3 {
-                let bin = b[k] as u32 as usize;
-                bin_bounds[k][bin].grow(&it.bounds);
-                bin_counts[k][bin] += 1;
-            }
-        } else {
-            let k = axes[0];
-            let bin = b[k] as u32 as usize;
-            bin_bounds[k][bin].grow(&it.bounds);
-            bin_counts[k][bin] += 1;
+    let n = prims.len();
+    let parent_area = info.bounds.half_area();
+    // Within a node, `C_trav + C_int W / A` orders splits as `W = A_L B_L + A_R B_R` does
+    // (or as `B_L + B_R` for a node of zero area): compare `W`, divide once at the end.
+    let weigh = |left_area: f32, left_n: usize, right_area: f32, right_n: usize| {
+        let (bl, br) = (params.blocks(left_n), params.blocks(right_n));
+        if parent_area > 0.0 { left_area * bl + right_area * br } else { bl + br }
+    };
+    let mut best: Option<(usize, usize, f32)> = None;
+    for axis in 0..3 {
+        if info.centers.max[axis] <= info.centers.min[axis] {
+            continue; // every split along this axis leaves one side empty
         }
-    }
-    let mut best: Option<Split> = None;
-    for &axis in axes {
         let (bounds, counts) = (&bin_bounds[axis], &bin_counts[axis]);
         // Right-to-left sweep: the area of bins b.. for each b.
-        let mut right_area = [0.0f32; MAX_BINS];
+        let mut right_area = [0.0f32; N];
         let mut acc = Bounds::EMPTY;
         for b in (1..bins).rev() {
             acc.grow(&bounds[b]);
@@ -288,80 +373,120 @@ fn binned_split(
         for b in 1..bins {
             left.grow(&bounds[b - 1]);
             left_n += counts[b - 1] as usize;
-            let right_n = order.len() - left_n;
+            let right_n = n - left_n;
             if left_n == 0 || right_n == 0 {
                 continue;
             }
-            let cost = split_cost(&ctx.params, left.half_area(), left_n, right_area[b], right_n, parent_area);
-            if best.as_ref().is_none_or(|s| cost < s.cost) {
-                let how = SplitHow::Bin { bin: b, lo: lo[axis], scale: scale[axis], bins };
-                best = Some(Split { axis, cost, how });
+            let w = weigh(left.half_area(), left_n, right_area[b], right_n);
+            if best.is_none_or(|(_, _, c)| w < c) {
+                best = Some((axis, b, w));
             }
         }
     }
-    best
+    let (axis, bin, w) = best?;
+    let cost = TRAVERSAL_COST + INTERSECTION_COST * if parent_area > 0.0 { w / parent_area } else { w };
+    let side =
+        |r: core::ops::Range<usize>| bin_bounds[axis][r].iter().fold(Bounds::EMPTY, |acc, b| acc.union(b));
+    let (left, right) = (side(0..bin), side(bin..bins));
+    Some(Candidate { axis, cost, how: How::Bin { binning, bin, left, right } })
 }
 
-/// The bin of centroid coordinate `c`: the same arithmetic as the binning loop.
-#[inline]
-fn bin_of(c: f32, lo: f32, scale: f32, bins: usize) -> usize {
-    ((c - lo) * scale).min((bins - 1) as f32).max(0.0) as u32 as usize
+/// Moves the primitives whose centroid bin on `AXIS` is below `bin` to the front (a
+/// two-ended swap partition), gathering each side's centroid box on the way; the sides'
+/// boxes come from the bins.
+fn partition_bins<const AXIS: usize>(
+    prims: &mut [PrimRef],
+    binning: &Binning,
+    bin: usize,
+    left_bounds: Bounds,
+    right_bounds: Bounds,
+) -> (usize, NodeInfo, NodeInfo) {
+    let goes_left = |c: Vec3A| binning.bin::<AXIS>(c) < bin;
+    let (mut lc, mut rc) = (Bounds::EMPTY, Bounds::EMPTY);
+    let (mut i, mut j) = (0, prims.len());
+    loop {
+        while i < j {
+            let c = prims[i].center2();
+            if !goes_left(c) {
+                break;
+            }
+            lc.grow_point(c);
+            i += 1;
+        }
+        while i < j {
+            let c = prims[j - 1].center2();
+            if goes_left(c) {
+                break;
+            }
+            rc.grow_point(c);
+            j -= 1;
+        }
+        if i >= j {
+            break;
+        }
+        // prims[i] goes right and prims[j - 1] left: swap them.
+        prims.swap(i, j - 1);
+        lc.grow_point(prims[i].center2());
+        rc.grow_point(prims[j - 1].center2());
+        i += 1;
+        j -= 1;
+    }
+    (i, NodeInfo { bounds: left_bounds, centers: lc }, NodeInfo { bounds: right_bounds, centers: rc })
 }
 
-fn sort_by_centroid(order: &mut [Item], axis: usize) {
-    order.sort_unstable_by(|a, b| a.centroid[axis].total_cmp(&b.centroid[axis]).then(a.index.cmp(&b.index)));
+/// Sorts by centroid along `axis`, ties by primitive index (so the order is deterministic).
+fn sort_by_center(prims: &mut [PrimRef], axis: usize) {
+    prims.sort_unstable_by(|a, b| {
+        a.center2()[axis].total_cmp(&b.center2()[axis]).then(a.index().cmp(&b.index()))
+    });
 }
 
-/// Every split plane between consecutive centroids along `axis` (sorts `order`).
-fn sweep_split(params: &BuildParams, order: &mut [Item], axis: usize, parent_area: f32) -> Option<Split> {
-    debug_assert!(!order.is_empty());
-    sort_by_centroid(order, axis);
-    let n = order.len();
-    let mut right_area = vec![0.0f32; n];
+/// Every split plane between consecutive centroids along `axis` (sorts `prims`).
+fn sweep(params: &BuildParams, prims: &mut [PrimRef], axis: usize, parent_area: f32) -> Option<Candidate> {
+    let n = prims.len();
+    debug_assert!(n <= 1024);
+    sort_by_center(prims, axis);
+    let mut right_area = [0.0f32; 1024];
     let mut acc = Bounds::EMPTY;
     for k in (1..n).rev() {
-        acc.grow(&order[k].bounds);
+        acc.grow(&prims[k].bounds());
         right_area[k] = acc.half_area();
     }
     let mut left = Bounds::EMPTY;
-    let mut best: Option<Split> = None;
+    let mut best: Option<Candidate> = None;
     for k in 1..n {
-        left.grow(&order[k - 1].bounds);
+        left.grow(&prims[k - 1].bounds());
         let cost = split_cost(params, left.half_area(), k, right_area[k], n - k, parent_area);
         if best.as_ref().is_none_or(|s| cost < s.cost) {
-            best = Some(Split { axis, cost, how: SplitHow::Sorted { count: k } });
+            best = Some(Candidate { axis, cost, how: How::Sorted { count: k } });
         }
     }
     best
 }
 
-/// Reorders `order` so the left side of `split` comes first; returns its size.
-fn partition(order: &mut [Item], split: &Split) -> usize {
-    match split.how {
-        SplitHow::Sorted { count } => count,
-        SplitHow::Bin { bin, lo, scale, bins } => {
-            let axis = split.axis;
-            let goes_left = |it: &Item| bin_of(it.centroid.to_array()[axis], lo, scale, bins) < bin;
-            let (mut i, mut j) = (0, order.len());
-            while i < j {
-                if goes_left(&order[i]) {
-                    i += 1;
-                } else {
-                    j -= 1;
-                    order.swap(i, j);
-                }
-            }
-            i
-        }
+/// The axis along which `b` is widest (the first of equals).
+fn widest_axis(b: &Bounds) -> usize {
+    let d = b.max - b.min;
+    if d.x >= d.y && d.x >= d.z {
+        0
+    } else if d.y >= d.z {
+        1
+    } else {
+        2
     }
 }
 
-/// Splits at the median centroid along the widest centroid axis (any order when they are all equal).
-fn median_split(order: &mut [Item], centroid_bounds: &Bounds) -> usize {
-    let axis = widest_axis(centroid_bounds);
-    let mid = order.len() / 2;
-    order.select_nth_unstable_by(mid, |a, b| {
-        a.centroid[axis].total_cmp(&b.centroid[axis]).then(a.index.cmp(&b.index))
-    });
-    mid
+/// Splits at the median centroid along the widest centroid axis (in the middle of the
+/// current order when the centroids are all equal).
+pub(crate) fn median_split(prims: &mut [PrimRef], info: &NodeInfo) -> (usize, NodeInfo, NodeInfo) {
+    let mid = prims.len() / 2;
+    let d = info.centers.max - info.centers.min;
+    if d.max_element() > 0.0 {
+        let axis = widest_axis(&info.centers);
+        prims.select_nth_unstable_by(mid, |a, b| {
+            a.center2()[axis].total_cmp(&b.center2()[axis]).then(a.index().cmp(&b.index()))
+        });
+    }
+    let (l, r) = prims.split_at(mid);
+    (mid, NodeInfo::of(l), NodeInfo::of(r))
 }

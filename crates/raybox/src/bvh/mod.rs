@@ -1,7 +1,7 @@
 //! Bounding volume hierarchies: [`Bvh`] over any list of 3D boxes ([`Bvh2`] for 2D).
 //!
-//! Built top-down with the binned surface area heuristic (`build.rs`), collapsed to 8-wide
-//! nodes (`collapse.rs`) and walked with a SIMD node test chosen at run time
+//! Built top-down with the binned surface area heuristic (`build.rs`) or along a Morton
+//! curve (`morton.rs`), grouped into 8-wide nodes as it is built (`collapse.rs`) and walked with a SIMD node test chosen at run time
 //! (`kernels/`): AVX-512 or AVX2 where the CPU has them, plain Rust otherwise. The box
 //! test is conservative (Ize 2013): rounding can make a walk visit a box the ray misses by
 //! a hair, never skip one it enters; the exact answer is then the leaf test's.
@@ -11,6 +11,7 @@ mod bvh2;
 mod collapse;
 #[allow(unsafe_code)] // the SIMD node kernels and the uninitialised walk stack
 pub(crate) mod kernels;
+mod morton;
 mod node;
 pub(crate) mod traverse;
 
@@ -20,8 +21,10 @@ pub use build::BuildQuality;
 pub use bvh2::Bvh2;
 
 use crate::{Aabb3, Ray3, Sphere};
-use build::{BuildParams, build_binary};
+pub(crate) use build::PrimRef;
+use build::{BuildParams, NodeInfo, SahSplitter};
 use kernels::{Kernel, PreparedRay, with_kernel};
+use morton::MortonSplitter;
 pub(crate) use node::{Bounds, ChildRef, MAX_PRIMITIVES, WideNode};
 
 /// What a build made: sizes and the quality measure of the tree.
@@ -98,6 +101,21 @@ impl Tree {
         if prims.len() > MAX_PRIMITIVES {
             return Err(BuildBvhError::TooManyPrimitives { count: prims.len() });
         }
+        let refs = prims.iter().enumerate().map(|(i, b)| PrimRef::new(b, i as u32)).collect();
+        Self::build_refs(refs, quality, max_leaf, block)
+    }
+
+    /// Builds over primitive records (each with its own index, which `order` then lists in
+    /// leaf order); an empty list gives an empty tree.
+    pub fn build_refs(
+        mut prims: Vec<PrimRef>,
+        quality: BuildQuality,
+        max_leaf: u32,
+        block: u32,
+    ) -> Result<Self, BuildBvhError> {
+        if prims.len() > MAX_PRIMITIVES {
+            return Err(BuildBvhError::TooManyPrimitives { count: prims.len() });
+        }
         if prims.is_empty() {
             return Ok(Self {
                 nodes: Vec::new(),
@@ -108,12 +126,21 @@ impl Tree {
                 stats: BvhStats { primitive_count: 0, node_count: 0, leaf_count: 0, depth: 0, sah_cost: 0.0 },
             });
         }
-        let binary = build_binary(prims, BuildParams::new(quality, max_leaf, block));
-        let wide = collapse::collapse(&binary.nodes);
+        let params = BuildParams::new(quality, max_leaf, block);
+        let info = NodeInfo::of(&prims);
+        let wide = match quality {
+            BuildQuality::Fast => {
+                let splitter = MortonSplitter::sort(&mut prims, &info.centers, params.max_leaf as usize);
+                collapse::build_wide(&splitter, &mut prims, info)
+            }
+            BuildQuality::Balanced | BuildQuality::High => {
+                collapse::build_wide(&SahSplitter { params }, &mut prims, info)
+            }
+        };
         let mut tree = Self {
             nodes: wide.nodes,
             root: wide.root,
-            order: binary.order,
+            order: prims.iter().map(PrimRef::index).collect(),
             root_min: wide.root_bounds.min.into(),
             root_max: wide.root_bounds.max.into(),
             stats: BvhStats {

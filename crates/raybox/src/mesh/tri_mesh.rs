@@ -15,7 +15,7 @@ use crate::bvh::kernels::{
 };
 use crate::bvh::traverse::{AnyWalk, ClosestWalk, Step};
 use crate::bvh::{Bounds, box_distance_squared};
-use crate::bvh::{BuildQuality, BvhStats, ChildRef, MAX_PRIMITIVES, Tree, prepare, traverse};
+use crate::bvh::{BuildQuality, BvhStats, ChildRef, MAX_PRIMITIVES, PrimRef, Tree, prepare, traverse};
 use crate::query::overlap::box_triangle_separated;
 use crate::query::{WoopRay, ray_triangle_watertight};
 use crate::{Aabb3, Ray3};
@@ -146,53 +146,46 @@ impl TriMesh {
         if let Some(vertex) = vertices.iter().position(|v| !v.is_finite()) {
             return Err(MeshError::NonFiniteVertex { vertex });
         }
-        let mut valid = Vec::with_capacity(indices.len());
+        // One pass: check the indices, leave out zero-area triangles, and make each other
+        // triangle's build record (its box and its index).
+        let mut prims = Vec::with_capacity(indices.len());
         for (triangle, tri) in indices.iter().enumerate() {
-            if let Some(&index) = tri.iter().find(|&&i| i as usize >= vertices.len()) {
+            let [a, b, c] = tri.map(|i| vertices.get(i as usize).copied());
+            let (Some(a), Some(b), Some(c)) = (a, b, c) else {
+                let index = tri.iter().copied().find(|&i| i as usize >= vertices.len()).unwrap_or(0);
                 return Err(MeshError::IndexOutOfRange { triangle, index, vertex_count: vertices.len() });
-            }
-            let [a, b, c] = tri.map(|i| vertices[i as usize]);
+            };
             if geometric_normal(a, b, c) != DVec3::ZERO {
-                valid.push(triangle as u32);
+                prims.push(PrimRef::from_points(a.into(), b.into(), c.into(), triangle as u32));
             }
         }
-        let bounds: Vec<Bounds> = valid
-            .iter()
-            .map(|&t| {
-                let mut b = Bounds::EMPTY;
-                indices[t as usize].iter().for_each(|&i| b.grow_point(vertices[i as usize].into()));
-                b
-            })
-            .collect();
-        let mut tree = Tree::build(&bounds, quality, LEAF_SIZE, LEAF_SIZE)
+        let valid = prims.len();
+        let mut tree = Tree::build_refs(prims, quality, LEAF_SIZE, LEAF_SIZE)
             .map_err(|_| MeshError::TooManyTriangles { count: indices.len() })?;
-        // Each leaf's triangles become one SIMD block; the leaf then refers to the block.
+        // Each leaf's triangles (the tree's order lists triangle indices) become one SIMD
+        // block, written in node order; the leaf then refers to its block.
         let order = std::mem::take(&mut tree.order);
-        let mut blocks = Vec::with_capacity(valid.len() / 2 + 1);
+        let mut blocks = Vec::with_capacity(valid.div_ceil(3));
         let mut to_block = |r: ChildRef| {
             let (first, count) = r.leaf_range();
-            let tris: Vec<(u32, [Vec3; 3])> = order[first..first + count]
-                .iter()
-                .map(|&j| {
-                    let t = valid[j as usize];
-                    (t, indices[t as usize].map(|i| vertices[i as usize]))
-                })
-                .collect();
-            blocks.push(TriBlock4::new(&tris));
+            let mut tris = [(0u32, [Vec3::ZERO; 3]); LEAF_SIZE as usize];
+            for (slot, &t) in tris.iter_mut().zip(&order[first..first + count]) {
+                *slot = (t, indices[t as usize].map(|i| vertices[i as usize]));
+            }
+            blocks.push(TriBlock4::new(&tris[..count]));
             ChildRef::leaf(blocks.len() as u32 - 1, 1)
         };
         if tree.root.is_leaf() && tree.root != ChildRef::EMPTY {
             tree.root = to_block(tree.root);
         }
-        for n in 0..tree.nodes.len() {
-            for lane in 0..8 {
-                let child = tree.nodes[n].children[lane];
-                if child.is_leaf() && child != ChildRef::EMPTY {
-                    tree.nodes[n].children[lane] = to_block(child);
+        for node in &mut tree.nodes {
+            for child in &mut node.children {
+                if child.is_leaf() && *child != ChildRef::EMPTY {
+                    *child = to_block(*child);
                 }
             }
         }
-        let degenerate = indices.len() - valid.len();
+        let degenerate = indices.len() - valid;
         Ok(Self { vertices, indices, tree, blocks, degenerate })
     }
 
