@@ -190,6 +190,10 @@ pub(crate) fn sat3_filter_f32(
     let face_a = t_in_a.abs() - (ha + abs_r * hb);
     // B's face axes b_j: |t_b_j| - (hb_j + Σ_i ha_i |R_ij|).
     let face_b = t_in_b.abs() - (hb + abs_r.transpose() * ha);
+    // Most separated pairs are separated by a face axis: answer before the edge rows.
+    if face_a.max(face_b).max_element() > bound {
+        return Some(true);
+    }
     // Edge axes a_i × b_j, one column j at a time, lanes i:
     // |t_{i2} R_{i1 j} - t_{i1} R_{i2 j}| - (ha_{i1}|R_{i2 j}| + ha_{i2}|R_{i1 j}|
     //                                       + hb_{j1}|R_{i j2}| + hb_{j2}|R_{i j1}|),
