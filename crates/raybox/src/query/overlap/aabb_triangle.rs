@@ -21,10 +21,31 @@ pub(crate) fn box_triangle_separated(h: DVec3, v: [DVec3; 3]) -> bool {
         lo > r || hi < -r
     };
     let edges = [v[1] - v[0], v[2] - v[1], v[0] - v[2]];
-    let cross_axes = [DVec3::X, DVec3::Y, DVec3::Z].into_iter().flat_map(|u| edges.map(|e| u.cross(e)));
-    let face_axes = [DVec3::X, DVec3::Y, DVec3::Z];
     let normal = edges[0].cross(edges[1]);
-    face_axes.into_iter().chain([normal]).chain(cross_axes).filter(|l| *l != DVec3::ZERO).any(separates)
+    // The 13 axes as a constant-size array and a loop with a constant bound (it unrolls):
+    // an iterator chain of `flat_map` + `filter` + `any` here was not inlined.
+    let [e0, e1, e2] = edges;
+    let axes = [
+        DVec3::X,
+        DVec3::Y,
+        DVec3::Z,
+        normal,
+        DVec3::X.cross(e0),
+        DVec3::X.cross(e1),
+        DVec3::X.cross(e2),
+        DVec3::Y.cross(e0),
+        DVec3::Y.cross(e1),
+        DVec3::Y.cross(e2),
+        DVec3::Z.cross(e0),
+        DVec3::Z.cross(e1),
+        DVec3::Z.cross(e2),
+    ];
+    for l in axes {
+        if l != DVec3::ZERO && separates(l) {
+            return true;
+        }
+    }
+    false
 }
 
 impl Overlaps<Triangle3> for Aabb3 {

@@ -108,6 +108,101 @@ pub(crate) fn ball_roots<const N: usize>(
     Some((t1 / m, t2 / m))
 }
 
+/// What the quick pass of `ball_roots_quick` found.
+enum Quick {
+    /// The line surely misses the ball.
+    Miss,
+    /// The roots, with an absolute error below `2⁻³⁰ τ` (see `ball_roots_quick`), with
+    /// `τ² = (r² + |f|²) / |d|²` (the square of the scale of `t` for this ray and ball)
+    /// given as its numerator and denominator.
+    Roots { t1: f64, t2: f64, rr_ff: f64, dd: f64 },
+    /// Too near a tangent to trust: run `ball_roots`.
+    Unsure,
+}
+
+/// The roots of `|f + t d|² = r²` (`f = origin - center`) with one square root and two
+/// divisions, when the line is clearly not tangent.
+///
+/// With `D = r² |d|² - |f × d|²` (the discriminant times `|d|²`: `|f × d|² = |f|²|d|² - (f·d)²`,
+/// Lagrange, computed without cancellation as in `line_surely_misses_ball`) and `b = f·d`,
+/// the roots are `(-b ± √D) / |d|²`, taken in the stable form `q = -(b + sign(b) √D)`,
+/// `t = c / q` and `q / |d|²`, `c = |f|² - r²` (Haines et al., as in `ball_roots`).
+///
+/// **Error bound.** `D` is within `E = 2⁻⁴⁵ (r² + |f|²)|d|²` of its exact value (see
+/// `line_surely_misses_ball`). This pass answers only when `D > 2⁻¹⁵ (r² + |f|²)|d|²`,
+/// so `D`'s relative error is below `2⁻³⁰` and `√D`'s below `2⁻³¹ + u` (`u = 2⁻⁵³`). The
+/// computed `b` is within `4.1u |f||d|`, and `|q| = |b| + √D >= √D >= 2⁻⁷·⁵ |f||d|`, so `q`
+/// is within relative `2⁻³⁰·⁹`; `|d|²` (exact products) within `3u`: `t₂ = q / |d|²` is within
+/// `2⁻³⁰·⁸ |t₂|`. `c` is within `4.1u (r² + |f|²)`, so `t₁ = c / q` is within
+/// `2⁻³⁰·⁸ |t₁| + 4.1u · 2⁷·⁵ √(r² + |f|²) / |d|`. A root has `|t| |d| <= |f| + r`, so
+/// `|t| <= √2 τ` with `τ = √(r² + |f|²) / |d|`, and both errors are below `2⁻³⁰ τ`.
+/// `ball_roots` is more accurate still on these inputs (its discriminant `r² - |l|²` is
+/// then within relative `2⁻³⁸` or so), so the two computations give roots within
+/// `2⁻²⁹ τ` of each other and of the exact roots.
+/// No overflow or underflow: every product has at most four `f32`-sized factors.
+#[inline(always)]
+fn ball_roots_quick<const N: usize>(f: [f64; N], d: [f64; N], r: f64) -> Quick {
+    let mut cross2 = 0.0;
+    for i in 0..N {
+        for j in i + 1..N {
+            let c = f[i] * d[j] - f[j] * d[i];
+            cross2 += c * c;
+        }
+    }
+    let (dd, ff, b) = (dot(d, d), dot(f, f), dot(f, d));
+    let rr = r * r;
+    let disc = rr * dd - cross2;
+    let scale = (rr + ff) * dd;
+    if disc < -scale / (1u64 << 45) as f64 {
+        return Quick::Miss;
+    }
+    if disc <= scale / (1u64 << 15) as f64 {
+        return Quick::Unsure;
+    }
+    let q = -(b + b.signum() * disc.sqrt());
+    let (x, y) = ((ff - rr) / q, q / dd);
+    let (t1, t2) = if x <= y { (x, y) } else { (y, x) };
+    Quick::Roots { t1, t2, rr_ff: rr + ff, dd }
+}
+
+/// `true` when `t` (a root from `ball_roots_quick`) is farther than `2⁻²⁸ τ` from `x`, so
+/// that the exact root and the one `ball_roots` computes are on the same side of `x`
+/// (both within `2⁻²⁹ τ` of `t`): `gap² |d|² > 2⁻⁵⁶ (r² + |f|²)`, with no division. An
+/// infinite `x` is always far.
+#[inline(always)]
+fn far_from(t: f64, x: f32, (rr_ff, dd): (f64, f64)) -> bool {
+    let gap = t - f64::from(x);
+    gap * gap * dd > rr_ff / (1u64 << 56) as f64
+}
+
+/// The solid span and whether the ray starts inside (`t₁ < t_min`), through the quick
+/// pass when it is sure of every comparison the answer depends on, else through
+/// `ball_roots`. The comparisons that decide are `t₁ <= t_max`, `t₂ >= t_min` and
+/// `t₁ < t_min`; `t₂` against `t_max` only picks a value.
+#[inline(always)]
+fn ball_solid_span<const N: usize>(
+    origin: [f32; N],
+    dir: [f32; N],
+    center: [f32; N],
+    radius: f32,
+    (t_min, t_max): (f32, f32),
+) -> Option<(RaySpan, bool)> {
+    let f: [f64; N] = core::array::from_fn(|i| f64::from(origin[i]) - f64::from(center[i]));
+    let roots = match ball_roots_quick(f, dir.map(f64::from), f64::from(radius)) {
+        Quick::Miss => return None,
+        Quick::Roots { t1, t2, rr_ff, dd }
+            if far_from(t1, t_min, (rr_ff, dd))
+                && far_from(t1, t_max, (rr_ff, dd))
+                && far_from(t2, t_min, (rr_ff, dd)) =>
+        {
+            (t1, t2)
+        }
+        _ => ball_roots(origin, dir, center, radius)?,
+    };
+    let span = solid_span(roots, t_min, t_max)?;
+    Some((span, roots.0 < f64::from(t_min)))
+}
+
 /// The solid span `[max(t₁, t_min), min(t₂, t_max)]`, if not empty.
 fn solid_span(roots: (f64, f64), t_min: f32, t_max: f32) -> Option<RaySpan> {
     let t_enter = roots.0.max(f64::from(t_min));
@@ -141,16 +236,15 @@ macro_rules! ball_ray_impls {
             type Hit = $Hit;
 
             fn ray_span(&self, ray: &$Ray) -> Option<RaySpan> {
-                solid_span(self.roots_f64(ray)?, ray.t_min(), ray.t_max())
+                Some(self.solid_span(ray)?.0)
             }
 
             fn cast_ray(&self, ray: &$Ray) -> Option<$Hit> {
-                let roots = self.roots_f64(ray)?;
-                let span = solid_span(roots, ray.t_min(), ray.t_max())?;
+                let (span, inside) = self.solid_span(ray)?;
                 let (o, d) = (ray.origin().to_array(), ray.dir().to_array());
                 let point = point_at(o, d, span.t_enter);
                 // Started inside (the entry was clipped to t_min): zero normal.
-                let normal = if roots.0 < f64::from(ray.t_min()) {
+                let normal = if inside {
                     $V::ZERO
                 } else {
                     $V::from_array(outward_normal(point, self.center().to_array(), d))
@@ -193,6 +287,13 @@ macro_rules! ball_ray_impls {
                 let point = point_at(o, d, t);
                 let normal = $V::from_array(outward_normal(point, self.center().to_array(), d));
                 Some($Hit { t, point: $V::from_array(point), normal })
+            }
+
+            #[inline(always)]
+            fn solid_span(&self, ray: &$Ray) -> Option<(RaySpan, bool)> {
+                let (o, d) = (ray.origin().to_array(), ray.dir().to_array());
+                let range = (ray.t_min(), ray.t_max());
+                ball_solid_span(o, d, self.center().to_array(), self.radius(), range)
             }
 
             fn roots_f64(&self, ray: &$Ray) -> Option<(f64, f64)> {
@@ -295,5 +396,69 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_quick_roots_give_the_full_answer() {
+        // Rays aimed near the silhouette (near-tangent), through the ball, from on the
+        // surface, and with t_min / t_max at or next to a root: the solid span through the
+        // quick pass equals the one from `ball_roots` alone, up to the last bit of t
+        // (both are within a few f64 ulps of the exact roots), and hit, miss and
+        // "starts inside" agree exactly.
+        let mut state = 0x5eed_1234_u32;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            (state >> 8) as f32 / (1u32 << 24) as f32 * 2.0 - 1.0
+        };
+        let full = |o: [f32; 3], d: [f32; 3], c: [f32; 3], r: f32, range: (f32, f32)| {
+            let roots = ball_roots(o, d, c, r)?;
+            Some((solid_span(roots, range.0, range.1)?, roots.0 < f64::from(range.0)))
+        };
+        let mut quick_answers = 0;
+        for scale in [1.0e-20_f32, 1.0, 1.0e20] {
+            for _ in 0..20_000 {
+                let c = [next(), next(), next()].map(|x| x * scale);
+                let r = next().abs() * scale;
+                let o = [next(), next(), next()].map(|x| 3.0 * x * scale);
+                // Aim at a point near the sphere's silhouette, or at a random point.
+                let k = 1.0 + next() * [1.0e-6, 1.0e-3, 1.0][(next().abs() * 2.99) as usize];
+                let aim = [c[0] + k * r, c[1], c[2] + next() * r];
+                let d = [0, 1, 2].map(|i| aim[i] - o[i]);
+                if d == [0.0; 3] {
+                    continue;
+                }
+                let roots = ball_roots(o, d, c, r);
+                let mut ranges = vec![(0.0, f32::INFINITY), (f32::NEG_INFINITY, 1.0)];
+                if let Some((t1, t2)) = roots {
+                    for t in [t1 as f32, t2 as f32] {
+                        ranges.extend([
+                            (t, f32::INFINITY),
+                            (0.0, t),
+                            (t.next_up(), 1.0e30),
+                            (-1.0e30, t.next_down()),
+                        ]);
+                    }
+                }
+                for range in ranges {
+                    let got = ball_solid_span(o, d, c, r, range);
+                    let want = full(o, d, c, r, range);
+                    quick_answers += usize::from(got.is_some());
+                    match (got, want) {
+                        (None, None) => {}
+                        (Some((g, gi)), Some((w, wi))) => {
+                            assert_eq!(gi, wi, "{o:?} {d:?} {c:?} {r} {range:?}");
+                            let close = |x: f32, y: f32| {
+                                x == y || (x - y).abs() <= 2.0 * f32::EPSILON * x.abs().max(y.abs())
+                            };
+                            assert!(close(g.t_enter, w.t_enter) && close(g.t_exit, w.t_exit), "{g:?} {w:?}");
+                        }
+                        _ => panic!("{o:?} {d:?} {c:?} {r} {range:?}: {got:?} against {want:?}"),
+                    }
+                }
+            }
+        }
+        assert!(quick_answers > 10_000, "{quick_answers}");
     }
 }
