@@ -75,7 +75,8 @@ fn random_rays_and_boxes() {
     let rays: Vec<Ray3> = (0..3000)
         .map(|i| {
             // From a ball around the boxes towards a point among them, some from inside
-            // the cube, some axis-parallel, some with a bounded or negative interval.
+            // the cube, some axis-parallel, some with a bounded interval, or one starting at
+            // -inf, -0, -2 or 0.1.
             let o = if i % 5 == 0 {
                 Vec3::new(rng.range(-10.0, 10.0), rng.range(-10.0, 10.0), rng.range(-10.0, 10.0))
             } else {
@@ -89,7 +90,13 @@ fn random_rays_and_boxes() {
                 d[k] = if i % 4 < 2 { 1.0 } else { -1.0 };
             }
             let t_max = if i % 3 == 0 { rng.range(0.2, 1.0) } else { f32::INFINITY };
-            let t_min = if i % 11 == 0 { f32::NEG_INFINITY } else { 0.0 };
+            let t_min = match i % 13 {
+                0 => f32::NEG_INFINITY,
+                1 => -0.0,
+                2 => -2.0,
+                3 => 0.1,
+                _ => 0.0,
+            };
             Ray3::with_range(o, d, t_min, t_max)
         })
         .collect();

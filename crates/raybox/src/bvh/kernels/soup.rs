@@ -172,36 +172,64 @@ impl SoupKernel for Avx512 {
     count_with_popcnt!(Avx512, "avx512f,avx512vl,avx2,fma,popcnt");
 
     #[inline(always)]
-    fn soup_pairs(self, ray: &PreparedRay, t_max: f32, nodes: &[WideNode], mut f: impl FnMut(usize, u32)) {
-        debug_assert!(nodes.len().is_multiple_of(2));
-        let rows = Rows::of(ray);
-        // SAFETY: `self` proves AVX-512F (and AVX2, FMA); every pointer is to a row of a
-        // node of `nodes`: rows are 32 bytes at 32-byte aligned offsets of 64-byte aligned
-        // nodes, as the aligned 256-bit loads need.
-        unsafe {
-            let o =
-                [_mm512_set1_ps(ray.origin[0]), _mm512_set1_ps(ray.origin[1]), _mm512_set1_ps(ray.origin[2])];
-            let r = [_mm512_set1_ps(ray.rdir[0]), _mm512_set1_ps(ray.rdir[1]), _mm512_set1_ps(ray.rdir[2])];
-            let t_min = _mm512_set1_ps(ray.t_min);
-            let t_max = _mm512_set1_ps(t_max);
-            let pad = _mm512_set1_ps(SLAB_PAD);
-            for (i, pair) in nodes.chunks_exact(2).enumerate() {
-                let a = pair[0].planes.as_ptr().cast::<f32>();
-                let b = pair[1].planes.as_ptr().cast::<f32>();
-                let mut t_enter = t_min;
-                let mut t_exit = t_max;
-                for k in 0..3 {
-                    let t_near = _mm512_mul_ps(_mm512_sub_ps(row_pair(a, b, rows.near[k]), o[k]), r[k]);
-                    let t_far = _mm512_mul_ps(_mm512_sub_ps(row_pair(a, b, rows.far[k]), o[k]), r[k]);
-                    // maxps/minps return the second operand when either is NaN: NaN is dropped.
-                    t_enter = _mm512_max_ps(t_near, t_enter);
-                    t_exit = _mm512_min_ps(t_far, t_exit);
-                }
-                // t_enter - |t_enter| * pad, t_exit + |t_exit| * pad: two roundings each.
-                let t_enter = _mm512_sub_ps(t_enter, _mm512_mul_ps(_mm512_abs_ps(t_enter), pad));
-                let t_exit = _mm512_add_ps(t_exit, _mm512_mul_ps(_mm512_abs_ps(t_exit), pad));
-                f(2 * i, u32::from(_mm512_cmp_ps_mask::<_CMP_LE_OQ>(t_enter, t_exit)));
+    fn soup_pairs(self, ray: &PreparedRay, t_max: f32, nodes: &[WideNode], f: impl FnMut(usize, u32)) {
+        // Also true for `-0.0`; a ray's `t_min` is never NaN.
+        if ray.t_min >= 0.0 {
+            pairs_512::<true>(self, ray, t_max, nodes, f);
+        } else {
+            pairs_512::<false>(self, ray, t_max, nodes, f);
+        }
+    }
+}
+
+/// The AVX-512 loop, two nodes per step. `NON_NEGATIVE` when `t_min >= 0` (or `-0`): then
+/// `t_enter >= t_min >= 0` and `|t_enter|` is `t_enter` (up to the sign of a zero, which no
+/// comparison sees), and `t_exit + t_exit * pad` decides as `t_exit + |t_exit| * pad` does:
+/// the same value for `t_exit >= 0`, and for `t_exit < 0` both are negative (`pad < 1`)
+/// while the padded `t_enter` is `>= 0` or NaN, so both miss (at `t_exit = -inf` one is
+/// `-inf`, the other NaN: a miss too). That saves the two absolute values per 16 boxes.
+/// `nodes.len()` must be even.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn pairs_512<const NON_NEGATIVE: bool>(
+    _token: Avx512,
+    ray: &PreparedRay,
+    t_max: f32,
+    nodes: &[WideNode],
+    mut f: impl FnMut(usize, u32),
+) {
+    debug_assert!(nodes.len().is_multiple_of(2));
+    let rows = Rows::of(ray);
+    // SAFETY: the token proves AVX-512F (and AVX2, FMA); every pointer is to a row of a node of `nodes`: rows are 32
+    // bytes at 32-byte aligned offsets of 64-byte aligned nodes, as the aligned 256-bit
+    // loads need.
+    unsafe {
+        let o = [_mm512_set1_ps(ray.origin[0]), _mm512_set1_ps(ray.origin[1]), _mm512_set1_ps(ray.origin[2])];
+        let r = [_mm512_set1_ps(ray.rdir[0]), _mm512_set1_ps(ray.rdir[1]), _mm512_set1_ps(ray.rdir[2])];
+        let t_min = _mm512_set1_ps(ray.t_min);
+        let t_max = _mm512_set1_ps(t_max);
+        let pad = _mm512_set1_ps(SLAB_PAD);
+        for (i, pair) in nodes.chunks_exact(2).enumerate() {
+            let a = pair[0].planes.as_ptr().cast::<f32>();
+            let b = pair[1].planes.as_ptr().cast::<f32>();
+            let mut t_enter = t_min;
+            let mut t_exit = t_max;
+            for k in 0..3 {
+                let t_near = _mm512_mul_ps(_mm512_sub_ps(row_pair(a, b, rows.near[k]), o[k]), r[k]);
+                let t_far = _mm512_mul_ps(_mm512_sub_ps(row_pair(a, b, rows.far[k]), o[k]), r[k]);
+                // maxps/minps return the second operand when either is NaN: NaN is dropped.
+                t_enter = _mm512_max_ps(t_near, t_enter);
+                t_exit = _mm512_min_ps(t_far, t_exit);
             }
+            // t_enter - |t_enter| * pad, t_exit + |t_exit| * pad: two roundings each.
+            let (abs_enter, abs_exit) = if NON_NEGATIVE {
+                (t_enter, t_exit)
+            } else {
+                (_mm512_abs_ps(t_enter), _mm512_abs_ps(t_exit))
+            };
+            let t_enter = _mm512_sub_ps(t_enter, _mm512_mul_ps(abs_enter, pad));
+            let t_exit = _mm512_add_ps(t_exit, _mm512_mul_ps(abs_exit, pad));
+            f(2 * i, u32::from(_mm512_cmp_ps_mask::<_CMP_LE_OQ>(t_enter, t_exit)));
         }
     }
 }
