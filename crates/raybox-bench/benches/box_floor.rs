@@ -31,7 +31,7 @@ const SLAB_PAD: f32 = 2.0 * (3.0 * f32::EPSILON / 2.0) / (1.0 - 3.0 * f32::EPSIL
 
 /// Boxes centred in the cube `[-1, 1]^3` (half extents 0.3 to 0.8 on each axis, so they
 /// overlap and fill it loosely), and rays from a sphere of radius 3 around it aimed at
-/// random points inside it: every ray crosses the cube, and about a quarter of the
+/// random points inside it: every ray crosses the cube, and about a third (32%) of the
 /// ray–box pairs hit.
 fn inputs() -> (Vec<Aabb3>, Vec<Ray3>) {
     let mut rng = Pcg32::new(0xb0c5);
