@@ -138,7 +138,7 @@ pub mod mesh;
 mod query;
 mod shape;
 
-pub use bvh::{BuildBvhError, BuildQuality, Bvh, Bvh2, BvhStats, kernel_name, with_each_kernel};
+pub use bvh::{BoxSoup, BuildBvhError, BuildQuality, Bvh, Bvh2, BvhStats, kernel_name, with_each_kernel};
 pub use error::ShapeError;
 pub use mesh::{LoadMeshError, MeshData, MeshError, MeshHit, TriMesh};
 pub use query::{

@@ -6,6 +6,7 @@
 //! test is conservative (Ize 2013): rounding can make a walk visit a box the ray misses by
 //! a hair, never skip one it enters; the exact answer is then the leaf test's.
 
+mod box_soup;
 mod build;
 mod bvh2;
 mod collapse;
@@ -17,6 +18,7 @@ pub(crate) mod traverse;
 
 use glam::Vec3;
 
+pub use box_soup::BoxSoup;
 pub use build::BuildQuality;
 pub use bvh2::Bvh2;
 

@@ -11,6 +11,7 @@ mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
 mod scalar;
+mod soup;
 mod stack;
 mod triangles;
 
@@ -19,6 +20,7 @@ use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use super::node::WideNode;
 
 pub(crate) use scalar::Scalar;
+pub(crate) use soup::SoupKernel;
 pub(crate) use stack::{STACK_CAPACITY, Stack, StackStorage};
 pub(crate) use triangles::{BlockRay, TriBlock4, intersect_block4};
 

@@ -1,0 +1,253 @@
+//! One ray against a flat run of wide nodes (the boxes of a [`crate::bvh::BoxSoup`]): the
+//! node test alone, without a walk, so that benchmarks can compare it with a plain SIMD
+//! slab loop.
+//!
+//! Every kernel here computes exactly the scalar kernel's conservative slab test
+//! ([`Scalar`]'s `intersect`): `t = (plane - o) * rdir` (subtract, then multiply), NaN
+//! (`0 * inf`) dropped by the operand order of max/min, then the widening by [`SLAB_PAD`]
+//! (Ize, *Robust BVH Ray Traversal*, JCGT 2013) as a multiply and a subtract or add, two
+//! roundings, as the scalar code rounds. (The walks' AVX2/AVX-512 node kernels widen with
+//! one fused multiply-add instead; that can move a padded bound by an ulp, which a walk does
+//! not mind but a count compared lane for lane with the scalar one would.)
+//!
+//! The AVX-512 kernel tests two nodes per step: the row of the second node goes into the
+//! upper half of a 512-bit register (`vinsertf64x4`, AVX-512F), so one instruction works on
+//! 16 boxes.
+
+use super::{NodeKernel, PreparedRay, Scalar};
+use crate::bvh::node::WideNode;
+
+#[cfg(target_arch = "x86_64")]
+use super::{SLAB_PAD, avx2::Avx2, avx512::Avx512};
+#[cfg(target_arch = "x86_64")]
+use core::arch::x86_64::*;
+
+/// A kernel that tests one ray against every box of a run of nodes.
+pub(crate) trait SoupKernel: Copy {
+    /// Calls `f(i, mask)` for `i = 0, 2, 4, …` (`nodes.len()` must be even): bit `lane` of
+    /// `mask` is set when the ray may enter box `lane` of node `i`, bit `8 + lane` box
+    /// `lane` of node `i + 1`.
+    fn soup_pairs(self, ray: &PreparedRay, t_max: f32, nodes: &[WideNode], f: impl FnMut(usize, u32));
+
+    /// How many boxes of `nodes` the ray may enter (`nodes.len()` must be even).
+    #[inline(always)]
+    fn soup_count(self, ray: &PreparedRay, t_max: f32, nodes: &[WideNode]) -> usize {
+        count_masks(self, ray, t_max, nodes)
+    }
+}
+
+/// The sum of the masks' bits.
+#[inline(always)]
+fn count_masks<K: SoupKernel>(k: K, ray: &PreparedRay, t_max: f32, nodes: &[WideNode]) -> usize {
+    let mut count = 0;
+    k.soup_pairs(
+        ray,
+        t_max,
+        nodes,
+        #[inline(always)]
+        |_, mask| count += mask.count_ones() as usize,
+    );
+    count
+}
+
+/// The count loop of a SIMD kernel, compiled with POPCNT as well where the CPU has it: the
+/// kernels' entry points do not enable it, and `count_ones` without it is a dozen
+/// instructions per mask, on the ports the vector work needs.
+#[cfg(target_arch = "x86_64")]
+macro_rules! count_with_popcnt {
+    ($token:ty, $features:literal) => {
+        #[inline(always)]
+        fn soup_count(self, ray: &PreparedRay, t_max: f32, nodes: &[WideNode]) -> usize {
+            #[target_feature(enable = $features)]
+            fn entry(k: $token, ray: &PreparedRay, t_max: f32, nodes: &[WideNode]) -> usize {
+                count_masks(k, ray, t_max, nodes)
+            }
+            if std::arch::is_x86_feature_detected!("popcnt") {
+                // SAFETY: the token proves the kernel's features; POPCNT was just detected.
+                unsafe { entry(self, ray, t_max, nodes) }
+            } else {
+                count_masks(self, ray, t_max, nodes)
+            }
+        }
+    };
+}
+
+impl SoupKernel for Scalar {
+    #[inline(always)]
+    fn soup_pairs(self, ray: &PreparedRay, t_max: f32, nodes: &[WideNode], mut f: impl FnMut(usize, u32)) {
+        debug_assert!(nodes.len().is_multiple_of(2));
+        for (i, pair) in nodes.chunks_exact(2).enumerate() {
+            let lo = self.intersect(ray, &pair[0], t_max).mask;
+            let hi = self.intersect(ray, &pair[1], t_max).mask;
+            f(2 * i, lo | hi << 8);
+        }
+    }
+}
+
+/// The plane-row offsets (in `f32`s from the start of a node) of the near and far planes
+/// of each axis, and the ray's values broadcast, as the SIMD loops use them.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+struct Rows {
+    near: [usize; 3],
+    far: [usize; 3],
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Rows {
+    #[inline(always)]
+    fn of(ray: &PreparedRay) -> Self {
+        // `PreparedRay::new` makes `near[k]` and `far[k]` `k` or `k + 3`: rows 0–5. The
+        // `min` keeps that visible here, where the pointer arithmetic relies on it.
+        let row = |r: usize| r.min(5) * 8;
+        Self { near: ray.near.map(row), far: ray.far.map(row) }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Avx2 {
+    /// The slab test of one node, 8 lanes, as the scalar kernel rounds it.
+    ///
+    /// # Safety
+    /// The CPU must support AVX; `node` must point to a [`WideNode`].
+    #[inline(always)]
+    unsafe fn soup_node(
+        node: *const f32,
+        rows: Rows,
+        o: [__m256; 3],
+        r: [__m256; 3],
+        t_min: __m256,
+        t_max: __m256,
+    ) -> u32 {
+        // SAFETY: AVX per the contract; each row lies inside the 256-byte, 64-byte aligned
+        // node at a multiple of 32 bytes (rows.* <= 40 floats), as `_mm256_load_ps` needs.
+        unsafe {
+            let mut t_enter = t_min;
+            let mut t_exit = t_max;
+            for k in 0..3 {
+                let t_near = _mm256_mul_ps(_mm256_sub_ps(_mm256_load_ps(node.add(rows.near[k])), o[k]), r[k]);
+                let t_far = _mm256_mul_ps(_mm256_sub_ps(_mm256_load_ps(node.add(rows.far[k])), o[k]), r[k]);
+                // maxps/minps return the second operand when either is NaN: NaN is dropped.
+                t_enter = _mm256_max_ps(t_near, t_enter);
+                t_exit = _mm256_min_ps(t_far, t_exit);
+            }
+            let abs = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fff_ffff));
+            let pad = _mm256_set1_ps(SLAB_PAD);
+            // t_enter - |t_enter| * pad, t_exit + |t_exit| * pad: two roundings each.
+            let t_enter = _mm256_sub_ps(t_enter, _mm256_mul_ps(_mm256_and_ps(t_enter, abs), pad));
+            let t_exit = _mm256_add_ps(t_exit, _mm256_mul_ps(_mm256_and_ps(t_exit, abs), pad));
+            _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_LE_OQ>(t_enter, t_exit)) as u32
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl SoupKernel for Avx2 {
+    count_with_popcnt!(Avx2, "avx2,fma,popcnt");
+
+    #[inline(always)]
+    fn soup_pairs(self, ray: &PreparedRay, t_max: f32, nodes: &[WideNode], mut f: impl FnMut(usize, u32)) {
+        debug_assert!(nodes.len().is_multiple_of(2));
+        let rows = Rows::of(ray);
+        // SAFETY: `self` proves AVX2; each pointer is to a node of `nodes`.
+        unsafe {
+            let o =
+                [_mm256_set1_ps(ray.origin[0]), _mm256_set1_ps(ray.origin[1]), _mm256_set1_ps(ray.origin[2])];
+            let r = [_mm256_set1_ps(ray.rdir[0]), _mm256_set1_ps(ray.rdir[1]), _mm256_set1_ps(ray.rdir[2])];
+            let t_min = _mm256_set1_ps(ray.t_min);
+            let t_max = _mm256_set1_ps(t_max);
+            for (i, pair) in nodes.chunks_exact(2).enumerate() {
+                let a = pair[0].planes.as_ptr().cast::<f32>();
+                let b = pair[1].planes.as_ptr().cast::<f32>();
+                let lo = Self::soup_node(a, rows, o, r, t_min, t_max);
+                let hi = Self::soup_node(b, rows, o, r, t_min, t_max);
+                f(2 * i, lo | hi << 8);
+            }
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl SoupKernel for Avx512 {
+    count_with_popcnt!(Avx512, "avx512f,avx512vl,avx2,fma,popcnt");
+
+    #[inline(always)]
+    fn soup_pairs(self, ray: &PreparedRay, t_max: f32, nodes: &[WideNode], f: impl FnMut(usize, u32)) {
+        // Also true for `-0.0`; a ray's `t_min` is never NaN.
+        if ray.t_min >= 0.0 {
+            pairs_512::<true>(self, ray, t_max, nodes, f);
+        } else {
+            pairs_512::<false>(self, ray, t_max, nodes, f);
+        }
+    }
+}
+
+/// The AVX-512 loop, two nodes per step. `NON_NEGATIVE` when `t_min >= 0` (or `-0`): then
+/// `t_enter >= t_min >= 0` and `|t_enter|` is `t_enter` (up to the sign of a zero, which no
+/// comparison sees), and `t_exit + t_exit * pad` decides as `t_exit + |t_exit| * pad` does:
+/// the same value for `t_exit >= 0`, and for `t_exit < 0` both are negative (`pad < 1`)
+/// while the padded `t_enter` is `>= 0` or NaN, so both miss (at `t_exit = -inf` one is
+/// `-inf`, the other NaN: a miss too). That saves the two absolute values per 16 boxes.
+/// `nodes.len()` must be even.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn pairs_512<const NON_NEGATIVE: bool>(
+    _token: Avx512,
+    ray: &PreparedRay,
+    t_max: f32,
+    nodes: &[WideNode],
+    mut f: impl FnMut(usize, u32),
+) {
+    debug_assert!(nodes.len().is_multiple_of(2));
+    let rows = Rows::of(ray);
+    // SAFETY: the token proves AVX-512F (and AVX2, FMA); every pointer is to a row of a node of `nodes`: rows are 32
+    // bytes at 32-byte aligned offsets of 64-byte aligned nodes, as the aligned 256-bit
+    // loads need.
+    unsafe {
+        let o = [_mm512_set1_ps(ray.origin[0]), _mm512_set1_ps(ray.origin[1]), _mm512_set1_ps(ray.origin[2])];
+        let r = [_mm512_set1_ps(ray.rdir[0]), _mm512_set1_ps(ray.rdir[1]), _mm512_set1_ps(ray.rdir[2])];
+        let t_min = _mm512_set1_ps(ray.t_min);
+        let t_max = _mm512_set1_ps(t_max);
+        let pad = _mm512_set1_ps(SLAB_PAD);
+        for (i, pair) in nodes.chunks_exact(2).enumerate() {
+            let a = pair[0].planes.as_ptr().cast::<f32>();
+            let b = pair[1].planes.as_ptr().cast::<f32>();
+            let mut t_enter = t_min;
+            let mut t_exit = t_max;
+            for k in 0..3 {
+                let t_near = _mm512_mul_ps(_mm512_sub_ps(row_pair(a, b, rows.near[k]), o[k]), r[k]);
+                let t_far = _mm512_mul_ps(_mm512_sub_ps(row_pair(a, b, rows.far[k]), o[k]), r[k]);
+                // maxps/minps return the second operand when either is NaN: NaN is dropped.
+                t_enter = _mm512_max_ps(t_near, t_enter);
+                t_exit = _mm512_min_ps(t_far, t_exit);
+            }
+            // t_enter - |t_enter| * pad, t_exit + |t_exit| * pad: two roundings each.
+            let (abs_enter, abs_exit) = if NON_NEGATIVE {
+                (t_enter, t_exit)
+            } else {
+                (_mm512_abs_ps(t_enter), _mm512_abs_ps(t_exit))
+            };
+            let t_enter = _mm512_sub_ps(t_enter, _mm512_mul_ps(abs_enter, pad));
+            let t_exit = _mm512_add_ps(t_exit, _mm512_mul_ps(abs_exit, pad));
+            f(2 * i, u32::from(_mm512_cmp_ps_mask::<_CMP_LE_OQ>(t_enter, t_exit)));
+        }
+    }
+}
+
+/// Row `at` (in `f32`s from the node's start) of nodes `a` and `b` in one register: `a`'s 8
+/// lanes low, `b`'s high.
+///
+/// # Safety
+/// The CPU must support AVX-512F; `a.add(at)` and `b.add(at)` must be 32-byte aligned and
+/// readable for 8 floats.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn row_pair(a: *const f32, b: *const f32, at: usize) -> __m512 {
+    // SAFETY: per the contract. `vinsertf64x4` (AVX-512F) moves the same 256 bits as
+    // `vinsertf32x8` (AVX-512DQ), which the kernel's entry point does not enable.
+    unsafe {
+        let low = _mm512_castps256_ps512(_mm256_load_ps(a.add(at)));
+        let high = _mm256_load_pd(b.add(at).cast::<f64>());
+        _mm512_castpd_ps(_mm512_insertf64x4::<1>(_mm512_castps_pd(low), high))
+    }
+}

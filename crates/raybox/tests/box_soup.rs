@@ -1,0 +1,185 @@
+//! `BoxSoup` (one ray against a flat list of boxes, for the `box_floor` benchmark) on every
+//! kernel the CPU has, against the conservative slab test written out plainly below: the
+//! same answer for every box, on random rays and boxes, on boxes touched exactly at a face,
+//! an edge or a corner, on axis-parallel rays (`±0` components) and on rays that start
+//! inside boxes. The test is also checked to be conservative: every box the exact
+//! `ray_span` enters is counted.
+
+use glam::Vec3;
+use raybox::mesh::scene::Pcg32;
+use raybox::{Aabb3, BoxSoup, Ray3, RayCast, with_each_kernel};
+
+/// `2 γ(3)`, the relative widening of the slab bounds (Ize, *Robust BVH Ray Traversal*,
+/// JCGT 2013), as the library defines it.
+const SLAB_PAD: f32 = 2.0 * (3.0 * f32::EPSILON / 2.0) / (1.0 - 3.0 * f32::EPSILON / 2.0);
+
+/// The scalar node kernel's test for one box, one axis at a time.
+fn reference_hit(b: &Aabb3, ray: &Ray3) -> bool {
+    let (o, d) = (ray.origin().to_array(), ray.dir().to_array());
+    let (lo, hi) = (b.min().to_array(), b.max().to_array());
+    let mut t_enter = ray.t_min();
+    let mut t_exit = ray.t_max();
+    for k in 0..3 {
+        let r = 1.0 / d[k];
+        let (near, far) = if r.is_sign_negative() { (hi[k], lo[k]) } else { (lo[k], hi[k]) };
+        // f32::max/min drop the NaN of 0 * inf (a ray in the plane of a face).
+        t_enter = t_enter.max((near - o[k]) * r);
+        t_exit = t_exit.min((far - o[k]) * r);
+    }
+    t_enter - t_enter.abs() * SLAB_PAD <= t_exit + t_exit.abs() * SLAB_PAD
+}
+
+/// Checks `BoxSoup` on `rays` against `boxes` with every kernel; returns the hit count
+/// summed over rays (to check that a case set is not all misses).
+fn check(boxes: &[Aabb3], rays: &[Ray3], what: &str) -> usize {
+    let soup = BoxSoup::new(boxes);
+    let expected: Vec<Vec<bool>> =
+        rays.iter().map(|r| boxes.iter().map(|b| reference_hit(b, r)).collect()).collect();
+    for (ray, hits) in rays.iter().zip(&expected) {
+        for (b, &hit) in boxes.iter().zip(hits) {
+            if b.ray_span(ray).is_some() {
+                assert!(hit, "{what}: the padded test misses {b:?}, which {ray:?} enters");
+            }
+        }
+    }
+    let mut kernels = Vec::new();
+    with_each_kernel(|kernel| {
+        kernels.push(kernel);
+        let mut flags = vec![false; boxes.len()];
+        for (ray, hits) in rays.iter().zip(&expected) {
+            soup.hit_flags(ray, &mut flags);
+            if let Some(i) = (0..boxes.len()).find(|&i| flags[i] != hits[i]) {
+                panic!(
+                    "{what}, kernel {kernel}: box {i} {:?}, ray {ray:?}: {} vs reference {}",
+                    boxes[i], flags[i], hits[i]
+                );
+            }
+            let count = hits.iter().filter(|&&h| h).count();
+            assert_eq!(soup.count_hits(ray), count, "{what}, kernel {kernel}: count for {ray:?}");
+        }
+    });
+    assert_eq!(kernels[0], "scalar");
+    expected.iter().flatten().filter(|&&h| h).count()
+}
+
+#[test]
+fn random_rays_and_boxes() {
+    let mut rng = Pcg32::new(7);
+    let boxes: Vec<Aabb3> = (0..2003)
+        .map(|_| {
+            let c = Vec3::new(rng.range(-10.0, 10.0), rng.range(-10.0, 10.0), rng.range(-10.0, 10.0));
+            let h = Vec3::new(rng.range(0.0, 3.0), rng.range(0.0, 3.0), rng.range(0.0, 2.0));
+            Aabb3::from_center_half_extents(c, h)
+        })
+        .collect();
+    let rays: Vec<Ray3> = (0..3000)
+        .map(|i| {
+            // From a ball around the boxes towards a point among them, some from inside
+            // the cube, some axis-parallel, some with a bounded interval, or one starting at
+            // -inf, -0, -2 or 0.1.
+            let o = if i % 5 == 0 {
+                Vec3::new(rng.range(-10.0, 10.0), rng.range(-10.0, 10.0), rng.range(-10.0, 10.0))
+            } else {
+                rng.unit_vector() * 20.0
+            };
+            let target = Vec3::new(rng.range(-9.0, 9.0), rng.range(-9.0, 9.0), rng.range(-9.0, 9.0));
+            let mut d = target - o;
+            if i % 7 == 0 {
+                let k = i % 3;
+                d = Vec3::splat(if i % 2 == 0 { 0.0 } else { -0.0 });
+                d[k] = if i % 4 < 2 { 1.0 } else { -1.0 };
+            }
+            let t_max = if i % 3 == 0 { rng.range(0.2, 1.0) } else { f32::INFINITY };
+            let t_min = match i % 13 {
+                0 => f32::NEG_INFINITY,
+                1 => -0.0,
+                2 => -2.0,
+                3 => 0.1,
+                _ => 0.0,
+            };
+            Ray3::with_range(o, d, t_min, t_max)
+        })
+        .collect();
+    let hits = check(&boxes, &rays, "random");
+    let fraction = hits as f64 / (boxes.len() * rays.len()) as f64;
+    assert!(fraction > 0.01, "too few hits to mean much: {fraction}");
+}
+
+/// Unit cubes on a grid, sharing faces, edges and corners, and rays along those faces and
+/// edges, through the corners, grazing an edge diagonally, and from inside.
+#[test]
+fn boxes_touched_at_faces_edges_and_corners() {
+    let mut boxes = Vec::new();
+    for x in -2..2 {
+        for y in -2..2 {
+            for z in -2..2 {
+                let min = Vec3::new(x as f32, y as f32, z as f32);
+                boxes.push(Aabb3::new(min, min + Vec3::ONE));
+            }
+        }
+    }
+    // A point, a flat square and a segment-like box on the grid's planes.
+    boxes.push(Aabb3::new(Vec3::splat(1.0), Vec3::splat(1.0)));
+    boxes.push(Aabb3::new(Vec3::new(-1.0, 0.0, -1.0), Vec3::new(1.0, 0.0, 1.0)));
+    boxes.push(Aabb3::new(Vec3::new(0.0, 1.0, -2.0), Vec3::new(0.0, 1.0, 2.0)));
+
+    let mut rays = Vec::new();
+    let axes = [Vec3::X, Vec3::Y, Vec3::Z];
+    let coords = [-3.0, -2.0, -1.5, -1.0, -0.0, 0.0, 0.5, 1.0, 2.0, 2.5];
+    for (k, &axis) in axes.iter().enumerate() {
+        for &a in &coords {
+            for &b in &coords {
+                // Origin off the grid along `axis`, on grid planes (faces, edges) across it.
+                let mut o = Vec3::splat(a);
+                o[(k + 2) % 3] = b;
+                o[k] = -5.0;
+                for sign in [1.0, -1.0] {
+                    let mut d = Vec3::splat(if sign > 0.0 { 0.0 } else { -0.0 });
+                    d[k] = sign;
+                    rays.push(Ray3::new(o, axis * sign));
+                    rays.push(Ray3::new(o, d));
+                    let mut inside = o;
+                    inside[k] = 0.5;
+                    rays.push(Ray3::new(inside, d));
+                    rays.push(Ray3::with_range(inside, d, f32::NEG_INFINITY, 0.25));
+                }
+            }
+        }
+    }
+    // Diagonals through grid corners, and rays grazing an edge at 45 degrees.
+    for &o in &[Vec3::splat(-3.0), Vec3::new(-3.0, 3.0, -3.0), Vec3::new(0.5, 0.5, 0.5)] {
+        rays.push(Ray3::new(o, -o.signum()));
+        rays.push(Ray3::new(o, o.signum()));
+    }
+    for &(o, d) in &[
+        (Vec3::new(0.0, 2.0, 0.5), Vec3::new(1.0, -1.0, 0.0)),
+        (Vec3::new(-1.0, 3.0, 0.0), Vec3::new(1.0, -1.0, 0.0)),
+        (Vec3::new(2.0, 0.5, -1.0), Vec3::new(-1.0, 0.0, 1.0)),
+        (Vec3::new(1.0, 1.0, 1.0), Vec3::new(1.0, 1.0, 1.0)),
+        (Vec3::new(1.0, 1.0, 1.0), Vec3::new(-1.0, 0.0, 0.0)),
+    ] {
+        rays.push(Ray3::new(o, d));
+        rays.push(Ray3::with_range(o, d, 0.0, 1.0));
+        rays.push(Ray3::with_range(o, d, -1.0, 0.0));
+    }
+    let hits = check(&boxes, &rays, "touching");
+    assert!(hits > 0);
+}
+
+/// Every box count from 0 to 40 (part-filled nodes and pairs), rays from inside.
+#[test]
+fn any_number_of_boxes() {
+    let mut rng = Pcg32::new(11);
+    let all: Vec<Aabb3> = (0..40)
+        .map(|_| {
+            let c = Vec3::new(rng.range(-3.0, 3.0), rng.range(-3.0, 3.0), rng.range(-3.0, 3.0));
+            Aabb3::from_center_half_extents(c, Vec3::splat(rng.range(0.0, 1.5)))
+        })
+        .collect();
+    let rays: Vec<Ray3> = (0..64)
+        .map(|_| Ray3::new(Vec3::new(rng.range(-2.0, 2.0), rng.range(-2.0, 2.0), 0.0), rng.unit_vector()))
+        .collect();
+    for n in 0..=all.len() {
+        check(&all[..n], &rays, &format!("{n} boxes"));
+    }
+}
