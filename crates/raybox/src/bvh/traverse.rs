@@ -252,7 +252,13 @@ impl<'s> AnyWalk<'s> {
                 self.current = node.children[nearest];
                 bits &= !(1 << nearest);
                 while bits != 0 {
-                    self.stack.push(node.children[bits.trailing_zeros() as usize & 7]);
+                    let child = node.children[bits.trailing_zeros() as usize & 7];
+                    if !child.is_leaf()
+                        && let Some(n) = nodes.get(child.index())
+                    {
+                        prefetch_node(n);
+                    }
+                    self.stack.push(child);
                     bits &= bits - 1;
                 }
                 return Step::Going;
