@@ -14,7 +14,9 @@ use common::strategies::*;
 use glam::{Vec2, Vec3};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
-use raybox::{ClosestPoint, Distance, Overlaps, Plane, Sweep, SweepHit2, SweepHit3, Triangle3};
+use raybox::{
+    ClosestPoint, Distance, Obb2, Overlaps, Plane, Segment2, Sweep, SweepHit2, SweepHit3, Triangle3,
+};
 
 /// Agreement required between the sweep and the bisection.
 const TOI_TOL: f32 = 1e-4;
@@ -202,4 +204,21 @@ fn planes() -> impl Strategy<Value = Plane> {
     (point3(), point3())
         .prop_filter("non-zero normal", |(_, n)| n.length() > 0.1)
         .prop_map(|(p, n)| Plane::from_point_normal(p, n))
+}
+
+/// The `obb2_moving` case proptest found (seed 16e42318… in `sweeps.proptest-regressions`):
+/// the box's long edge is nearly parallel to the segment and first touches it at
+/// `t = 0.25184057` (exact arithmetic); GJK's sliver-triangle rounding once made the sweep
+/// step past the contact and report no hit.
+#[test]
+fn obb2_onto_a_steep_segment() {
+    let a = Obb2::try_from_matrix(
+        Vec2::new(-0.07006633, -1.454699),
+        Vec2::new(1.4380575, 0.58636945),
+        glam::Mat2::from_cols(Vec2::new(-0.06317201, 0.99800265), Vec2::new(-0.99800265, -0.06317201)),
+    )
+    .unwrap();
+    let v = Vec2::new(-3.3462994, 0.93229526);
+    let s = Segment2::new(Vec2::new(-1.4663804, -1.7591732), Vec2::new(-1.6688949, 1.4446722));
+    check_sweep(&a, v, &s, d0).unwrap();
 }
