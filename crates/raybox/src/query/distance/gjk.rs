@@ -287,7 +287,16 @@ fn closest_on_triangle(s: &mut [Vertex; 4], [i, j, k]: [usize; 3]) -> Solved {
         return best_of_edges(s, [i, j, k]);
     }
     let (v, w) = (vb / denom, vc / denom);
-    keep(s, [i, j, k], [1.0 - v - w, v, w])
+    let (_, len, lambda) = keep(s, [i, j, k], [1.0 - v - w, v, w]);
+    // The nearest point is the origin's projection on the triangle's plane, taken from the
+    // normal as `n (n·a) / |n|²` rather than as `a + v ab + w ac`: on a sliver triangle (a
+    // nearly flat corner of A - B, from nearly parallel edges) the weights carry rounding
+    // errors growing as 1/|n|², the projection's only as 1/|n|. In 2D (z = 0) it is exactly
+    // the origin, as it must be: a planar triangle's interior region contains the origin.
+    let n = ab.cross(ac);
+    let nn = n.length_squared();
+    let nearest = if nn > 0.0 { n * (n.dot(a) / nn) } else { a + ab * v + ac * w };
+    (nearest, len, lambda)
 }
 
 fn best_of_edges(s: &mut [Vertex; 4], [i, j, k]: [usize; 3]) -> Solved {
@@ -433,5 +442,29 @@ mod tests {
         assert!((c.distance - 2.0).abs() < 1e-12 && (c.on_b - DVec3::new(1.0, 1.0, 0.0)).length() < 1e-12);
         let c = gjk(&Core::Point(DVec3::new(5.0, 5.0, 0.0)), &t);
         assert!((c.distance - 3.0 * 2f64.sqrt()).abs() < 1e-12, "{c:?}");
+    }
+
+    /// A 2D box whose long edge is within 1e-4 rad of parallel to a segment: near contact,
+    /// the simplex is a sliver triangle of `A - B`, whose interior point the barycentric
+    /// weights put 5e-8 off the origin (the `obb2_moving` sweep regression, case at
+    /// `t = 0.2518406`). Reference distances from exact rational arithmetic on the same
+    /// inputs (2.163e-7 at `t = 0.2518405`, 1.3309e-4 at `t = 0.2518`, touching after).
+    #[test]
+    fn box_and_nearly_parallel_segment_in_2d() {
+        let f = |x: f32, y: f32| DVec3::new(f64::from(x), f64::from(y), 0.0);
+        let (v, s) =
+            (f(-3.3462994, 0.93229526), Core::Segment(f(-1.4663804, -1.7591732), f(-1.6688949, 1.4446722)));
+        let a = |t: f64| {
+            let axes = [f(-0.06317201, 0.99800265), f(-0.99800265, -0.06317201), DVec3::Z];
+            let h = [f64::from(1.4380575f32), f64::from(0.58636945f32), 0.0];
+            Core::Box(f(-0.07006633, -1.454699) + v * t, axes, h)
+        };
+        for t in [0.2518406083, 0.25184062, 0.2519, 0.26] {
+            assert_eq!(gjk(&a(t), &s).distance, 0.0, "t = {t}");
+        }
+        for (t, d) in [(0.2518405, 2.1628392655111545e-7), (0.2518, 1.330895540039371e-4)] {
+            let c = gjk(&a(t), &s);
+            assert!((c.distance - d).abs() < 1e-12, "t = {t}: {c:?}");
+        }
     }
 }
