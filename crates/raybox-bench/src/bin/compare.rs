@@ -8,7 +8,7 @@
 //!
 //! - 1 thread: a loop of single-ray calls on the calling thread (`TriMesh::cast_ray` and
 //!   `occluded` for raybox, each peer's closest-hit call);
-//! - all threads: raybox's batch API (`cast_rays`, `occluded_rays`) and, for the peers, the
+//! - all threads: raybox's batch API (`cast_rays_into`, `occluded_rays_into`, into buffers kept across rounds) and, for the peers, the
 //!   same single-ray call under rayon's `par_iter` on the same global pool.
 //!
 //! Then the builds, each inside a 1-thread rayon pool: raybox's three qualities against
@@ -100,17 +100,28 @@ fn run_set(
     let threads = rayon::current_num_threads();
     let mut best: [[Option<f64>; 5]; 2] = [[None; 5]; 2];
     let mut ray_hits = None;
+    // The batch calls write into buffers kept across rounds, as a renderer keeps its frame
+    // buffer (`cast_rays` would also time the first writes to 48 MB of fresh pages).
+    let (mut hit_buf, mut occl_buf) = (Vec::new(), Vec::new());
+    mesh.cast_rays_into(rays, &mut hit_buf);
+    mesh.occluded_rays_into(rays, &mut occl_buf);
     for _ in 0..rounds {
         for (t, parallel) in [(0, false), (1, true)] {
             let (secs, hits) = if parallel {
-                seconds(|| mesh.cast_rays(rays).iter().filter(|h| h.is_some()).count())
+                seconds(|| {
+                    mesh.cast_rays_into(rays, &mut hit_buf);
+                    hit_buf.iter().filter(|h| h.is_some()).count()
+                })
             } else {
                 seconds(|| rays.iter().filter(|r| mesh.cast_ray(r).is_some()).count())
             };
             keep_best(&mut best[t][0], secs);
             assert_eq!(*ray_hits.get_or_insert(hits), hits, "raybox's hit count changed between passes");
             let (secs, occluded) = if parallel {
-                seconds(|| mesh.occluded_rays(rays).iter().filter(|&&o| o).count())
+                seconds(|| {
+                    mesh.occluded_rays_into(rays, &mut occl_buf);
+                    occl_buf.iter().filter(|&&o| o).count()
+                })
             } else {
                 seconds(|| rays.iter().filter(|r| mesh.occluded(r)).count())
             };
@@ -230,7 +241,7 @@ fn print_trace_table(rows: &[Row]) {
     );
     println!("| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     for r in rows {
-        let api = if r.threads == 1 { "single-ray loop" } else { "batch (`cast_rays`)" };
+        let api = if r.threads == 1 { "single-ray loop" } else { "batch (`cast_rays_into`)" };
         println!(
             "| {} | {} | {} | closest hit, {api} | {:.2} | {} | {} | {} | {} | {} | {} |",
             r.scene,
@@ -244,7 +255,7 @@ fn print_trace_table(rows: &[Row]) {
             fmt_ratio(r.closest, r.peers[1]),
             fmt_ratio(r.closest, r.peers[2]),
         );
-        let api = if r.threads == 1 { "`occluded` loop" } else { "`occluded_rays`" };
+        let api = if r.threads == 1 { "`occluded` loop" } else { "`occluded_rays_into`" };
         println!(
             "| {} | {} | {} | any hit, {api} | {:.2} | | | | any/closest {:.2}x | | |",
             r.scene,
