@@ -299,6 +299,17 @@ fn interleaved_batch_casts_match_single_casts() {
     assert_eq!(occluded, occluded_one_by_one);
     let hit_or_not: Vec<bool> = batch.iter().map(Option::is_some).collect();
     assert_eq!(occluded, hit_or_not);
+    // A reused buffer holding another batch's answers (same length, then a different one)
+    // ends up with exactly this batch's.
+    let reversed: Vec<Ray3> = rays.iter().rev().copied().collect();
+    let mut hits_buf = mesh.cast_rays(&reversed);
+    let mut occl_buf = mesh.occluded_rays(&reversed);
+    mesh.cast_rays_into(&rays, &mut hits_buf);
+    mesh.occluded_rays_into(&rays, &mut occl_buf);
+    assert_eq!((&hits_buf, &occl_buf), (&batch, &occluded));
+    mesh.cast_rays_into(&rays[..100], &mut hits_buf);
+    mesh.occluded_rays_into(&rays[..100], &mut occl_buf);
+    assert_eq!((&hits_buf[..], &occl_buf[..]), (&batch[..100], &occluded[..100]));
     for (ray, got) in rays.iter().zip(&batch).step_by(40) {
         assert_eq!(got.map(|h| h.t), mesh_brute(&data, ray), "{ray:?}");
     }

@@ -249,8 +249,8 @@ impl TriMesh {
         out
     }
 
-    /// [`TriMesh::cast_rays`] into a vector the caller keeps: `out` is cleared and then
-    /// holds ray `i`'s hit at index `i`. Reusing `out` from batch to batch saves the
+    /// [`TriMesh::cast_rays`] into a vector the caller keeps: afterwards `out` holds ray
+    /// `i`'s hit at index `i` (and nothing else). Reusing `out` from batch to batch saves the
     /// allocation and, above all, the first writes to fresh pages, which cost more than
     /// the ray casts on a small mesh (a million hits are 48 MB).
     ///
@@ -292,8 +292,8 @@ impl TriMesh {
         out
     }
 
-    /// [`TriMesh::occluded_rays`] into a vector the caller keeps (cleared, then one answer
-    /// per ray, in order), as [`TriMesh::cast_rays_into`].
+    /// [`TriMesh::occluded_rays`] into a vector the caller keeps (afterwards one answer per
+    /// ray, in order), as [`TriMesh::cast_rays_into`].
     pub fn occluded_rays_into(&self, rays: &[Ray3], out: &mut Vec<bool>) {
         let chunk = |rays: &[Ray3], out: &mut [bool]| {
             // As in `cast_rays`: two rays in flight on meshes beyond the L2 cache.
@@ -659,8 +659,8 @@ struct InFlight {
 }
 
 /// Runs `chunk(rays, out)` over pieces of `rays` (on all cores with the `rayon` feature),
-/// each writing its results into its own piece of `out` (cleared, then one entry per
-/// ray): no per-chunk vectors and no serial concatenation at the end (which, for a million
+/// each writing its results into its own piece of `out` (one entry per ray; `chunk` must
+/// write every entry of its piece): no per-chunk vectors and no serial concatenation at the end (which, for a million
 /// 48-byte hits, was a single-threaded copy of 48 MB).
 fn in_chunks<T: Send + Sync + Copy>(
     rays: &[Ray3],
@@ -668,17 +668,22 @@ fn in_chunks<T: Send + Sync + Copy>(
     out: &mut Vec<T>,
     chunk: impl Fn(&[Ray3], &mut [T]) + Sync + Send,
 ) {
-    out.clear();
     #[cfg(feature = "rayon")]
     {
         use rayon::prelude::*;
         const CHUNK: usize = 1024;
-        // Filled on all threads too: the first writes to fresh pages are costly.
-        out.par_extend(rayon::iter::repeat_n(fill, rays.len()).with_min_len(CHUNK));
+        // Every entry is written by its chunk, so a reused vector of the right length
+        // needs no fill; otherwise it is filled on all threads (first writes to fresh
+        // pages are costly).
+        if out.len() != rays.len() {
+            out.clear();
+            out.par_extend(rayon::iter::repeat_n(fill, rays.len()).with_min_len(CHUNK));
+        }
         out.par_chunks_mut(CHUNK).zip(rays.par_chunks(CHUNK)).for_each(|(o, r)| chunk(r, o));
     }
     #[cfg(not(feature = "rayon"))]
     {
+        out.clear();
         out.resize(rays.len(), fill);
         chunk(rays, out);
     }
