@@ -406,19 +406,12 @@ impl TriMesh {
 
     #[inline(always)]
     fn cast_with<K: NodeKernel>(&self, kernel: K, ray: &Ray3) -> Option<MeshHit> {
-        if self.tree.root == ChildRef::EMPTY {
-            return None;
-        }
-        let prepared = prepare(ray);
         // A ray that misses the mesh's box ends here, before the rest of the set-up (most
         // camera rays around a small object).
-        if !prepared.may_enter(self.tree.root_min, self.tree.root_max, ray.t_max()) {
-            return None;
-        }
-        let woop = BlockRay::new(WoopRay::new(ray.origin(), ray.dir()));
+        let prepared = self.start(ray)?;
+        let woop = self.block_ray(ray);
         let t_min = ray.t_min();
         let mut best = None;
-        let blocks = &self.blocks[..];
         traverse::closest_hit(
             kernel,
             &self.tree.nodes,
@@ -426,16 +419,8 @@ impl TriMesh {
             &prepared,
             ray.t_max(),
             #[inline(always)]
-            |first: usize, count: usize, mut t_max: f32| {
-                let mut found = None;
-                for (b, block) in (first..).zip(&blocks[first..first + count]) {
-                    if let Some((lane, t, u, v)) = intersect_block4(&woop, block, t_min, t_max) {
-                        t_max = t;
-                        found = Some(t);
-                        best = Some((b, lane, t, u, v));
-                    }
-                }
-                found
+            |first: usize, count: usize, t_max: f32| {
+                self.leaf_closest(&woop, t_min, &mut best, first, count, t_max)
             },
         );
         let (block, lane, t, u, v) = best?;
@@ -544,11 +529,7 @@ impl TriMesh {
                     prepared,
                     ray.t_max(),
                     #[inline(always)]
-                    |first: usize, count: usize, t_max: f32| {
-                        self.blocks[first..first + count]
-                            .iter()
-                            .any(|b| intersect_block4(woop, b, t_min, t_max).is_some())
-                    },
+                    |first: usize, count: usize, t_max: f32| self.leaf_any(woop, t_min, first, count, t_max),
                 );
                 if step != Step::Going {
                     out[*index] = step == Step::Hit;
@@ -605,14 +586,8 @@ impl TriMesh {
 
     #[inline(always)]
     fn occluded_with<K: NodeKernel>(&self, kernel: K, ray: &Ray3) -> bool {
-        if self.tree.root == ChildRef::EMPTY {
-            return false;
-        }
-        let prepared: PreparedRay = prepare(ray);
-        if !prepared.may_enter(self.tree.root_min, self.tree.root_max, ray.t_max()) {
-            return false;
-        }
-        let woop = BlockRay::new(WoopRay::new(ray.origin(), ray.dir()));
+        let Some(prepared) = self.start(ray) else { return false };
+        let woop = self.block_ray(ray);
         let t_min = ray.t_min();
         traverse::any_hit(
             kernel,
@@ -621,12 +596,14 @@ impl TriMesh {
             &prepared,
             ray.t_max(),
             #[inline(always)]
-            |first: usize, count: usize, t_max: f32| {
-                self.blocks[first..first + count]
-                    .iter()
-                    .any(|b| intersect_block4(&woop, b, t_min, t_max).is_some())
-            },
+            |first: usize, count: usize, t_max: f32| self.leaf_any(&woop, t_min, first, count, t_max),
         )
+    }
+
+    /// The any-hit leaf test: whether a block of `first..first + count` has a hit.
+    #[inline(always)]
+    fn leaf_any(&self, woop: &BlockRay, t_min: f32, first: usize, count: usize, t_max: f32) -> bool {
+        self.blocks[first..first + count].iter().any(|b| intersect_block4(woop, b, t_min, t_max).is_some())
     }
 
     /// The triangles (not padding) of the blocks `first..first + count`.
