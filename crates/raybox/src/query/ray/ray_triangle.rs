@@ -121,6 +121,20 @@ pub(crate) fn ray_triangle_watertight(
     let (ax, ay) = (a[kx] - s.x * a[kz], a[ky] - s.y * a[kz]);
     let (bx, by) = (b[kx] - s.x * b[kz], b[ky] - s.y * b[kz]);
     let (cx, cy) = (c[kx] - s.x * c[kz], c[ky] - s.y * c[kz]);
+    sheared_hit([ax, ay, bx, by, cx, cy], [a[kz], b[kz], c[kz]], s.z, t_min, t_max)
+}
+
+/// The second half of the watertight test, shared by both forms of the first: the edge
+/// functions of the sheared vertices `[ax, ay, bx, by, cx, cy]` at the origin, and the hit
+/// distance from their unscaled `z` (`a[kz]`, …) and the scale `sz = 1 / dir[kz]`.
+#[inline(always)]
+fn sheared_hit(
+    [ax, ay, bx, by, cx, cy]: [f32; 6],
+    [a_z, b_z, c_z]: [f32; 3],
+    sz: f32,
+    t_min: f32,
+    t_max: f32,
+) -> Option<(f32, f32, f32)> {
     // Edge functions: twice the signed areas of the sub-triangles at the origin.
     let mut u = cx * by - cy * bx;
     let mut v = ax * cy - ay * cx;
@@ -142,7 +156,7 @@ pub(crate) fn ray_triangle_watertight(
         return None;
     }
     // Scaled z of the vertices, and the hit distance interpolated from them.
-    let (az, bz, cz) = (s.z * a[kz], s.z * b[kz], s.z * c[kz]);
+    let (az, bz, cz) = (sz * a_z, sz * b_z, sz * c_z);
     let t = (u * az + v * bz + w * cz) / det;
     (t_min <= t && t <= t_max).then(|| (t, v / det, w / det))
 }
@@ -192,29 +206,7 @@ fn woop_fixed<const KX: usize, const KY: usize, const KZ: usize>(
     let (ax, ay) = (a[KX] - s[0] * a[KZ], a[KY] - s[1] * a[KZ]);
     let (bx, by) = (b[KX] - s[0] * b[KZ], b[KY] - s[1] * b[KZ]);
     let (cx, cy) = (c[KX] - s[0] * c[KZ], c[KY] - s[1] * c[KZ]);
-    // Edge functions: twice the signed areas of the sub-triangles at the origin.
-    let mut u = cx * by - cy * bx;
-    let mut v = ax * cy - ay * cx;
-    let mut w = bx * ay - by * ax;
-    if u == 0.0 || v == 0.0 || w == 0.0 {
-        // A tie in f32: decide it with exact products in f64.
-        let e = |p: f32, q: f32, r: f32, s: f32| {
-            (f64::from(p) * f64::from(q) - f64::from(r) * f64::from(s)) as f32
-        };
-        u = e(cx, by, cy, bx);
-        v = e(ax, cy, ay, cx);
-        w = e(bx, ay, by, ax);
-    }
-    if (u < 0.0 || v < 0.0 || w < 0.0) && (u > 0.0 || v > 0.0 || w > 0.0) {
-        return None;
-    }
-    let det = u + v + w;
-    if det == 0.0 {
-        return None;
-    }
-    let (az, bz, cz) = (s[2] * a[KZ], s[2] * b[KZ], s[2] * c[KZ]);
-    let t = (u * az + v * bz + w * cz) / det;
-    (t_min <= t && t <= t_max).then(|| (t, v / det, w / det))
+    sheared_hit([ax, ay, bx, by, cx, cy], [a[KZ], b[KZ], c[KZ]], s[2], t_min, t_max)
 }
 
 impl Triangle3 {
