@@ -31,7 +31,16 @@ pub(crate) fn closest_hit<K: NodeKernel>(
 ) -> f32 {
     let mut storage = [const { MaybeUninit::uninit() }; STACK_CAPACITY];
     let mut walk = ClosestWalk::new(&mut storage, root, t_max);
-    while walk.step(kernel, nodes, ray, &mut leaf) {}
+    // A closure rather than `&mut leaf`: the call through `&mut F`'s own `FnMut` impl was
+    // not always inlined (it was not in `any_hit`), which spilled the kernel's registers.
+    while walk.step(
+        kernel,
+        nodes,
+        ray,
+        #[inline(always)]
+        #[allow(clippy::redundant_closure)]
+        |first, count, t_max| leaf(first, count, t_max),
+    ) {}
     walk.t_max
 }
 
@@ -180,7 +189,17 @@ pub(crate) fn any_hit<K: NodeKernel>(
     let mut storage = [const { MaybeUninit::uninit() }; STACK_CAPACITY];
     let mut walk = AnyWalk::new(&mut storage, root);
     loop {
-        match walk.step(kernel, nodes, ray, t_max, &mut leaf) {
+        // See `closest_hit` for why a closure and not `&mut leaf`.
+        let step = walk.step(
+            kernel,
+            nodes,
+            ray,
+            t_max,
+            #[inline(always)]
+            #[allow(clippy::redundant_closure)]
+            |first, count, t_max| leaf(first, count, t_max),
+        );
+        match step {
             Step::Going => {}
             Step::Hit => return true,
             Step::Done => return false,

@@ -558,7 +558,7 @@ impl TriMesh {
 
     #[inline(always)]
     fn block_ray(&self, ray: &Ray3) -> BlockRay {
-        BlockRay::new(WoopRay::new(ray.origin(), ray.dir()))
+        BlockRay::new(ray.origin(), ray.dir())
     }
 
     /// The closest-hit leaf test: the blocks `first..first + count`, narrowing `t_max`;

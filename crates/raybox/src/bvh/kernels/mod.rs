@@ -83,7 +83,7 @@ impl PreparedRay {
             let v = |a: [f32; 3], last: f32| _mm_set_ps(last, a[2], a[1], a[0]);
             let o = v(self.origin, 0.0);
             let r = v(self.rdir, 0.0);
-            // The fourth lane is neutral: (t_min, t_max) themselves.
+            // Lane 3 (zeros) takes no part in the result.
             let t0 = _mm_mul_ps(_mm_sub_ps(v(min, 0.0), o), r);
             let t1 = _mm_mul_ps(_mm_sub_ps(v(max, 0.0), o), r);
             // Lanes where the ray runs down the axis meet the max plane first.
@@ -92,14 +92,19 @@ impl PreparedRay {
             let t_far = _mm_or_ps(_mm_and_ps(down, t0), _mm_andnot_ps(down, t1));
             // maxps/minps return their second operand when either is NaN (0 * inf, a
             // parallel ray on the plane): NaN is dropped, as in the node kernels.
-            let t_near = _mm_max_ps(t_near, _mm_set_ps(self.t_min, self.t_min, self.t_min, self.t_min));
+            let t_near = _mm_max_ps(t_near, _mm_set1_ps(self.t_min));
             let t_far = _mm_min_ps(t_far, _mm_set1_ps(t_max));
-            let mut near = [0.0f32; 4];
-            let mut far = [0.0f32; 4];
-            _mm_storeu_ps(near.as_mut_ptr(), t_near);
-            _mm_storeu_ps(far.as_mut_ptr(), t_far);
-            let t_enter = near[0].max(near[1]).max(near[2]);
-            let t_exit = far[0].min(far[1]).min(far[2]);
+            // No lane is NaN any more: reduce lanes 0-2 with maxps/minps (lane 3 is left
+            // out), rather than with `f32::max`, whose NaN rule costs a compare and a blend.
+            let t_enter = _mm_max_ss(
+                _mm_max_ss(t_near, _mm_shuffle_ps::<0b01_01_01_01>(t_near, t_near)),
+                _mm_shuffle_ps::<0b10_10_10_10>(t_near, t_near),
+            );
+            let t_exit = _mm_min_ss(
+                _mm_min_ss(t_far, _mm_shuffle_ps::<0b01_01_01_01>(t_far, t_far)),
+                _mm_shuffle_ps::<0b10_10_10_10>(t_far, t_far),
+            );
+            let (t_enter, t_exit) = (_mm_cvtss_f32(t_enter), _mm_cvtss_f32(t_exit));
             t_enter - t_enter.abs() * SLAB_PAD <= t_exit + t_exit.abs() * SLAB_PAD
         }
     }

@@ -56,23 +56,33 @@ impl TriBlock4 {
     }
 }
 
-/// A ray made ready for block tests once per query: the [`WoopRay`] and, on x86-64, its
-/// permuted origin and shear already broadcast to 4 lanes, and the byte offsets of the
-/// block rows of its axes (a walk tests many blocks with the same ray).
+/// A ray made ready for block tests once per query: on x86-64, the axis permutation and
+/// shear of its [`WoopRay`], computed here without tables and already broadcast to 4 lanes
+/// (a walk tests many blocks with the same ray); elsewhere the `WoopRay` itself.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct BlockRay {
-    woop: WoopRay,
+    /// The ray, from which the rare block with a tie remakes the `WoopRay`.
+    #[cfg(target_arch = "x86_64")]
+    origin: Vec3,
+    #[cfg(target_arch = "x86_64")]
+    dir: Vec3,
     #[cfg(target_arch = "x86_64")]
     lanes: sse::RayLanes,
+    #[cfg(not(target_arch = "x86_64"))]
+    woop: WoopRay,
 }
 
 impl BlockRay {
+    /// `dir` must be finite and not zero (as a [`crate::Ray3`]'s is).
     #[inline(always)]
-    pub fn new(woop: WoopRay) -> Self {
-        Self {
-            woop,
-            #[cfg(target_arch = "x86_64")]
-            lanes: sse::RayLanes::new(&woop),
+    pub fn new(origin: Vec3, dir: Vec3) -> Self {
+        #[cfg(target_arch = "x86_64")]
+        {
+            Self { origin, dir, lanes: sse::RayLanes::new(origin, dir) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            Self { woop: WoopRay::new(origin, dir) }
         }
     }
 }
@@ -121,6 +131,8 @@ pub(crate) fn scalar_block(
 mod sse {
     use core::arch::x86_64::*;
 
+    use glam::Vec3;
+
     use super::{BlockRay, TriBlock4};
     use crate::query::{WoopRay, ray_triangle_watertight};
 
@@ -128,23 +140,45 @@ mod sse {
     #[derive(Clone, Copy, Debug)]
     pub(super) struct RayLanes {
         /// `origin[kx]`, `origin[ky]`, `origin[kz]` in every lane.
-        o: [__m128; 3],
+        pub(super) o: [__m128; 3],
         /// The shear `(sx, sy, sz)` in every lane.
-        s: [__m128; 3],
+        pub(super) s: [__m128; 3],
         /// `kx`, `ky`, `kz`: a WoopRay's axes, a permutation of 0, 1, 2.
-        k: [usize; 3],
+        pub(super) k: [usize; 3],
     }
 
     impl RayLanes {
+        /// The axes and shear of `WoopRay::new(origin, dir)`, bit for bit (a test checks
+        /// it), with selects instead of its table and one SSE division.
         #[inline(always)]
-        pub(super) fn new(ray: &WoopRay) -> Self {
-            let (origin, k, s) = ray.parts();
+        pub(super) fn new(origin: Vec3, dir: Vec3) -> Self {
+            let d = dir.to_array();
+            let o = origin.to_array();
+            let a = dir.abs();
+            // `kz`: the largest `|dir[k]|`, the first of equals. `dir` has no NaN, so the
+            // plain comparisons below are `f32::max` without its NaN rule.
+            let kz = if a.z > (if a.y > a.x { a.y } else { a.x }) { 2 } else { usize::from(a.y > a.x) };
+            // The next two axes in cyclic order, swapped when the ray runs down `kz` (the
+            // swap keeps the triangles' winding, and so the sign of the edge functions).
+            let (kx, ky) = match kz {
+                0 => (1, 2),
+                1 => (2, 0),
+                _ => (0, 1),
+            };
+            let dz = d[kz];
+            let (kx, ky) = if dz < 0.0 { (ky, kx) } else { (kx, ky) };
             // SAFETY: SSE is part of every x86-64 CPU.
             unsafe {
+                // (d[kx], d[ky], 1) / d[kz] in one division, as `WoopRay::new` does.
+                let s = _mm_div_ps(_mm_set_ps(0.0, 1.0, d[ky], d[kx]), _mm_set1_ps(dz));
                 Self {
-                    o: k.map(|axis| _mm_set1_ps(origin[axis])),
-                    s: [_mm_set1_ps(s.x), _mm_set1_ps(s.y), _mm_set1_ps(s.z)],
-                    k,
+                    o: [_mm_set1_ps(o[kx]), _mm_set1_ps(o[ky]), _mm_set1_ps(o[kz])],
+                    s: [
+                        _mm_shuffle_ps::<0b00_00_00_00>(s, s),
+                        _mm_shuffle_ps::<0b01_01_01_01>(s, s),
+                        _mm_shuffle_ps::<0b10_10_10_10>(s, s),
+                    ],
+                    k: [kx, ky, kz],
                 }
             }
         }
@@ -209,7 +243,7 @@ mod sse {
             let tie_mask = _mm_movemask_ps(ties) as u32;
             if tie_mask != 0 {
                 return tie_block(
-                    &ray.woop,
+                    &WoopRay::new(ray.origin, ray.dir),
                     block,
                     t_min,
                     t_max,
@@ -307,12 +341,40 @@ mod tests {
             let o = rng.unit_vector() * 4.0;
             let ray = WoopRay::new(o, target - o);
             let t_max = if rng.next_u32().is_multiple_of(4) { rng.range(2.0, 5.0) } else { f32::INFINITY };
-            let got = intersect_block4(&BlockRay::new(ray), &block, 0.0, t_max);
+            let got = intersect_block4(&BlockRay::new(o, target - o), &block, 0.0, t_max);
             let want = scalar_block(&ray, &block, 0.0, t_max);
             assert_eq!(got, want);
             assert!(got.is_none_or(|g| block.ids[g.0] != u32::MAX), "a padding lane was reported");
             compared += usize::from(want.is_some());
         }
         assert!(compared > 5_000, "only {compared} hits compared");
+    }
+
+    /// `BlockRay` computes the `WoopRay`'s axes and shear its own way: they must agree bit
+    /// for bit, ties between components, zeros and negative zeros included.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn block_ray_makes_the_woop_rays_axes_and_shear() {
+        use core::arch::x86_64::_mm_cvtss_f32;
+        let mut rng = Pcg32::new(7);
+        let picks = [0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 3.0];
+        for i in 0..20_000 {
+            let dir = if i % 2 == 0 {
+                rng.unit_vector() * rng.range(0.01, 100.0)
+            } else {
+                Vec3::from_array([0, 1, 2].map(|_| picks[(rng.next_u32() % picks.len() as u32) as usize]))
+            };
+            if dir == Vec3::ZERO {
+                continue;
+            }
+            let origin = Vec3::new(rng.range(-5.0, 5.0), rng.range(-5.0, 5.0), rng.range(-5.0, 5.0));
+            let (o, k, s) = WoopRay::new(origin, dir).parts();
+            let lanes = BlockRay::new(origin, dir).lanes;
+            assert_eq!(lanes.k, k, "axes of {dir}");
+            // SAFETY: SSE is part of every x86-64 CPU.
+            let got = |v: [core::arch::x86_64::__m128; 3]| v.map(|x| unsafe { _mm_cvtss_f32(x) }.to_bits());
+            assert_eq!(got(lanes.s), [s.x, s.y, s.z].map(f32::to_bits), "shear of {dir}");
+            assert_eq!(got(lanes.o), k.map(|a| o[a].to_bits()), "origin of {dir}");
+        }
     }
 }

@@ -98,8 +98,9 @@ impl WoopRay {
         Self { origin, k, shear }
     }
 
-    /// The origin, the axis permutation `[kx, ky, kz]` and the shear, for SIMD kernels.
-    #[inline]
+    /// The origin, the axis permutation `[kx, ky, kz]` and the shear (the SIMD kernels'
+    /// tests check theirs against these).
+    #[cfg(test)]
     pub(crate) fn parts(&self) -> ([f32; 3], [usize; 3], Vec3) {
         (self.origin.to_array(), self.k, self.shear)
     }
