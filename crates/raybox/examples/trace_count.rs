@@ -1,6 +1,6 @@
 //! A fixed ray workload for instruction counting under `valgrind --tool=callgrind`
 //! (deterministic, unlike wall-clock time on a shared machine):
-//! `trace_count raybox|parry|none bunny|terrain primary|random|away [closest|any]`.
+//! `trace_count raybox|batch|parry|none bunny|terrain primary|random|away [closest|any]`.
 
 use glam::Vec3;
 use parry3d::query::RayCast as _;
@@ -45,6 +45,14 @@ fn main() {
     if lib == "none" {
         // The cost of making the rays alone, to subtract from the others.
         hits = rays.iter().filter(|r| r.dir().x > 0.0).count();
+    } else if lib == "batch" {
+        // The batch API (run with RAYON_NUM_THREADS=1 for a count on one thread).
+        let mesh = TriMesh::new(data.vertices, data.indices).unwrap();
+        hits = if any {
+            mesh.occluded_rays(&rays).iter().filter(|&&h| h).count()
+        } else {
+            mesh.cast_rays(&rays).iter().filter(|h| h.is_some()).count()
+        };
     } else if lib == "raybox" {
         let mesh = TriMesh::new(data.vertices, data.indices).unwrap();
         for r in &rays {

@@ -6,7 +6,10 @@
 
 use core::mem::MaybeUninit;
 
-use super::kernels::{NodeKernel, PreparedRay, STACK_CAPACITY, Stack, StackStorage, prefetch_node};
+use super::kernels::{
+    NodeKernel, PacketBest, PreparedRay, RayPacket, STACK_CAPACITY, Stack, StackStorage, farthest,
+    prefetch_node, rays_reaching,
+};
 use super::node::{Bounds, ChildRef, WideNode};
 
 /// The depth the builder keeps every tree within (it stops using the SAH past depth 64 and
@@ -173,6 +176,81 @@ fn push_prefetched(stack: &mut Stack<'_, (ChildRef, f32)>, nodes: &[WideNode], c
         prefetch_node(n);
     }
     stack.push((child, t));
+}
+
+/// Closest hits of a packet of up to 8 rays that walk the tree together (bit `i` of `rays`:
+/// ray `i` takes part). A node's children are tested once for the whole packet
+/// (`packet_node`, conservative), visited nearest first, and a leaf is tested only by the
+/// rays that may enter its box within their own reach (`rays_in_box`).
+///
+/// `best.t[i]` is ray `i`'s reach: its `t_max`, then its closest hit so far.
+/// `leaf(first, count, who, best)` tests the rays `who` against the primitives
+/// `first..first + count` and narrows their reach in `best`. Every ray ends with the closest hit it would
+/// find alone: every box it enters within its reach passes the packet test.
+#[inline(always)]
+pub(crate) fn closest_hit_packet<K: NodeKernel>(
+    kernel: K,
+    nodes: &[WideNode],
+    root: ChildRef,
+    packet: &RayPacket,
+    rays: u32,
+    best: &mut PacketBest,
+    mut leaf: impl FnMut(usize, usize, u32, &mut PacketBest),
+) {
+    let mut storage = [const { MaybeUninit::uninit() }; STACK_CAPACITY];
+    let mut stack: Stack<'_, (ChildRef, f32, u32)> = Stack::new(&mut storage);
+    let (mut current, mut active) = (root, rays);
+    loop {
+        if current.is_leaf() {
+            let (first, count) = current.leaf_range();
+            leaf(first, count, active, best);
+        } else {
+            let node = &nodes[current.index()];
+            // The packet's reach: the farthest of its active rays'.
+            let hits = kernel.packet_node(packet, node, farthest(&best.t, active));
+            // Push the hit children far to near, so the nearest is popped first.
+            let mut order = [0usize; 8];
+            let mut n = 0;
+            let mut bits = hits.mask;
+            while bits != 0 {
+                let lane = bits.trailing_zeros() as usize & 7;
+                let mut j = n;
+                while j > 0 && hits.t_enter[order[j - 1] & 7] < hits.t_enter[lane] {
+                    order[j] = order[j - 1];
+                    j -= 1;
+                }
+                order[j & 7] = lane;
+                n += 1;
+                bits &= bits - 1;
+            }
+            for &lane in &order[..n] {
+                let child = node.children[lane];
+                // Before a leaf, keep only the rays that may enter its box.
+                let who = if child.is_leaf() {
+                    kernel.rays_in_box(packet, node, lane, &best.t) & active
+                } else {
+                    active
+                };
+                if who != 0 {
+                    if !child.is_leaf()
+                        && let Some(n) = nodes.get(child.index())
+                    {
+                        prefetch_node(n);
+                    }
+                    stack.push((child, hits.t_enter[lane], who));
+                }
+            }
+        }
+        // The next box that some of its rays may still reach.
+        loop {
+            let Some((r, t, who)) = stack.pop() else { return };
+            let still = rays_reaching(t, &best.t, who);
+            if still != 0 {
+                (current, active) = (r, still);
+                break;
+            }
+        }
+    }
 }
 
 /// Any hit: visits the leaves the ray may reach in no particular order and stops at the

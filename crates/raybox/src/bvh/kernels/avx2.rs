@@ -2,7 +2,10 @@
 
 use core::arch::x86_64::*;
 
-use super::{NodeHits, NodeKernel, PreparedRay, SLAB_PAD};
+use super::packet::scalar_tie;
+use super::{
+    NodeHits, NodeKernel, PACKET, PacketBest, PacketWoop, PreparedRay, RayPacket, SLAB_PAD, TriBlock4,
+};
 use crate::bvh::node::WideNode;
 
 /// Proof that the CPU has AVX2 and FMA: only [`Avx2::new`] makes one, after checking.
@@ -52,16 +55,38 @@ pub(super) unsafe fn padded_slabs(ray: &PreparedRay, node: &WideNode, t_max: f32
             t_enter = _mm256_max_ps(t_near, t_enter);
             t_exit = _mm256_min_ps(t_far, t_exit);
         }
-        // t_enter -= |t_enter| * pad; t_exit += |t_exit| * pad (conservative widening)
-        let abs_mask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fff_ffff));
-        let pad = _mm256_set1_ps(SLAB_PAD);
-        let t_enter = _mm256_fnmadd_ps(_mm256_and_ps(t_enter, abs_mask), pad, t_enter);
-        let t_exit = _mm256_fmadd_ps(_mm256_and_ps(t_exit, abs_mask), pad, t_exit);
-        (t_enter, t_exit)
+        // Conservative widening.
+        pad(t_enter, t_exit)
     }
 }
 
 impl NodeKernel for Avx2 {
+    const PACKETS: bool = true;
+
+    #[inline(always)]
+    fn packet_node(self, p: &RayPacket, node: &WideNode, t_max: f32) -> NodeHits {
+        // SAFETY: `self` proves AVX2 and FMA; the store goes to a local array of 8 floats.
+        unsafe {
+            let (t_enter, t_exit) = packet_slabs(p, node, t_max);
+            let hit = _mm256_cmp_ps::<_CMP_LE_OQ>(t_enter, t_exit);
+            let mut out = NodeHits { mask: _mm256_movemask_ps(hit) as u32, t_enter: [0.0; 8] };
+            _mm256_storeu_ps(out.t_enter.as_mut_ptr(), t_enter);
+            out
+        }
+    }
+
+    #[inline(always)]
+    fn rays_in_box(self, p: &RayPacket, node: &WideNode, child: usize, t_max: &[f32; PACKET]) -> u32 {
+        // SAFETY: `self` proves AVX2 and FMA.
+        unsafe { rays_in_box(p, node, child, t_max) }
+    }
+
+    #[inline(always)]
+    fn packet_block(self, w: &PacketWoop, block: &TriBlock4, b: u32, who: u32, best: &mut PacketBest) {
+        // SAFETY: `self` proves AVX2.
+        unsafe { packet_block(w, block, b, who, best) }
+    }
+
     #[inline(always)]
     fn intersect(self, ray: &PreparedRay, node: &WideNode, t_max: f32) -> NodeHits {
         // SAFETY: `self` proves AVX2 and FMA; the store goes to a local array of 8 floats.
@@ -72,6 +97,197 @@ impl NodeKernel for Avx2 {
             let mut out = NodeHits { mask: _mm256_movemask_ps(hit) as u32, t_enter: [0.0; 8] };
             _mm256_storeu_ps(out.t_enter.as_mut_ptr(), t_enter);
             out
+        }
+    }
+}
+
+/// The packet test of `packet::scalar_packet_node`, 8 children at once: `(t_enter, t_exit)`
+/// of each lane, padded.
+///
+/// # Safety
+/// The CPU must support AVX and FMA.
+#[inline(always)]
+pub(super) unsafe fn packet_slabs(p: &RayPacket, node: &WideNode, t_max: f32) -> (__m256, __m256) {
+    // SAFETY: AVX and FMA per this function's contract; the plane rows are 32-byte aligned,
+    // and `near`, `far` hold rows 0-5 (`k` or `k + 3`: every `RayPacket` is made so).
+    unsafe {
+        let plane = |row: usize| {
+            debug_assert!(row < 6);
+            _mm256_load_ps(node.planes.as_ptr().add(row).cast())
+        };
+        let mut t_enter = _mm256_set1_ps(p.t_min_lo);
+        let mut t_exit = _mm256_set1_ps(t_max);
+        for k in 0..3 {
+            let (r_lo, r_hi) = (_mm256_set1_ps(p.r_lo[k]), _mm256_set1_ps(p.r_hi[k]));
+            let x = _mm256_sub_ps(plane(p.near[k]), _mm256_set1_ps(p.o_near[k]));
+            let t_near = _mm256_min_ps(_mm256_mul_ps(x, r_lo), _mm256_mul_ps(x, r_hi));
+            let y = _mm256_sub_ps(plane(p.far[k]), _mm256_set1_ps(p.o_far[k]));
+            let t_far = _mm256_max_ps(_mm256_mul_ps(y, r_lo), _mm256_mul_ps(y, r_hi));
+            t_enter = _mm256_max_ps(t_near, t_enter);
+            t_exit = _mm256_min_ps(t_far, t_exit);
+        }
+        pad(t_enter, t_exit)
+    }
+}
+
+/// `t_enter -= |t_enter| * pad; t_exit += |t_exit| * pad` (see `SLAB_PAD`).
+///
+/// # Safety
+/// The CPU must support AVX and FMA.
+#[inline(always)]
+unsafe fn pad(t_enter: __m256, t_exit: __m256) -> (__m256, __m256) {
+    // SAFETY: AVX and FMA per this function's contract.
+    unsafe {
+        let abs_mask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fff_ffff));
+        let pad = _mm256_set1_ps(SLAB_PAD);
+        let t_enter = _mm256_fnmadd_ps(_mm256_and_ps(t_enter, abs_mask), pad, t_enter);
+        let t_exit = _mm256_fmadd_ps(_mm256_and_ps(t_exit, abs_mask), pad, t_exit);
+        (t_enter, t_exit)
+    }
+}
+
+/// The 8 rays of `p` against child `child` of `node` (`packet::scalar_rays_in_box`): one
+/// lane per ray, the single-ray kernels' operations.
+///
+/// # Safety
+/// The CPU must support AVX and FMA.
+#[inline(always)]
+pub(super) unsafe fn rays_in_box(p: &RayPacket, node: &WideNode, child: usize, t_max: &[f32; PACKET]) -> u32 {
+    // SAFETY: AVX and FMA per this function's contract; the loads read 8-float rows of `p`
+    // and `t_max`.
+    unsafe {
+        let mut t_enter = _mm256_loadu_ps(p.t_min.as_ptr());
+        let mut t_exit = _mm256_loadu_ps(t_max.as_ptr());
+        for k in 0..3 {
+            let o = _mm256_loadu_ps(p.origin[k].as_ptr());
+            let r = _mm256_loadu_ps(p.rdir[k].as_ptr());
+            let t_near = _mm256_mul_ps(_mm256_sub_ps(_mm256_set1_ps(node.planes[p.near[k]][child]), o), r);
+            let t_far = _mm256_mul_ps(_mm256_sub_ps(_mm256_set1_ps(node.planes[p.far[k]][child]), o), r);
+            t_enter = _mm256_max_ps(t_near, t_enter);
+            t_exit = _mm256_min_ps(t_far, t_exit);
+        }
+        let (t_enter, t_exit) = pad(t_enter, t_exit);
+        _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_LE_OQ>(t_enter, t_exit)) as u32
+    }
+}
+
+/// The rays `who` of a packet against the triangles of block number `b`, one triangle at a
+/// time and 8 rays per vector: per ray and triangle, exactly the operations of the scalar
+/// kernel in its order (no fused multiply-add), so the same bits; a lane with an edge
+/// function exactly 0, or a `t` equal to the ray's best so far, goes to scalar code.
+///
+/// # Safety
+/// The CPU must support AVX and AVX2.
+#[inline(always)]
+pub(super) unsafe fn packet_block(
+    w: &PacketWoop,
+    block: &TriBlock4,
+    b: u32,
+    who: u32,
+    best: &mut PacketBest,
+) {
+    // SAFETY: AVX/AVX2 per this function's contract; the loads read 8-float rows of `w`
+    // and `best`, the stores write local arrays and rows of `best`.
+    unsafe {
+        // Macros, not closures: a closure does not inherit the caller's target features,
+        // and one left out of line turns each intrinsic into a call.
+        macro_rules! ld {
+            ($a:expr) => {
+                _mm256_loadu_ps($a.as_ptr())
+            };
+        }
+        let (ox, oy, oz) = (ld!(w.o[0]), ld!(w.o[1]), ld!(w.o[2]));
+        let (sx, sy, sz) = (ld!(w.s[0]), ld!(w.s[1]), ld!(w.s[2]));
+        let t_min = ld!(w.t_min);
+        let zero = _mm256_setzero_ps();
+        // Lane i of `active` is all ones when bit i of `who` is set.
+        let bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+        let active = _mm256_castsi256_ps(_mm256_cmpeq_epi32(
+            _mm256_and_si256(_mm256_set1_epi32(who as i32), bits),
+            bits,
+        ));
+        let [kx, ky, kz] = w.k;
+        for lane in 0..4 {
+            let id = block.ids[lane];
+            if id == u32::MAX {
+                break; // padding lanes come last
+            }
+            macro_rules! vtx {
+                ($vertex:expr, $axis:expr) => {
+                    _mm256_set1_ps(block.v[3 * $vertex + $axis][lane])
+                };
+            }
+            // Per vertex: a = v - origin; (ax, ay) = (a[kx] - sx * a[kz], a[ky] - sy * a[kz])
+            macro_rules! sheared {
+                ($vertex:expr) => {{
+                    let az = _mm256_sub_ps(vtx!($vertex, kz), oz);
+                    let ax = _mm256_sub_ps(_mm256_sub_ps(vtx!($vertex, kx), ox), _mm256_mul_ps(sx, az));
+                    let ay = _mm256_sub_ps(_mm256_sub_ps(vtx!($vertex, ky), oy), _mm256_mul_ps(sy, az));
+                    (ax, ay, az)
+                }};
+            }
+            let (ax, ay, a_z) = sheared!(0);
+            let (bx, by, b_z) = sheared!(1);
+            let (cx, cy, c_z) = sheared!(2);
+            let u = _mm256_sub_ps(_mm256_mul_ps(cx, by), _mm256_mul_ps(cy, bx));
+            let v = _mm256_sub_ps(_mm256_mul_ps(ax, cy), _mm256_mul_ps(ay, cx));
+            let e = _mm256_sub_ps(_mm256_mul_ps(bx, ay), _mm256_mul_ps(by, ax));
+            macro_rules! cmp {
+                ($op:ident, $x:expr) => {
+                    _mm256_cmp_ps::<$op>($x, zero)
+                };
+            }
+            let ties = _mm256_and_ps(
+                active,
+                _mm256_or_ps(_mm256_or_ps(cmp!(_CMP_EQ_OQ, u), cmp!(_CMP_EQ_OQ, v)), cmp!(_CMP_EQ_OQ, e)),
+            );
+            let neg =
+                _mm256_or_ps(_mm256_or_ps(cmp!(_CMP_LT_OQ, u), cmp!(_CMP_LT_OQ, v)), cmp!(_CMP_LT_OQ, e));
+            let pos =
+                _mm256_or_ps(_mm256_or_ps(cmp!(_CMP_GT_OQ, u), cmp!(_CMP_GT_OQ, v)), cmp!(_CMP_GT_OQ, e));
+            let inside = _mm256_andnot_ps(_mm256_and_ps(neg, pos), active);
+            let tie_mask = _mm256_movemask_ps(ties) as u32;
+            if _mm256_movemask_ps(_mm256_andnot_ps(ties, inside)) != 0 {
+                let det = _mm256_add_ps(_mm256_add_ps(u, v), e);
+                let t_num = _mm256_add_ps(
+                    _mm256_add_ps(
+                        _mm256_mul_ps(u, _mm256_mul_ps(sz, a_z)),
+                        _mm256_mul_ps(v, _mm256_mul_ps(sz, b_z)),
+                    ),
+                    _mm256_mul_ps(e, _mm256_mul_ps(sz, c_z)),
+                );
+                let t = _mm256_div_ps(t_num, det);
+                let reach = ld!(best.t);
+                let in_range = _mm256_and_ps(
+                    _mm256_cmp_ps::<_CMP_LE_OQ>(t_min, t),
+                    _mm256_cmp_ps::<_CMP_LE_OQ>(t, reach),
+                );
+                let hit = _mm256_andnot_ps(
+                    ties,
+                    _mm256_and_ps(_mm256_and_ps(inside, _mm256_cmp_ps::<_CMP_NEQ_OQ>(det, zero)), in_range),
+                );
+                let nearer =
+                    _mm256_movemask_ps(_mm256_and_ps(hit, _mm256_cmp_ps::<_CMP_LT_OQ>(t, reach))) as u32;
+                let level =
+                    _mm256_movemask_ps(_mm256_and_ps(hit, _mm256_cmp_ps::<_CMP_EQ_OQ>(t, reach))) as u32;
+                if nearer | level != 0 {
+                    let (mut ts, mut us, mut vs) = ([0.0f32; PACKET], [0.0f32; PACKET], [0.0f32; PACKET]);
+                    _mm256_storeu_ps(ts.as_mut_ptr(), t);
+                    _mm256_storeu_ps(us.as_mut_ptr(), _mm256_div_ps(v, det));
+                    _mm256_storeu_ps(vs.as_mut_ptr(), _mm256_div_ps(e, det));
+                    let mut bits = nearer | level;
+                    while bits != 0 {
+                        let i = bits.trailing_zeros() as usize & (PACKET - 1);
+                        best.offer(i, (ts[i], us[i], vs[i]), id, b, lane);
+                        bits &= bits - 1;
+                    }
+                }
+            }
+            let mut bits = tie_mask;
+            while bits != 0 {
+                scalar_tie(w, block, b, bits.trailing_zeros() as usize & (PACKET - 1), lane, best);
+                bits &= bits - 1;
+            }
         }
     }
 }

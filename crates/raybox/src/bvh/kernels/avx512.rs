@@ -3,8 +3,8 @@
 
 use core::arch::x86_64::*;
 
-use super::avx2::padded_slabs;
-use super::{NodeHits, NodeKernel, PreparedRay};
+use super::avx2::{packet_block, packet_slabs, padded_slabs, rays_in_box};
+use super::{NodeHits, NodeKernel, PACKET, PacketBest, PacketWoop, PreparedRay, RayPacket, TriBlock4};
 use crate::bvh::node::WideNode;
 
 /// Proof that the CPU has AVX-512 F and VL (and AVX2, FMA): only [`Avx512::new`] makes one.
@@ -33,6 +33,32 @@ impl Avx512 {
 }
 
 impl NodeKernel for Avx512 {
+    const PACKETS: bool = true;
+
+    #[inline(always)]
+    fn packet_node(self, p: &RayPacket, node: &WideNode, t_max: f32) -> NodeHits {
+        // SAFETY: `self` proves AVX-512 F/VL, AVX2 and FMA; the store goes to a local array.
+        unsafe {
+            let (t_enter, t_exit) = packet_slabs(p, node, t_max);
+            let mask = _mm256_cmp_ps_mask::<_CMP_LE_OQ>(t_enter, t_exit);
+            let mut out = NodeHits { mask: u32::from(mask), t_enter: [0.0; 8] };
+            _mm256_storeu_ps(out.t_enter.as_mut_ptr(), t_enter);
+            out
+        }
+    }
+
+    #[inline(always)]
+    fn rays_in_box(self, p: &RayPacket, node: &WideNode, child: usize, t_max: &[f32; PACKET]) -> u32 {
+        // SAFETY: `self` proves AVX2 and FMA (and more).
+        unsafe { rays_in_box(p, node, child, t_max) }
+    }
+
+    #[inline(always)]
+    fn packet_block(self, w: &PacketWoop, block: &TriBlock4, b: u32, who: u32, best: &mut PacketBest) {
+        // SAFETY: `self` proves AVX2 (and more).
+        unsafe { packet_block(w, block, b, who, best) }
+    }
+
     #[inline(always)]
     fn intersect(self, ray: &PreparedRay, node: &WideNode, t_max: f32) -> NodeHits {
         // SAFETY: `self` proves AVX-512 F/VL, AVX2 and FMA; the store goes to a local array.

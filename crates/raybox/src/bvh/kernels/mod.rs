@@ -10,6 +10,7 @@
 mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
+mod packet;
 mod scalar;
 mod soup;
 mod stack;
@@ -19,10 +20,11 @@ use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
 use super::node::WideNode;
 
+pub(crate) use packet::{PACKET, PacketBest, PacketWoop, RayPacket, farthest, rays_in_bounds, rays_reaching};
 pub(crate) use scalar::Scalar;
 pub(crate) use soup::SoupKernel;
 pub(crate) use stack::{STACK_CAPACITY, Stack, StackStorage};
-pub(crate) use triangles::{BlockRay, TriBlock4, intersect_block4};
+pub(crate) use triangles::{BlockRay, TriBlock4, intersect_block4, woop_axes};
 
 /// A ray prepared for box tests: reciprocal direction and, per axis, which plane of a box
 /// it meets first (`near`: the min plane when moving up the axis, the max plane otherwise).
@@ -152,6 +154,29 @@ pub(crate) struct NodeHits {
 /// [`Kernel::detect`] makes the SIMD ones), which is what makes `intersect` safe to call.
 pub(crate) trait NodeKernel: Copy {
     fn intersect(self, ray: &PreparedRay, node: &WideNode, t_max: f32) -> NodeHits;
+
+    /// Whether packets pay off with this kernel (the SIMD ones; the scalar kernel has the
+    /// packet tests too, as the reference, but a packet walk with them is slower).
+    const PACKETS: bool = false;
+
+    /// The packet `p` against the 8 children of `node` (see `packet.rs`): conservative.
+    #[inline(always)]
+    fn packet_node(self, p: &RayPacket, node: &WideNode, t_max: f32) -> NodeHits {
+        packet::scalar_packet_node(p, node, t_max)
+    }
+
+    /// Which rays of `p` may enter child `child` of `node` within their own `t_max`.
+    #[inline(always)]
+    fn rays_in_box(self, p: &RayPacket, node: &WideNode, child: usize, t_max: &[f32; PACKET]) -> u32 {
+        packet::scalar_rays_in_box(p, node, child, t_max)
+    }
+
+    /// The rays `who` of a packet against the triangles of block number `b`, recording
+    /// each ray's hits in `best` (see `packet::scalar_packet_block`, bit for bit).
+    #[inline(always)]
+    fn packet_block(self, w: &PacketWoop, block: &TriBlock4, b: u32, who: u32, best: &mut PacketBest) {
+        packet::scalar_packet_block(w, block, b, who, best);
+    }
 }
 
 /// The kernels this CPU can run, best first.

@@ -23,9 +23,14 @@ pub(crate) struct TriBlock4 {
 const _: () = assert!(core::mem::size_of::<TriBlock4>() == 160);
 
 impl TriBlock4 {
-    /// A block of 1 to 4 triangles `(id, vertices)`.
+    /// A block of 1 to 4 triangles `(id, vertices)`, in increasing `id` order (so that the
+    /// first lane of equal `t` is the lowest index).
     pub fn new(triangles: &[(u32, [Vec3; 3])]) -> Self {
         debug_assert!((1..=4).contains(&triangles.len()));
+        let mut sorted = [triangles[0]; 4];
+        sorted[..triangles.len()].copy_from_slice(triangles);
+        sorted[..triangles.len()].sort_unstable_by_key(|&(id, _)| id);
+        let triangles = &sorted[..triangles.len()];
         let mut block = Self { v: [[0.0; 4]; 9], ids: [u32::MAX; 4] };
         for lane in 0..4 {
             let (id, tri) = triangles[lane.min(triangles.len() - 1)];
@@ -85,6 +90,24 @@ impl BlockRay {
             Self { woop: WoopRay::new(origin, dir) }
         }
     }
+}
+
+/// The axis permutation `[kx, ky, kz]` of `WoopRay::new(_, dir)`, with selects instead of
+/// its table (a test checks they agree): `kz` is the axis of the largest `|dir[k]|` (the
+/// first of equals), and `kx`, `ky` the next two in cyclic order, swapped when the ray runs
+/// down `kz` (which keeps the triangles' winding, so the sign of the edge functions).
+/// `dir` must have no NaN.
+#[inline(always)]
+pub(crate) fn woop_axes(dir: Vec3) -> [usize; 3] {
+    let a = dir.abs();
+    // Plain comparisons: `f32::max` without its NaN rule.
+    let kz = if a.z > (if a.y > a.x { a.y } else { a.x }) { 2 } else { usize::from(a.y > a.x) };
+    let (kx, ky) = match kz {
+        0 => (1, 2),
+        1 => (2, 0),
+        _ => (0, 1),
+    };
+    if dir[kz] < 0.0 { [ky, kx, kz] } else { [kx, ky, kz] }
 }
 
 /// The nearest hit among the block's triangles with `t` in `[t_min, t_max]`:
@@ -154,19 +177,8 @@ mod sse {
         pub(super) fn new(origin: Vec3, dir: Vec3) -> Self {
             let d = dir.to_array();
             let o = origin.to_array();
-            let a = dir.abs();
-            // `kz`: the largest `|dir[k]|`, the first of equals. `dir` has no NaN, so the
-            // plain comparisons below are `f32::max` without its NaN rule.
-            let kz = if a.z > (if a.y > a.x { a.y } else { a.x }) { 2 } else { usize::from(a.y > a.x) };
-            // The next two axes in cyclic order, swapped when the ray runs down `kz` (the
-            // swap keeps the triangles' winding, and so the sign of the edge functions).
-            let (kx, ky) = match kz {
-                0 => (1, 2),
-                1 => (2, 0),
-                _ => (0, 1),
-            };
+            let [kx, ky, kz] = super::woop_axes(dir);
             let dz = d[kz];
-            let (kx, ky) = if dz < 0.0 { (ky, kx) } else { (kx, ky) };
             // SAFETY: SSE is part of every x86-64 CPU.
             unsafe {
                 // (d[kx], d[ky], 1) / d[kz] in one division, as `WoopRay::new` does.

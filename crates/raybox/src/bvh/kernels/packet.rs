@@ -1,0 +1,471 @@
+//! Packets: 8 rays that run the same way walk the tree together, so that one test of a
+//! node's 8 children serves all of them (Wald, Boulos and Shirley, *Ray Tracing Deformable
+//! Scenes Using Dynamic Bounding Volume Hierarchies*, ACM TOG 2007: the interval-arithmetic
+//! test of a packet against a box).
+//!
+//! Two tests, each with a plain reference here and an AVX version in `avx2.rs`:
+//! - [`scalar_packet_node`]: the packet against the 8 children of a node, conservatively:
+//!   a child passes when *some* ray of the packet may enter it. It bounds every ray's slab
+//!   distances from below (near planes) and above (far planes) with the extremes of the
+//!   packet's origins and reciprocal directions. Rounding is monotonic, so each bound is
+//!   also a bound of every ray's *computed* distance, and the padding of the single-ray
+//!   kernels (Ize 2013) keeps it conservative: no ray ever misses a box it enters.
+//! - [`scalar_rays_in_box`]: each ray of the packet against one child box, with the
+//!   single-ray kernels' own arithmetic: the walk runs it before a leaf, so that a ray
+//!   tests the triangles of a leaf only when it may enter the leaf's box, as alone.
+
+use glam::Vec3;
+
+use super::{NodeHits, SLAB_PAD, TriBlock4};
+use crate::bvh::node::WideNode;
+use crate::query::{WoopRay, ray_triangle_watertight};
+
+/// Rays in a packet.
+pub(crate) const PACKET: usize = 8;
+
+/// Up to 8 rays made ready for the packet tests, structure-of-arrays. All run the same way
+/// along each axis (same `near`, `far` plane rows) and none parallel to an axis.
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(32))]
+pub(crate) struct RayPacket {
+    /// Per axis, the rays' origins (a ray not in the packet repeats another's values).
+    pub origin: [[f32; PACKET]; 3],
+    /// Per axis, the rays' reciprocal directions (all finite, one sign per axis).
+    pub rdir: [[f32; PACKET]; 3],
+    /// The rays' `t_min`.
+    pub t_min: [f32; PACKET],
+    /// Per axis, the origin bound that gives the least distance to a near plane: the
+    /// greatest origin when the rays run up the axis, the least otherwise.
+    pub o_near: [f32; 3],
+    /// Per axis, the origin bound that gives the greatest distance to a far plane.
+    pub o_far: [f32; 3],
+    /// Per axis, the least and greatest reciprocal direction.
+    pub r_lo: [f32; 3],
+    pub r_hi: [f32; 3],
+    /// The least `t_min`.
+    pub t_min_lo: f32,
+    /// The plane rows the rays meet first and last on each axis (shared by all).
+    pub near: [usize; 3],
+    pub far: [usize; 3],
+}
+
+impl RayPacket {
+    /// The packet of 8 rays given lane by lane (origins, directions, `t_min`): `None` when
+    /// they do not all run the same way along every axis or one runs parallel to an axis
+    /// plane (its reciprocal direction is not finite). Each ray's values are those of its
+    /// `PreparedRay` (the same reciprocal, the same plane rows), computed a row at a time.
+    #[inline(always)]
+    pub fn from_lanes(
+        origin: &[[f32; PACKET]; 3],
+        dir: &[[f32; PACKET]; 3],
+        t_min: &[f32; PACKET],
+    ) -> Option<Self> {
+        // Lane by lane `1 / dir`, correctly rounded as in `PreparedRay::new`.
+        let rdir: [[f32; PACKET]; 3] = core::array::from_fn(|k| core::array::from_fn(|i| 1.0 / dir[k][i]));
+        let mut near = [0; 3];
+        let mut far = [0; 3];
+        let (mut o_near, mut o_far, mut r_lo, mut r_hi) = ([0.0; 3], [0.0; 3], [0.0; 3], [0.0; 3]);
+        for k in 0..3 {
+            let r = &rdir[k];
+            // All finite and of one sign (the sign bit, as `PreparedRay::new` reads it):
+            // the bits, OR-ed and AND-ed over the lanes, in integer form.
+            let down = r[0].is_sign_negative();
+            let (any_sign, all_sign) =
+                r.iter().fold((0u32, u32::MAX), |(o, a), x| (o | x.to_bits(), a & x.to_bits()));
+            let finite = r.iter().fold(0u32, |m, x| m.max(x.to_bits() & 0x7fff_ffff)) < 0x7f80_0000;
+            if !finite || (any_sign >> 31) != (all_sign >> 31) {
+                return None;
+            }
+            near[k] = k + 3 * usize::from(down);
+            far[k] = k + 3 * usize::from(!down);
+            let (mut lo, mut hi) = (r[0], r[0]);
+            let (mut o_lo, mut o_hi) = (origin[k][0], origin[k][0]);
+            for i in 1..PACKET {
+                lo = if r[i] < lo { r[i] } else { lo };
+                hi = if r[i] > hi { r[i] } else { hi };
+                o_lo = if origin[k][i] < o_lo { origin[k][i] } else { o_lo };
+                o_hi = if origin[k][i] > o_hi { origin[k][i] } else { o_hi };
+            }
+            (r_lo[k], r_hi[k]) = (lo, hi);
+            // As in `new`: up the axis the least (near plane - o) is from the greatest origin.
+            (o_near[k], o_far[k]) = if down { (o_lo, o_hi) } else { (o_hi, o_lo) };
+        }
+        let t_min_lo = t_min.iter().fold(t_min[0], |m, &t| if t < m { t } else { m });
+        Some(Self { origin: *origin, rdir, t_min: *t_min, o_near, o_far, r_lo, r_hi, t_min_lo, near, far })
+    }
+}
+
+/// The packet against the 8 children of `node` within `[t_min_lo, t_max]`: bit `i` of the
+/// mask is set when some ray of the packet may enter child `i` (never a false miss);
+/// `t_enter[i]` is at most where any ray enters it.
+pub(crate) fn scalar_packet_node(p: &RayPacket, node: &WideNode, t_max: f32) -> NodeHits {
+    let mut hits = NodeHits { mask: 0, t_enter: [f32::INFINITY; 8] };
+    for lane in 0..8 {
+        let mut t_enter = p.t_min_lo;
+        let mut t_exit = t_max;
+        for k in 0..3 {
+            // Every ray's (near - o) * rdir is at least the least of the corner products
+            // (one sign of rdir per axis); likewise at most for the far plane.
+            let x = node.planes[p.near[k]][lane] - p.o_near[k];
+            let t_near = (x * p.r_lo[k]).min(x * p.r_hi[k]);
+            let y = node.planes[p.far[k]][lane] - p.o_far[k];
+            let t_far = (y * p.r_lo[k]).max(y * p.r_hi[k]);
+            t_enter = t_enter.max(t_near);
+            t_exit = t_exit.min(t_far);
+        }
+        let t_enter = t_enter - t_enter.abs() * SLAB_PAD;
+        let t_exit = t_exit + t_exit.abs() * SLAB_PAD;
+        if t_enter <= t_exit {
+            hits.mask |= 1 << lane;
+            hits.t_enter[lane] = t_enter;
+        }
+    }
+    hits
+}
+
+/// Each ray of the packet against child `child` of `node`, within its own `[t_min,
+/// t_max[i]]`: bit `i` set when ray `i` may enter the box (the single-ray kernels' test).
+#[allow(clippy::needless_range_loop)] // lane `i` of several arrays
+pub(crate) fn scalar_rays_in_box(p: &RayPacket, node: &WideNode, child: usize, t_max: &[f32; PACKET]) -> u32 {
+    let mut mask = 0;
+    for i in 0..PACKET {
+        let mut t_enter = p.t_min[i];
+        let mut t_exit = t_max[i];
+        for k in 0..3 {
+            let t_near = (node.planes[p.near[k]][child] - p.origin[k][i]) * p.rdir[k][i];
+            let t_far = (node.planes[p.far[k]][child] - p.origin[k][i]) * p.rdir[k][i];
+            t_enter = t_enter.max(t_near);
+            t_exit = t_exit.min(t_far);
+        }
+        let t_enter = t_enter - t_enter.abs() * SLAB_PAD;
+        let t_exit = t_exit + t_exit.abs() * SLAB_PAD;
+        mask |= u32::from(t_enter <= t_exit) << i;
+    }
+    mask
+}
+
+/// Each ray of `p` against the box `[min, max]` within `[t_min, t_max[i]]` (the single-ray
+/// kernels' test, as [`scalar_rays_in_box`]): bit `i` set when ray `i` may enter it.
+#[inline(always)]
+#[allow(clippy::needless_range_loop)] // lane `i` of several arrays
+pub(crate) fn rays_in_bounds(p: &RayPacket, min: [f32; 3], max: [f32; 3], t_max: &[f32; PACKET]) -> u32 {
+    let planes = [min[0], min[1], min[2], max[0], max[1], max[2]];
+    let mut mask = 0;
+    for i in 0..PACKET {
+        let mut t_enter = p.t_min[i];
+        let mut t_exit = t_max[i];
+        for k in 0..3 {
+            let t_near = (planes[p.near[k]] - p.origin[k][i]) * p.rdir[k][i];
+            let t_far = (planes[p.far[k]] - p.origin[k][i]) * p.rdir[k][i];
+            t_enter = t_enter.max(t_near);
+            t_exit = t_exit.min(t_far);
+        }
+        let t_enter = t_enter - t_enter.abs() * SLAB_PAD;
+        let t_exit = t_exit + t_exit.abs() * SLAB_PAD;
+        mask |= u32::from(t_enter <= t_exit) << i;
+    }
+    mask
+}
+
+/// The watertight triangle test's per-ray set-up for a packet whose rays share their
+/// axis permutation `k` (a `WoopRay`'s, the same for nearly parallel rays), lane by lane.
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(32))]
+pub(crate) struct PacketWoop {
+    /// `origin[kx]`, `origin[ky]`, `origin[kz]` of each ray.
+    pub o: [[f32; PACKET]; 3],
+    /// The shear `(sx, sy, sz)` of each ray: `(dir[kx], dir[ky], 1) / dir[kz]`.
+    pub s: [[f32; PACKET]; 3],
+    pub t_min: [f32; PACKET],
+    pub k: [usize; 3],
+    /// The rays, for the rare tie that the scalar kernel decides.
+    pub origin: [Vec3; PACKET],
+    pub dir: [Vec3; PACKET],
+}
+
+impl PacketWoop {
+    /// The set-up of 8 rays given lane by lane (and as vectors, for the tie path); `None`
+    /// when some ray's `WoopRay` has another axis permutation than the first's.
+    #[inline(always)]
+    pub fn new(
+        origin: &[[f32; PACKET]; 3],
+        dir: &[[f32; PACKET]; 3],
+        t_min: [f32; PACKET],
+        rays: (&[Vec3; PACKET], &[Vec3; PACKET]),
+    ) -> Option<Self> {
+        let k = super::woop_axes(rays.1[0]);
+        // Every lane's `kz` must be the first's (the signs of the directions already
+        // agree, so then the whole permutation does): `woop_axes`' rule, lane by lane.
+        let same: [bool; PACKET] = core::array::from_fn(|i| {
+            let (x, y, z) = (dir[0][i].abs(), dir[1][i].abs(), dir[2][i].abs());
+            let z_largest = z > (if y > x { y } else { x });
+            match k[2] {
+                2 => z_largest,
+                1 => !z_largest && y > x,
+                _ => !z_largest && y <= x,
+            }
+        });
+        if same.contains(&false) {
+            return None;
+        }
+        let (dx, dy, dz) = (&dir[k[0]], &dir[k[1]], &dir[k[2]]);
+        Some(Self {
+            o: k.map(|axis| origin[axis]),
+            // Lane by lane the correctly rounded quotients of `WoopRay::new`.
+            s: [
+                core::array::from_fn(|i| dx[i] / dz[i]),
+                core::array::from_fn(|i| dy[i] / dz[i]),
+                core::array::from_fn(|i| 1.0 / dz[i]),
+            ],
+            t_min,
+            k,
+            origin: *rays.0,
+            dir: *rays.1,
+        })
+    }
+}
+
+/// Each ray's closest hit so far in a packet walk.
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(32))]
+pub(crate) struct PacketBest {
+    /// The hit's `t`, or the ray's `t_max` while it has none: the ray's reach.
+    pub t: [f32; PACKET],
+    pub u: [f32; PACKET],
+    pub v: [f32; PACKET],
+    /// The triangle hit (`u32::MAX`: none yet), its block and lane.
+    pub id: [u32; PACKET],
+    pub block: [u32; PACKET],
+    pub lane: [u32; PACKET],
+}
+
+impl PacketBest {
+    #[inline(always)]
+    pub fn new(t_max: [f32; PACKET]) -> Self {
+        Self {
+            t: t_max,
+            u: [0.0; PACKET],
+            v: [0.0; PACKET],
+            id: [u32::MAX; PACKET],
+            block: [0; PACKET],
+            lane: [0; PACKET],
+        }
+    }
+
+    /// Records a hit of ray `i` if it wins: nearer than the best so far, or as near with a
+    /// lower triangle index (the rule of the single-ray casts). `t` is at most `self.t[i]`.
+    #[inline(always)]
+    pub fn offer(&mut self, i: usize, hit: (f32, f32, f32), id: u32, block: u32, lane: usize) {
+        let (t, u, v) = hit;
+        if t < self.t[i] || id < self.id[i] {
+            (self.t[i], self.u[i], self.v[i]) = (t, u, v);
+            (self.id[i], self.block[i], self.lane[i]) = (id, block, lane as u32);
+        }
+    }
+}
+
+/// The rays of `who` against the triangles of block number `b`, in lane order, with the
+/// scalar kernel: the reference of the SIMD versions, which must give the same bits.
+pub(crate) fn scalar_packet_block(
+    w: &PacketWoop,
+    block: &TriBlock4,
+    b: u32,
+    who: u32,
+    best: &mut PacketBest,
+) {
+    for i in (0..PACKET).filter(|&i| who & (1 << i) != 0) {
+        let ray = WoopRay::new(w.origin[i], w.dir[i]);
+        for lane in block.lanes() {
+            if let Some(hit) = ray_triangle_watertight(&ray, block.triangle(lane), w.t_min[i], best.t[i]) {
+                best.offer(i, hit, block.ids[lane], b, lane);
+            }
+        }
+    }
+}
+
+/// Ray `i` against lane `lane` of `block` with the scalar kernel (the SIMD versions' path
+/// for a lane whose edge function is exactly 0).
+#[cold]
+#[inline(never)]
+pub(crate) fn scalar_tie(
+    w: &PacketWoop,
+    block: &TriBlock4,
+    b: u32,
+    i: usize,
+    lane: usize,
+    best: &mut PacketBest,
+) {
+    let ray = WoopRay::new(w.origin[i], w.dir[i]);
+    if let Some(hit) = ray_triangle_watertight(&ray, block.triangle(lane), w.t_min[i], best.t[i]) {
+        best.offer(i, hit, block.ids[lane], b, lane);
+    }
+}
+
+/// The rays of `who` whose `t_max` is at least `t` (bit `i` for ray `i`).
+#[inline(always)]
+pub(crate) fn rays_reaching(t: f32, t_max: &[f32; PACKET], who: u32) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use core::arch::x86_64::*;
+        // SAFETY: SSE is part of every x86-64 CPU; the loads read the 8 floats of `t_max`.
+        unsafe {
+            let t = _mm_set1_ps(t);
+            let lo = _mm_movemask_ps(_mm_cmple_ps(t, _mm_loadu_ps(t_max.as_ptr()))) as u32;
+            let hi = _mm_movemask_ps(_mm_cmple_ps(t, _mm_loadu_ps(t_max.as_ptr().add(4)))) as u32;
+            (lo | hi << 4) & who
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        (0..PACKET).fold(0, |m, i| m | u32::from(t <= t_max[i]) << i) & who
+    }
+}
+
+/// The greatest `t_max` of the rays of `who` (not empty); no `t_max` is NaN.
+#[inline(always)]
+pub(crate) fn farthest(t_max: &[f32; PACKET], who: u32) -> f32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use core::arch::x86_64::*;
+        // SAFETY: SSE2 is part of every x86-64 CPU; the loads read the 8 floats of
+        // `t_max` and the 32 bytes of `LANE_BITS`.
+        unsafe {
+            // Lanes not in `who` become -inf, then a max over the 8 lanes.
+            const LANE_BITS: [i32; PACKET] = [1, 2, 4, 8, 16, 32, 64, 128];
+            let bits = _mm_set1_epi32(who as i32);
+            let keep = |half: usize| {
+                let lane = _mm_loadu_si128(LANE_BITS.as_ptr().add(4 * half).cast());
+                let on = _mm_castsi128_ps(_mm_cmpeq_epi32(_mm_and_si128(bits, lane), lane));
+                let t = _mm_loadu_ps(t_max.as_ptr().add(4 * half));
+                _mm_or_ps(_mm_and_ps(on, t), _mm_andnot_ps(on, _mm_set1_ps(f32::NEG_INFINITY)))
+            };
+            let m = _mm_max_ps(keep(0), keep(1));
+            let m = _mm_max_ps(m, _mm_shuffle_ps::<0b10_11_00_01>(m, m));
+            let m = _mm_max_ps(m, _mm_shuffle_ps::<0b01_00_11_10>(m, m));
+            _mm_cvtss_f32(m)
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        (0..PACKET).filter(|&i| who & (1 << i) != 0).map(|i| t_max[i]).fold(f32::NEG_INFINITY, f32::max)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bvh::kernels::{Kernel, NodeKernel, PreparedRay, Scalar, with_kernel};
+    use crate::mesh::scene::Pcg32;
+
+    fn random_node(rng: &mut Pcg32) -> WideNode {
+        let mut node = WideNode::EMPTY;
+        for lane in 0..(1 + rng.next_u32() % 8) as usize {
+            let c = glam::Vec3A::new(rng.range(-4.0, 4.0), rng.range(-4.0, 4.0), rng.range(-4.0, 4.0));
+            let h = glam::Vec3A::new(rng.range(0.0, 1.0), rng.range(0.0, 1.0), rng.range(0.0, 1.0));
+            let b = crate::bvh::node::Bounds { min: c - h, max: c + h };
+            node.set_child(lane, &b, crate::bvh::node::ChildRef::inner(lane as u32));
+        }
+        node
+    }
+
+    /// A packet of rays from near one point, in directions near one direction (sometimes
+    /// spread wide), aimed at the boxes' region, and which of them take part.
+    fn random_packet(rng: &mut Pcg32) -> Option<([PreparedRay; PACKET], u32, RayPacket)> {
+        let o = glam::Vec3::new(rng.range(-8.0, 8.0), rng.range(-8.0, 8.0), rng.range(-8.0, 8.0));
+        let target = glam::Vec3::new(rng.range(-4.0, 4.0), rng.range(-4.0, 4.0), rng.range(-4.0, 4.0));
+        let d = (target - o).normalize();
+        let spread = if rng.next_u32().is_multiple_of(4) { 0.5 } else { 0.02 };
+        let dirs: [glam::Vec3; PACKET] = core::array::from_fn(|_| d + rng.unit_vector() * spread);
+        let rays: [PreparedRay; PACKET] = core::array::from_fn(|i| {
+            let origin = o + rng.unit_vector() * spread;
+            PreparedRay::new(origin.to_array(), dirs[i].to_array(), rng.range(0.0, 0.5))
+        });
+        let who = (rng.next_u32() & 0xff) | 1;
+        let origin = core::array::from_fn(|k| core::array::from_fn(|i| rays[i].origin[k]));
+        let dir = core::array::from_fn(|k| core::array::from_fn(|i| dirs[i][k]));
+        let t_min = core::array::from_fn(|i| rays[i].t_min);
+        let p = RayPacket::from_lanes(&origin, &dir, &t_min)?;
+        for (i, ray) in rays.iter().enumerate() {
+            for k in 0..3 {
+                assert_eq!(p.rdir[k][i], ray.rdir[k], "from_lanes' reciprocal");
+                assert_eq!((p.near[k], p.far[k]), (ray.near[k], ray.far[k]), "from_lanes' plane rows");
+            }
+        }
+        Some((rays, who, p))
+    }
+
+    /// The packet test never misses a child that one of its rays enters (checked with the
+    /// scalar single-ray kernel), and each kernel's packet tests agree with the reference.
+    #[test]
+    fn packet_tests_are_conservative_and_kernels_agree() {
+        let mut rng = Pcg32::new(11);
+        let (mut packets, mut entered) = (0, 0);
+        for _ in 0..20_000 {
+            let node = random_node(&mut rng);
+            let Some((rays, who, p)) = random_packet(&mut rng) else { continue };
+            packets += 1;
+            let t_max: [f32; PACKET] = core::array::from_fn(|_| rng.range(1.0, 30.0));
+            let t_hi = farthest(&t_max, who);
+            let want = scalar_packet_node(&p, &node, t_hi);
+            for (i, ray) in rays.iter().enumerate().filter(|&(i, _)| who & (1 << i) != 0) {
+                let alone = Scalar.intersect(ray, &node, t_max[i]);
+                assert_eq!(alone.mask & !want.mask, 0, "the packet test missed a child ray {i} enters");
+                for lane in 0..8 {
+                    if alone.mask & (1 << lane) != 0 {
+                        entered += 1;
+                        assert!(want.t_enter[lane] <= alone.t_enter[lane], "t_enter above a ray's");
+                        let in_box = scalar_rays_in_box(&p, &node, lane, &t_max);
+                        assert!(in_box & (1 << i) != 0, "rays_in_box dropped ray {i}");
+                    }
+                }
+            }
+            for kernel in Kernel::all_supported() {
+                with_kernel!(kernel, |k| {
+                    let got = k.packet_node(&p, &node, t_hi);
+                    assert_eq!(got.mask, want.mask, "{}: packet_node mask", kernel.name());
+                    for lane in 0..8 {
+                        if want.mask & (1 << lane) != 0 {
+                            // The SIMD kernels pad with one fused multiply-add (one rounding).
+                            let (a, b) = (got.t_enter[lane], want.t_enter[lane]);
+                            assert!(
+                                (a - b).abs() <= 1e-6 * b.abs().max(1.0),
+                                "{}: t_enter {a} vs {b}",
+                                kernel.name()
+                            );
+                        }
+                        let got = k.rays_in_box(&p, &node, lane, &t_max);
+                        assert_eq!(
+                            got,
+                            scalar_rays_in_box(&p, &node, lane, &t_max),
+                            "{}: rays_in_box",
+                            kernel.name()
+                        );
+                    }
+                });
+            }
+        }
+        assert!(packets > 10_000 && entered > 5_000, "{packets} packets, {entered} boxes entered");
+    }
+
+    #[test]
+    fn lane_helpers_match_their_definitions() {
+        let mut rng = Pcg32::new(3);
+        for _ in 0..10_000 {
+            let t_max: [f32; PACKET] = core::array::from_fn(|_| match rng.next_u32() % 4 {
+                0 => f32::INFINITY,
+                _ => rng.range(0.0, 10.0),
+            });
+            let who = rng.next_u32() & 0xff;
+            let t = rng.range(0.0, 10.0);
+            let want = (0..PACKET).fold(0, |m, i| m | u32::from(t <= t_max[i]) << i) & who;
+            assert_eq!(rays_reaching(t, &t_max, who), want);
+            if who != 0 {
+                let want = (0..PACKET)
+                    .filter(|&i| who & (1 << i) != 0)
+                    .map(|i| t_max[i])
+                    .fold(f32::NEG_INFINITY, f32::max);
+                assert_eq!(farthest(&t_max, who), want);
+            }
+        }
+    }
+}
