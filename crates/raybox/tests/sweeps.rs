@@ -224,16 +224,12 @@ fn obb2_onto_a_steep_segment() {
     check_sweep(&a, v, &s, d0).unwrap();
 }
 
-/// OPEN BUG (found by `PROPTEST_CASES=100000`, seed 48d0751a…, not in the regressions file
-/// so that CI stays green): a sphere grazing an `Obb3` face (closing speed 2.9e-4 along the
-/// face normal, in the box frame) gets `t = 0.4244451`; exact rational arithmetic on the
-/// same inputs gives `0.4243673`. `Sphere::sweep(&Obb3)` maps the centre and the motion into
-/// the box frame in `f32` (`point_to_local`, `rotation().transpose() * motion`) and
-/// `ray_rounded_box` runs in `f32`: the centre's 2.5e-8 rounding over the 2.9e-4 closing
-/// speed is 8.8e-5 in `t` (the same slab in `f64` gives 0.4243673). The fix is an `f64`
-/// box-frame transform and an `f64` rounded-box kernel (`slab_span`, `capsule_roots`).
+/// Found by `PROPTEST_CASES=100000` (seed 48d0751a…): a sphere grazing an `Obb3` face
+/// (closing speed 2.9e-4 along the face normal, in the box frame). Exact rational arithmetic
+/// on these inputs (box frame `Rᵀ (p - center)`, as `Obb3::point_to_local`) gives
+/// `t = 0.42436731`; the sweep once took the centre and the motion to the box frame in `f32`,
+/// whose 2.5e-8 error in the gap over the 2.9e-4 closing speed made `t = 0.4244451`.
 #[test]
-#[ignore = "open bug: f32 box-frame transform in the ball-OBB sweep loses t on grazing motions"]
 fn sphere_grazing_an_obb3_face() {
     let a = Sphere::new(Vec3::new(-0.6623271, -1.4999967, -0.8896998), 0.07670176);
     let v = Vec3::new(0.65111244, -0.35555106, 1.36524);
@@ -248,6 +244,6 @@ fn sphere_grazing_an_obb3_face() {
     )
     .unwrap();
     let hit = a.sweep(v, &o).unwrap();
-    assert!((hit.t - 0.4243673).abs() < 1e-5, "{hit:?}");
+    assert!((f64::from(hit.t) - 0.42436731).abs() < 1e-6, "{hit:?}");
     check_sweep(&a, v, &o, ov).unwrap();
 }
