@@ -1,5 +1,5 @@
-//! Moving box against box (axis-aligned), 2D and 3D: the slab test of the moving centre
-//! against the static box grown by the moving box's half extents (the Minkowski sum;
+//! Moving box against box (axis-aligned), 2D and 3D: the slab test of the displacement
+//! against the Minkowski difference of the boxes (the static box grown by the moving one;
 //! Ericson, *Real-Time Collision Detection*, 5.5.8), with `ray/ray_aabb.rs`'s kernel.
 //!
 //! The point is the centre of the face the boxes share at the time of impact.
@@ -24,10 +24,15 @@ macro_rules! aabb_sweep {
                     let k = self.contact(other)?;
                     return Some($Hit { t: 0.0, point: k.points[0], normal: -k.normal });
                 }
-                let h = self.half_extents();
-                let (lo, hi) = (other.min() - h, other.max() + h);
+                // The boxes overlap at time t iff, on every axis, the displacement t v lies
+                // in [other.min - self.max, other.max - self.min]: the slab test from the
+                // origin. Each bound is one rounded difference of inputs, so on a grazing
+                // motion (tiny v[i]) the gap keeps its relative precision and t = gap / v[i]
+                // does too; the centre and the grown bounds, rounded to f32 on their own,
+                // would put an ulp of the coordinates (not of the gap) over v[i].
+                let (lo, hi) = (other.min() - self.max(), other.max() - self.min());
                 let s = slab_span(
-                    self.center().to_array(),
+                    $V::ZERO.to_array(),
                     motion.to_array(),
                     lo.to_array(),
                     hi.to_array(),

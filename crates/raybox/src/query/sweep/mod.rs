@@ -202,6 +202,68 @@ pub(crate) fn sweep_rounded(a: &Rounded, v: DVec3, b: &Rounded, planar: bool) ->
     None
 }
 
+/// The entry of the ray `o + t v`, `t` in `[0, 1]`, into the box `[lo, hi]` (the slab test,
+/// Kay and Kajiya 1986; Ericson, *Real-Time Collision Detection*, 5.3.3), in `f64`: the entry
+/// time and the axis whose slab was entered last (`None` when the ray starts in the box).
+///
+/// The sweeps that reduce to a slab test feed it differences of `f32` inputs (the Minkowski
+/// sum's bounds minus the moving origin), which are exact in `f64`: on a grazing motion the
+/// entry time `(lo - o) / v` divides a small gap by a small closing speed, so rounding the gap
+/// to `f32` first (as `ray::slab_span` would) moves `t` by `ulp / v`, far more than `t`'s own ulp.
+pub(crate) fn slab_entry<const N: usize>(
+    o: [f64; N],
+    v: [f64; N],
+    lo: [f64; N],
+    hi: [f64; N],
+) -> Option<(f64, Option<usize>)> {
+    let (mut enter, mut exit, mut axis) = (0.0, 1.0, None);
+    for i in 0..N {
+        if v[i] == 0.0 {
+            // Parallel to this slab (either sign of zero): in it for every t, or for none.
+            if o[i] < lo[i] || o[i] > hi[i] {
+                return None;
+            }
+            continue;
+        }
+        let (t0, t1) = ((lo[i] - o[i]) / v[i], (hi[i] - o[i]) / v[i]);
+        let (near, far) = if v[i] > 0.0 { (t0, t1) } else { (t1, t0) };
+        if near > enter {
+            (enter, axis) = (near, Some(i));
+        }
+        exit = f64::min(exit, far);
+    }
+    (enter <= exit).then_some((enter, axis))
+}
+
+/// The roots `t₁ <= t₂` of `|f + t v|² = r²` (a point starting at offset `f` from a ball's
+/// centre, moving by `v`), or `None` if the line misses the ball or `v` is zero.
+///
+/// The stable form of Haines, Günther and Akenine-Möller, "Precision Improvements for
+/// Ray/Sphere Intersection" (*Ray Tracing Gems*, 2019, ch. 7): the discriminant from the
+/// centre's perpendicular offset `l = f - (f·v / v·v) v` (no cancellation of `b² - ac`),
+/// and the near root as `c / q` (no cancellation of `-b + √…`). Inputs are `f64` (offsets in
+/// a box's frame, or differences of `f32` coordinates, exact in `f64`).
+pub(crate) fn ball_entry<const N: usize>(f: [f64; N], v: [f64; N], r: f64) -> Option<(f64, f64)> {
+    let dot = |a: [f64; N], b: [f64; N]| (0..N).map(|i| a[i] * b[i]).sum::<f64>();
+    let a = dot(v, v);
+    if a == 0.0 {
+        return None; // not moving across this ball's axes: it has no entry time
+    }
+    let b = dot(f, v); // half the textbook b
+    let k = b / a;
+    let l: [f64; N] = core::array::from_fn(|i| f[i] - k * v[i]);
+    let disc = r * r - dot(l, l);
+    if disc < 0.0 {
+        return None;
+    }
+    let q = -(b + b.signum() * (a * disc).sqrt());
+    if q == 0.0 {
+        return Some((-k, -k)); // b = 0 on a tangent line: the double root at the foot
+    }
+    let (x, y) = ((dot(f, f) - r * r) / q, q / a);
+    Some(if x <= y { (x, y) } else { (y, x) })
+}
+
 pub(crate) fn hit2(h: Toi) -> SweepHit2 {
     SweepHit2 {
         t: h.t as f32,

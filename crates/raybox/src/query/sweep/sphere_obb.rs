@@ -1,5 +1,11 @@
 //! Moving ball against oriented box, 2D and 3D, and the box moving against the ball: the
 //! rounded-box ray of `sphere_aabb.rs` in the box frame (where the box is `[-h, h]`).
+//!
+//! The centre and the motion are taken to the box frame in `f64` (`Rᵀ (c - center)` and
+//! `Rᵀ v`, the frame of `Obb3::point_to_local`): the products of `f32` entries are exact
+//! and each sum is rounded once, at `f64`'s precision. The component of `Rᵀ v` along a
+//! face normal is a small difference of large products when the motion grazes that face,
+//! and the time of impact divides by it (see `sphere_aabb.rs`, *Precision*).
 
 use glam::{DVec2, DVec3, Vec2, Vec3};
 
@@ -21,9 +27,10 @@ impl Sweep<Obb2> for Circle {
             return Some(SweepHit2 { t: 0.0, point: k.points[0], normal: -k.normal });
         }
         let h = other.half_extents();
-        let (o, v) = (other.point_to_local(self.center()), other.rotation().transpose() * motion);
-        let (t, n) =
-            ray_rounded_box(o.to_array(), v.to_array(), ((-h).to_array(), h.to_array()), self.radius())?;
+        let rt = other.rotation().as_dmat2().transpose();
+        let (o, v) = (rt * (self.center().as_dvec2() - other.center().as_dvec2()), rt * motion.as_dvec2());
+        let bounds = ((-h).as_dvec2().to_array(), h.as_dvec2().to_array());
+        let (t, n) = ray_rounded_box(o.to_array(), v.to_array(), bounds, f64::from(self.radius()))?;
         let normal = other.rotation().as_dmat2() * DVec2::from_array(n);
         let normal = DVec3::new(normal.x, normal.y, 0.0);
         let r = f64::from(self.radius());
@@ -44,9 +51,10 @@ impl Sweep<Obb3> for Sphere {
             return Some(SweepHit3 { t: 0.0, point: k.points[0], normal: -k.normal });
         }
         let h = other.half_extents();
-        let (o, v) = (other.point_to_local(self.center()), other.rotation().transpose() * motion);
-        let (t, n) =
-            ray_rounded_box(o.to_array(), v.to_array(), ((-h).to_array(), h.to_array()), self.radius())?;
+        let rt = other.rotation().as_dmat3().transpose();
+        let (o, v) = (rt * (d3(self.center()) - d3(other.center())), rt * d3(motion));
+        let bounds = (d3(-h).to_array(), d3(h).to_array());
+        let (t, n) = ray_rounded_box(o.to_array(), v.to_array(), bounds, f64::from(self.radius()))?;
         let normal = other.rotation().as_dmat3() * DVec3::from_array(n);
         let r = f64::from(self.radius());
         Some(hit3(Toi { t, point: d3(self.center()) + d3(motion) * t - normal * r, normal }))

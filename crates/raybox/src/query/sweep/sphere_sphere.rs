@@ -1,20 +1,21 @@
 //! Moving ball against ball, 2D and 3D: the centre's ray against the static ball grown by
 //! the moving radius (Ericson, *Real-Time Collision Detection*, 5.5.5), with the stable
-//! roots of `ray/ray_sphere.rs`.
+//! `f64` roots of `ball_entry` (`mod.rs`).
 
 use glam::{DVec3, Vec2, Vec3};
 
-use super::{SweepHit2, SweepHit3, Toi, hit2, hit3};
+use super::{SweepHit2, SweepHit3, Toi, ball_entry, hit2, hit3};
 use crate::query::distance::{d2, d3};
-use crate::query::ray::ball_roots;
 use crate::{Circle, Contact, Overlaps, Sphere, Sweep};
 
 /// The first time the ball `(c, r)` moving by `v` touches `(c2, r2)`, when apart at `t = 0`.
+///
+/// In `f64`, where `c - c2` and `r + r2` are exact: the time of impact of a grazing motion
+/// (small `v·n` at the contact) moves by `δ / (v·n)` for an error `δ` in either, so the
+/// summed radius rounded to `f32` (`δ` up to an ulp of it) would cost far more than `t`'s ulp.
 fn ball_ball_toi<const N: usize>(c: [f32; N], r: f32, v: [f32; N], c2: [f32; N], r2: f32) -> Option<f64> {
-    if v.iter().all(|&x| x == 0.0) {
-        return None;
-    }
-    let (t1, _) = ball_roots(c, v, c2, r + r2)?;
+    let f = core::array::from_fn(|i| f64::from(c[i]) - f64::from(c2[i]));
+    let (t1, _) = ball_entry(f, v.map(f64::from), f64::from(r) + f64::from(r2))?; // None for a zero v
     (0.0..=1.0).contains(&t1).then_some(t1)
 }
 
