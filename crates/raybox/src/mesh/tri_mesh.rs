@@ -270,7 +270,15 @@ impl TriMesh {
     /// ```
     pub fn cast_rays_into(&self, rays: &[Ray3], out: &mut Vec<Option<MeshHit>>) {
         let chunk = |rays: &[Ray3], out: &mut [Option<MeshHit>]| {
-            with_kernel!(Kernel::detect(), |k| self.cast_run(k, rays, out));
+            with_kernel!(Kernel::detect(), |k| in_packets(
+                k,
+                rays,
+                out,
+                #[inline(always)]
+                |rays: &[Ray3], out: &mut [Option<MeshHit>]| self.cast_packet(k, rays, out),
+                #[inline(always)]
+                |rays: &[Ray3], out: &mut [Option<MeshHit>]| self.cast_singles(k, rays, out),
+            ));
         };
         in_chunks(rays, None, out, chunk);
     }
@@ -287,16 +295,15 @@ impl TriMesh {
     /// ray, in order), as [`TriMesh::cast_rays_into`].
     pub fn occluded_rays_into(&self, rays: &[Ray3], out: &mut Vec<bool>) {
         let chunk = |rays: &[Ray3], out: &mut [bool]| {
-            // As in `cast_rays`: two rays in flight on meshes beyond the L2 cache.
-            if self.footprint() > INTERLEAVE_ABOVE_BYTES {
-                with_kernel!(Kernel::detect(), |k| self.occluded_chunk::<_, 2>(k, rays, out));
-            } else {
-                with_kernel!(Kernel::detect(), |k| {
-                    for (r, o) in rays.iter().zip(out) {
-                        *o = self.occluded_with(k, r);
-                    }
-                });
-            }
+            with_kernel!(Kernel::detect(), |k| in_packets(
+                k,
+                rays,
+                out,
+                #[inline(always)]
+                |rays: &[Ray3], out: &mut [bool]| self.occluded_packet(k, rays, out),
+                #[inline(always)]
+                |rays: &[Ray3], out: &mut [bool]| self.occluded_singles(k, rays, out),
+            ));
         };
         in_chunks(rays, false, out, chunk);
     }
@@ -418,24 +425,6 @@ impl TriMesh {
         Some(self.hit(ray, block, lane, t, u, v))
     }
 
-    /// A batch's run of rays: each group of [`PACKET`] rays that run the same way from
-    /// nearby origins walks the tree as a packet (`cast_packet`); the others one by one.
-    #[inline(always)]
-    fn cast_run<K: NodeKernel>(&self, kernel: K, rays: &[Ray3], out: &mut [Option<MeshHit>]) {
-        // Rays not cast yet (groups that were no packet), cast one by one in runs.
-        let mut pending = 0;
-        let mut start = 0;
-        while K::PACKETS && start + PACKET <= rays.len() {
-            let end = start + PACKET;
-            if self.cast_packet(kernel, &rays[start..end], &mut out[start..end]) {
-                self.cast_singles(kernel, &rays[pending..start], &mut out[pending..start]);
-                pending = end;
-            }
-            start = end;
-        }
-        self.cast_singles(kernel, &rays[pending..], &mut out[pending..]);
-    }
-
     /// Rays one by one: two in flight once the walk waits on memory (1.5x on a
     /// 1M-triangle terrain, one thread); on a mesh that fits the L2 cache a plain loop.
     #[inline(always)]
@@ -449,17 +438,30 @@ impl TriMesh {
         }
     }
 
-    /// Casts `rays` (`PACKET` of them) as one packet if they are coherent: the same
-    /// direction signs, directions within about 3 degrees of each other and origins
-    /// within 1% of the mesh's size (camera rays, for instance). Returns `false`, having
-    /// written nothing, when they are not (a packet of scattered rays would visit the
-    /// union of their paths). The hits are those of [`TriMesh::cast_ray`], bit for bit.
+    /// [`TriMesh::cast_singles`] for any-hit queries.
     #[inline(always)]
-    fn cast_packet<K: NodeKernel>(&self, kernel: K, rays: &[Ray3], out: &mut [Option<MeshHit>]) -> bool {
-        let Some(first) = rays.first() else { return false };
+    fn occluded_singles<K: NodeKernel>(&self, kernel: K, rays: &[Ray3], out: &mut [bool]) {
+        if self.footprint() > INTERLEAVE_ABOVE_BYTES {
+            self.occluded_chunk::<_, 2>(kernel, rays, out);
+        } else {
+            for (r, o) in rays.iter().zip(out) {
+                *o = self.occluded_with(kernel, r);
+            }
+        }
+    }
+
+    /// Traces `rays` (`PACKET` of them) as one packet if they are coherent: the same
+    /// direction signs, directions within about 3 degrees of each other, origins within 1%
+    /// of the mesh's size (camera rays, for instance) and the same `WoopRay` axes. Returns
+    /// each ray's closest hit (or with `any_hit`, some hit), the single casts' bit for bit,
+    /// or `None` when the rays are not coherent (a packet of scattered rays would visit the
+    /// union of their paths).
+    #[inline(always)]
+    fn trace_packet<K: NodeKernel>(&self, kernel: K, rays: &[Ray3], any_hit: bool) -> Option<PacketBest> {
+        let first = rays.first()?;
         let signs = |r: &Ray3| r.dir().to_array().map(f32::is_sign_negative);
         if rays.iter().any(|r| signs(r) != signs(first)) {
-            return false;
+            return None;
         }
         // The rays lane by lane (the checks below then run 8 lanes at a time).
         let origins: [Vec3; PACKET] = core::array::from_fn(|i| rays[i].origin());
@@ -468,11 +470,11 @@ impl TriMesh {
         let dir: [[f32; PACKET]; 3] = core::array::from_fn(|k| core::array::from_fn(|i| dirs[i][k]));
         let t_min: [f32; PACKET] = core::array::from_fn(|i| rays[i].t_min());
         let t_max: [f32; PACKET] = core::array::from_fn(|i| rays[i].t_max());
-        let Some(packet) = RayPacket::from_lanes(&origin, &dir, &t_min) else { return false };
+        let packet = RayPacket::from_lanes(&origin, &dir, &t_min)?;
         // Origins within 1% of the mesh's size of each other...
         let size = (Vec3::from(self.tree.root_max) - Vec3::from(self.tree.root_min)).max_element();
         if (0..3).any(|k| (packet.o_near[k] - packet.o_far[k]).abs() > 0.01 * size) {
-            return false;
+            return None;
         }
         // ... and directions within about 3 degrees of the first ray's:
         // (d . d0)^2 >= cos^2 |d|^2 |d0|^2, with d . d0 > 0 as the signs agree.
@@ -483,15 +485,14 @@ impl TriMesh {
             dot * dot >= 0.997 * len_sq * d0.length_squared()
         });
         if close.contains(&false) {
-            return false;
+            return None;
         }
-        let Some(woop) = PacketWoop::new(&origin, &dir, t_min, (&origins, &dirs)) else { return false };
+        let woop = PacketWoop::new(&origin, &dir, t_min, (&origins, &dirs))?;
+        let mut best = PacketBest::new(t_max);
         if self.tree.root == ChildRef::EMPTY {
-            out.fill(None);
-            return true;
+            return Some(best);
         }
         let who = rays_in_bounds(&packet, self.tree.root_min, self.tree.root_max, &t_max);
-        let mut best = PacketBest::new(t_max);
         if who != 0 {
             traverse::closest_hit_packet(
                 kernel,
@@ -505,9 +506,23 @@ impl TriMesh {
                     for (b, block) in (first..).zip(&self.blocks[first..first + count]) {
                         kernel.packet_block(&woop, block, b as u32, who, best);
                     }
+                    if any_hit {
+                        // A ray with a hit is done: a reach of -inf drops it everywhere.
+                        for i in (0..PACKET).filter(|&i| who & (1 << i) != 0 && best.id[i] != u32::MAX) {
+                            best.t[i] = f32::NEG_INFINITY;
+                        }
+                    }
                 },
             );
         }
+        Some(best)
+    }
+
+    /// Closest hits of `rays` as one packet (see `trace_packet`): `false`, having written
+    /// nothing, when they are not coherent. The hits are those of [`TriMesh::cast_ray`].
+    #[inline(always)]
+    fn cast_packet<K: NodeKernel>(&self, kernel: K, rays: &[Ray3], out: &mut [Option<MeshHit>]) -> bool {
+        let Some(best) = self.trace_packet(kernel, rays, false) else { return false };
         for (i, o) in out.iter_mut().enumerate() {
             *o = (best.id[i] != u32::MAX).then(|| {
                 self.hit(
@@ -519,6 +534,16 @@ impl TriMesh {
                     best.v[i],
                 )
             });
+        }
+        true
+    }
+
+    /// [`TriMesh::cast_packet`] for any-hit queries: each ray stops at its first hit.
+    #[inline(always)]
+    fn occluded_packet<K: NodeKernel>(&self, kernel: K, rays: &[Ray3], out: &mut [bool]) -> bool {
+        let Some(best) = self.trace_packet(kernel, rays, true) else { return false };
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = best.id[i] != u32::MAX;
         }
         true
     }
@@ -741,6 +766,29 @@ struct InFlight {
     best: Option<(usize, usize, f32, f32, f32)>,
 }
 
+/// A batch's run of rays: each group of [`PACKET`] rays that `packet` accepts (coherent
+/// ones) is traced as a packet; the others go to `singles`, in runs.
+#[inline(always)]
+fn in_packets<K: NodeKernel, T>(
+    _kernel: K,
+    rays: &[Ray3],
+    out: &mut [T],
+    mut packet: impl FnMut(&[Ray3], &mut [T]) -> bool,
+    mut singles: impl FnMut(&[Ray3], &mut [T]),
+) {
+    let mut pending = 0;
+    let mut start = 0;
+    while K::PACKETS && start + PACKET <= rays.len() {
+        let end = start + PACKET;
+        if packet(&rays[start..end], &mut out[start..end]) {
+            singles(&rays[pending..start], &mut out[pending..start]);
+            pending = end;
+        }
+        start = end;
+    }
+    singles(&rays[pending..], &mut out[pending..]);
+}
+
 /// Runs `chunk(rays, out)` over pieces of `rays` (on all cores with the `rayon` feature),
 /// each writing its results into its own piece of `out` (one entry per ray; `chunk` must
 /// write every entry of its piece): no per-chunk vectors and no serial concatenation at the end (which, for a million
@@ -849,6 +897,16 @@ mod tests {
                         hits += out.iter().flatten().count();
                         assert_eq!(&out[..], want, "{name}, {}: a packet's hits differ", kernel.name());
                     }
+                    let mut blocked = [false; PACKET];
+                    if with_kernel!(kernel, |k| mesh.occluded_packet(k, group, &mut blocked)) {
+                        let alone: Vec<bool> = group.iter().map(|r| mesh.occluded(r)).collect();
+                        assert_eq!(
+                            &blocked[..],
+                            &alone[..],
+                            "{name}, {}: a packet's any-hits differ",
+                            kernel.name()
+                        );
+                    }
                 }
                 let groups = rays.len() / PACKET;
                 assert!(packets * 10 > groups * 9, "{name}: only {packets} of {groups} groups were packets");
@@ -856,6 +914,13 @@ mod tests {
             }
             // The batch call (packets where it can) gives the same answers...
             assert_eq!(mesh.cast_rays(&rays), singles, "{name}: batch");
+            let occluded: Vec<bool> = rays.iter().map(|r| mesh.occluded(r)).collect();
+            assert_eq!(mesh.occluded_rays(&rays), occluded, "{name}: any-hit batch");
+            assert_eq!(
+                occluded,
+                singles.iter().map(Option::is_some).collect::<Vec<_>>(),
+                "{name}: any vs closest"
+            );
             // ... which are the brute-force ones, ties included (every 7th ray, and all the
             // rays aimed at vertices and edges).
             let aimed = rays.len() - 300 * PACKET;
