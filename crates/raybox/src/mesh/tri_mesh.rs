@@ -463,13 +463,12 @@ impl TriMesh {
         if rays.iter().any(|r| signs(r) != signs(first)) {
             return None;
         }
+        let rays: &[Ray3; PACKET] = rays.try_into().ok()?;
         // The rays lane by lane (the checks below then run 8 lanes at a time).
-        let origins: [Vec3; PACKET] = core::array::from_fn(|i| rays[i].origin());
-        let dirs: [Vec3; PACKET] = core::array::from_fn(|i| rays[i].dir());
-        let origin: [[f32; PACKET]; 3] = core::array::from_fn(|k| core::array::from_fn(|i| origins[i][k]));
-        let dir: [[f32; PACKET]; 3] = core::array::from_fn(|k| core::array::from_fn(|i| dirs[i][k]));
-        let t_min: [f32; PACKET] = core::array::from_fn(|i| rays[i].t_min());
-        let t_max: [f32; PACKET] = core::array::from_fn(|i| rays[i].t_max());
+        let lanes = kernel.ray_lanes(rays);
+        let origin = [lanes[0], lanes[1], lanes[2]];
+        let dir = [lanes[3], lanes[4], lanes[5]];
+        let (t_min, t_max) = (lanes[6], lanes[7]);
         let packet = RayPacket::from_lanes(&origin, &dir, &t_min)?;
         // Origins within 1% of the mesh's size of each other...
         let size = (Vec3::from(self.tree.root_max) - Vec3::from(self.tree.root_min)).max_element();
@@ -478,16 +477,17 @@ impl TriMesh {
         }
         // ... and directions within about 3 degrees of the first ray's:
         // (d . d0)^2 >= cos^2 |d|^2 |d0|^2, with d . d0 > 0 as the signs agree.
-        let d0 = dirs[0];
+        let d0 = [dir[0][0], dir[1][0], dir[2][0]];
+        let d0_sq = d0[0] * d0[0] + d0[1] * d0[1] + d0[2] * d0[2];
         let close: [bool; PACKET] = core::array::from_fn(|i| {
-            let dot = dir[0][i] * d0.x + dir[1][i] * d0.y + dir[2][i] * d0.z;
+            let dot = dir[0][i] * d0[0] + dir[1][i] * d0[1] + dir[2][i] * d0[2];
             let len_sq = dir[0][i] * dir[0][i] + dir[1][i] * dir[1][i] + dir[2][i] * dir[2][i];
-            dot * dot >= 0.997 * len_sq * d0.length_squared()
+            dot * dot >= 0.997 * len_sq * d0_sq
         });
         if close.contains(&false) {
             return None;
         }
-        let woop = PacketWoop::new(&origin, &dir, t_min, (&origins, &dirs))?;
+        let woop = PacketWoop::new(rays, &lanes)?;
         let mut best = PacketBest::new(t_max);
         if self.tree.root == ChildRef::EMPTY {
             return Some(best);

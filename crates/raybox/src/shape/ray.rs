@@ -22,9 +22,13 @@ macro_rules! ray_type {
         /// ```
         #[doc = $example]
         /// ```
+        ///
+        /// Laid out as `origin`, `dir`, `t_min`, `t_max` (`#[repr(C)]`, no padding): the
+        /// batch casts read 8 rays at once as a block of floats.
         #[derive(Clone, Copy, Debug, PartialEq)]
         #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
         #[cfg_attr(feature = "serde", serde(try_from = $raw, into = $raw))]
+        #[repr(C)]
         pub struct $Ray {
             origin: $V,
             dir: $V,
@@ -224,6 +228,8 @@ ray_type!(
     "use raybox::Ray2;\nuse glam::Vec2;\n\nlet ray = Ray2::new(Vec2::ZERO, Vec2::new(2.0, 0.0));\nassert_eq!(ray.at(1.5), Vec2::new(3.0, 0.0));\nassert!(Ray2::try_new(Vec2::ZERO, Vec2::ZERO).is_err());",
     "raw::Ray<glam::Vec2>"
 );
+const _: () = assert!(core::mem::size_of::<Ray2>() == 6 * 4 && core::mem::align_of::<Ray2>() == 4);
+
 ray_type!(
     Ray3,
     Vec3,
@@ -232,6 +238,9 @@ ray_type!(
     "use raybox::Ray3;\nuse glam::Vec3;\n\nlet seg = Ray3::segment(Vec3::ZERO, Vec3::new(0.0, 0.0, 4.0));\nassert_eq!((seg.t_min(), seg.t_max()), (0.0, 1.0));\nassert_eq!(seg.at(0.5), Vec3::new(0.0, 0.0, 2.0));",
     "raw::Ray<glam::Vec3>"
 );
+
+// Eight floats, no padding (`TriMesh`'s packets read rays as such).
+const _: () = assert!(core::mem::size_of::<Ray3>() == 8 * 4 && core::mem::align_of::<Ray3>() == 4);
 
 #[cfg(feature = "serde")]
 mod raw {

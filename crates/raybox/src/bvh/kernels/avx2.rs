@@ -82,9 +82,15 @@ impl NodeKernel for Avx2 {
     }
 
     #[inline(always)]
-    fn packet_block(self, w: &PacketWoop, block: &TriBlock4, b: u32, who: u32, best: &mut PacketBest) {
+    fn packet_block(self, w: &PacketWoop<'_>, block: &TriBlock4, b: u32, who: u32, best: &mut PacketBest) {
         // SAFETY: `self` proves AVX2.
         unsafe { packet_block(w, block, b, who, best) }
+    }
+
+    #[inline(always)]
+    fn ray_lanes(self, rays: &[crate::Ray3; PACKET]) -> [[f32; PACKET]; 8] {
+        // SAFETY: `self` proves AVX.
+        unsafe { ray_lanes(rays) }
     }
 
     #[inline(always)]
@@ -180,7 +186,7 @@ pub(super) unsafe fn rays_in_box(p: &RayPacket, node: &WideNode, child: usize, t
 /// The CPU must support AVX and AVX2.
 #[inline(always)]
 pub(super) unsafe fn packet_block(
-    w: &PacketWoop,
+    w: &PacketWoop<'_>,
     block: &TriBlock4,
     b: u32,
     who: u32,
@@ -289,5 +295,53 @@ pub(super) unsafe fn packet_block(
                 bits &= bits - 1;
             }
         }
+    }
+}
+
+/// 8 rays lane by lane (`packet::scalar_ray_lanes`): an 8x8 transpose of their floats in
+/// 24 shuffles.
+///
+/// # Safety
+/// The CPU must support AVX.
+#[inline(always)]
+pub(super) unsafe fn ray_lanes(rays: &[crate::Ray3; PACKET]) -> [[f32; PACKET]; 8] {
+    // SAFETY: AVX per this function's contract. A `Ray3` is `#[repr(C)]` of two `Vec3`
+    // (each `#[repr(C)]` of 3 `f32`) and two `f32`: 8 floats without padding (asserted at
+    // compile time in `shape/ray.rs`), so the 8 rays are 64 consecutive floats; the stores
+    // write a local array.
+    unsafe {
+        let p = rays.as_ptr().cast::<f32>();
+        let r: [__m256; 8] = core::array::from_fn(|i| _mm256_loadu_ps(p.add(8 * i)));
+        // Pairs of rays interleaved, then quads, then the 128-bit halves swapped into place.
+        let t = [
+            _mm256_unpacklo_ps(r[0], r[1]),
+            _mm256_unpackhi_ps(r[0], r[1]),
+            _mm256_unpacklo_ps(r[2], r[3]),
+            _mm256_unpackhi_ps(r[2], r[3]),
+        ];
+        let u = [
+            _mm256_unpacklo_ps(r[4], r[5]),
+            _mm256_unpackhi_ps(r[4], r[5]),
+            _mm256_unpacklo_ps(r[6], r[7]),
+            _mm256_unpackhi_ps(r[6], r[7]),
+        ];
+        let q = [
+            _mm256_shuffle_ps::<0x44>(t[0], t[2]),
+            _mm256_shuffle_ps::<0xEE>(t[0], t[2]),
+            _mm256_shuffle_ps::<0x44>(t[1], t[3]),
+            _mm256_shuffle_ps::<0xEE>(t[1], t[3]),
+        ];
+        let w = [
+            _mm256_shuffle_ps::<0x44>(u[0], u[2]),
+            _mm256_shuffle_ps::<0xEE>(u[0], u[2]),
+            _mm256_shuffle_ps::<0x44>(u[1], u[3]),
+            _mm256_shuffle_ps::<0xEE>(u[1], u[3]),
+        ];
+        let mut rows = [[0.0f32; PACKET]; 8];
+        for c in 0..4 {
+            _mm256_storeu_ps(rows[c].as_mut_ptr(), _mm256_permute2f128_ps::<0x20>(q[c], w[c]));
+            _mm256_storeu_ps(rows[c + 4].as_mut_ptr(), _mm256_permute2f128_ps::<0x31>(q[c], w[c]));
+        }
+        rows
     }
 }

@@ -3,7 +3,7 @@
 
 use core::arch::x86_64::*;
 
-use super::avx2::{packet_block, packet_slabs, padded_slabs, rays_in_box};
+use super::avx2::{packet_block, packet_slabs, padded_slabs, ray_lanes, rays_in_box};
 use super::{NodeHits, NodeKernel, PACKET, PacketBest, PacketWoop, PreparedRay, RayPacket, TriBlock4};
 use crate::bvh::node::WideNode;
 
@@ -54,9 +54,15 @@ impl NodeKernel for Avx512 {
     }
 
     #[inline(always)]
-    fn packet_block(self, w: &PacketWoop, block: &TriBlock4, b: u32, who: u32, best: &mut PacketBest) {
+    fn packet_block(self, w: &PacketWoop<'_>, block: &TriBlock4, b: u32, who: u32, best: &mut PacketBest) {
         // SAFETY: `self` proves AVX2 (and more).
         unsafe { packet_block(w, block, b, who, best) }
+    }
+
+    #[inline(always)]
+    fn ray_lanes(self, rays: &[crate::Ray3; PACKET]) -> [[f32; PACKET]; 8] {
+        // SAFETY: `self` proves AVX (and more).
+        unsafe { ray_lanes(rays) }
     }
 
     #[inline(always)]

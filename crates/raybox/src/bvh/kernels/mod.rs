@@ -171,10 +171,16 @@ pub(crate) trait NodeKernel: Copy {
         packet::scalar_rays_in_box(p, node, child, t_max)
     }
 
+    /// 8 rays lane by lane: rows `origin.x, .y, .z, dir.x, .y, .z, t_min, t_max`.
+    #[inline(always)]
+    fn ray_lanes(self, rays: &[crate::Ray3; PACKET]) -> [[f32; PACKET]; 8] {
+        packet::scalar_ray_lanes(rays)
+    }
+
     /// The rays `who` of a packet against the triangles of block number `b`, recording
     /// each ray's hits in `best` (see `packet::scalar_packet_block`, bit for bit).
     #[inline(always)]
-    fn packet_block(self, w: &PacketWoop, block: &TriBlock4, b: u32, who: u32, best: &mut PacketBest) {
+    fn packet_block(self, w: &PacketWoop<'_>, block: &TriBlock4, b: u32, who: u32, best: &mut PacketBest) {
         packet::scalar_packet_block(w, block, b, who, best);
     }
 }

@@ -171,7 +171,7 @@ pub(crate) fn rays_in_bounds(p: &RayPacket, min: [f32; 3], max: [f32; 3], t_max:
 /// axis permutation `k` (a `WoopRay`'s, the same for nearly parallel rays), lane by lane.
 #[derive(Clone, Copy, Debug)]
 #[repr(C, align(32))]
-pub(crate) struct PacketWoop {
+pub(crate) struct PacketWoop<'r> {
     /// `origin[kx]`, `origin[ky]`, `origin[kz]` of each ray.
     pub o: [[f32; PACKET]; 3],
     /// The shear `(sx, sy, sz)` of each ray: `(dir[kx], dir[ky], 1) / dir[kz]`.
@@ -179,21 +179,16 @@ pub(crate) struct PacketWoop {
     pub t_min: [f32; PACKET],
     pub k: [usize; 3],
     /// The rays, for the rare tie that the scalar kernel decides.
-    pub origin: [Vec3; PACKET],
-    pub dir: [Vec3; PACKET],
+    pub rays: &'r [crate::Ray3; PACKET],
 }
 
-impl PacketWoop {
-    /// The set-up of 8 rays given lane by lane (and as vectors, for the tie path); `None`
-    /// when some ray's `WoopRay` has another axis permutation than the first's.
+impl<'r> PacketWoop<'r> {
+    /// The set-up of `rays`, given lane by lane in `lanes` (`NodeKernel::ray_lanes`);
+    /// `None` when some ray's `WoopRay` has another axis permutation than the first's.
     #[inline(always)]
-    pub fn new(
-        origin: &[[f32; PACKET]; 3],
-        dir: &[[f32; PACKET]; 3],
-        t_min: [f32; PACKET],
-        rays: (&[Vec3; PACKET], &[Vec3; PACKET]),
-    ) -> Option<Self> {
-        let k = super::woop_axes(rays.1[0]);
+    pub fn new(rays: &'r [crate::Ray3; PACKET], lanes: &[[f32; PACKET]; 8]) -> Option<Self> {
+        let dir = [&lanes[3], &lanes[4], &lanes[5]];
+        let k = super::woop_axes(Vec3::new(dir[0][0], dir[1][0], dir[2][0]));
         // Every lane's `kz` must be the first's (the signs of the directions already
         // agree, so then the whole permutation does): `woop_axes`' rule, lane by lane.
         let same: [bool; PACKET] = core::array::from_fn(|i| {
@@ -208,19 +203,18 @@ impl PacketWoop {
         if same.contains(&false) {
             return None;
         }
-        let (dx, dy, dz) = (&dir[k[0]], &dir[k[1]], &dir[k[2]]);
+        let (dx, dy, dz) = (dir[k[0]], dir[k[1]], dir[k[2]]);
         Some(Self {
-            o: k.map(|axis| origin[axis]),
+            o: k.map(|axis| lanes[axis]),
             // Lane by lane the correctly rounded quotients of `WoopRay::new`.
             s: [
                 core::array::from_fn(|i| dx[i] / dz[i]),
                 core::array::from_fn(|i| dy[i] / dz[i]),
                 core::array::from_fn(|i| 1.0 / dz[i]),
             ],
-            t_min,
+            t_min: lanes[6],
             k,
-            origin: *rays.0,
-            dir: *rays.1,
+            rays,
         })
     }
 }
@@ -274,7 +268,7 @@ pub(crate) fn scalar_packet_block(
     best: &mut PacketBest,
 ) {
     for i in (0..PACKET).filter(|&i| who & (1 << i) != 0) {
-        let ray = WoopRay::new(w.origin[i], w.dir[i]);
+        let ray = WoopRay::new(w.rays[i].origin(), w.rays[i].dir());
         for lane in block.lanes() {
             if let Some(hit) = ray_triangle_watertight(&ray, block.triangle(lane), w.t_min[i], best.t[i]) {
                 best.offer(i, hit, block.ids[lane], b, lane);
@@ -295,10 +289,23 @@ pub(crate) fn scalar_tie(
     lane: usize,
     best: &mut PacketBest,
 ) {
-    let ray = WoopRay::new(w.origin[i], w.dir[i]);
+    let ray = WoopRay::new(w.rays[i].origin(), w.rays[i].dir());
     if let Some(hit) = ray_triangle_watertight(&ray, block.triangle(lane), w.t_min[i], best.t[i]) {
         best.offer(i, hit, block.ids[lane], b, lane);
     }
+}
+
+/// 8 rays lane by lane (see `NodeKernel::ray_lanes`), through their accessors.
+#[inline(always)]
+pub(crate) fn scalar_ray_lanes(rays: &[crate::Ray3; PACKET]) -> [[f32; PACKET]; 8] {
+    let mut rows = [[0.0; PACKET]; 8];
+    for (i, r) in rays.iter().enumerate() {
+        let (o, d) = (r.origin(), r.dir());
+        for (row, x) in rows.iter_mut().zip([o.x, o.y, o.z, d.x, d.y, d.z, r.t_min(), r.t_max()]) {
+            row[i] = x;
+        }
+    }
+    rows
 }
 
 /// The rays of `who` whose `t_max` is at least `t` (bit `i` for ray `i`).
@@ -465,6 +472,22 @@ mod tests {
                     .map(|i| t_max[i])
                     .fold(f32::NEG_INFINITY, f32::max);
                 assert_eq!(farthest(&t_max, who), want);
+            }
+        }
+    }
+
+    #[test]
+    fn every_kernel_reads_rays_into_the_same_lanes() {
+        let mut rng = Pcg32::new(4);
+        for _ in 0..100 {
+            let rays: [crate::Ray3; PACKET] = core::array::from_fn(|_| {
+                let o = glam::Vec3::new(rng.range(-9.0, 9.0), rng.range(-9.0, 9.0), rng.range(-9.0, 9.0));
+                crate::Ray3::with_range(o, rng.unit_vector(), rng.range(0.0, 1.0), rng.range(1.0, 5.0))
+            });
+            let want = scalar_ray_lanes(&rays);
+            assert_eq!(want[4][3], rays[3].dir().y);
+            for kernel in Kernel::all_supported() {
+                assert_eq!(with_kernel!(kernel, |k| k.ray_lanes(&rays)), want, "{}", kernel.name());
             }
         }
     }
