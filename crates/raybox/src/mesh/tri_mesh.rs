@@ -27,6 +27,10 @@ use crate::{Aabb3, Ray3};
 /// 1M-triangle terrain, 60 MB, 1.4–1.5x faster.)
 const INTERLEAVE_ABOVE_BYTES: usize = 1 << 20;
 
+/// A packet's leaf reached by at most this many of its rays is tested ray by ray (4
+/// triangles per vector) rather than triangle by triangle (8 rays per vector).
+const SINGLES_AT_MOST: u32 = 3;
+
 /// Most triangles per BVH leaf.
 const LEAF_SIZE: u32 = 4;
 
@@ -503,8 +507,25 @@ impl TriMesh {
                 &mut best,
                 #[inline(always)]
                 |first: usize, count: usize, who: u32, best: &mut PacketBest| {
-                    for (b, block) in (first..).zip(&self.blocks[first..first + count]) {
-                        kernel.packet_block(&woop, block, b as u32, who, best);
+                    let blocks = (first..).zip(&self.blocks[first..first + count]);
+                    if who.count_ones() <= SINGLES_AT_MOST {
+                        // Few rays reach this leaf (fine geometry): each tests the block
+                        // alone, 4 triangles per vector, rather than 8 rays per triangle.
+                        let mut bits = who;
+                        while bits != 0 {
+                            let i = bits.trailing_zeros() as usize & (PACKET - 1);
+                            let ray = BlockRay::of_packet(&woop, i);
+                            for (b, block) in blocks.clone() {
+                                if let Some((lane, t, u, v)) = intersect_block4(&ray, block, t_min[i], best.t[i]) {
+                                    best.offer(i, (t, u, v), block.ids[lane], b as u32, lane);
+                                }
+                            }
+                            bits &= bits - 1;
+                        }
+                    } else {
+                        for (b, block) in blocks {
+                            kernel.packet_block(&woop, block, b as u32, who, best);
+                        }
                     }
                     if any_hit {
                         // A ray with a hit is done: a reach of -inf drops it everywhere.

@@ -7,6 +7,7 @@
 
 use glam::Vec3;
 
+use super::PacketWoop;
 use crate::query::{WoopRay, ray_triangle_watertight};
 
 /// Up to 4 triangles of a leaf, vertex by vertex and axis by axis (`v[3 * vertex + axis]`
@@ -90,6 +91,21 @@ impl BlockRay {
             Self { woop: WoopRay::new(origin, dir) }
         }
     }
+
+    /// `BlockRay::new` of ray `i` of a packet, from the packet's own set-up (the same
+    /// axes and shear, bit for bit: `PacketWoop::new` computes them as `WoopRay::new`).
+    #[inline(always)]
+    pub fn of_packet(w: &PacketWoop<'_>, i: usize) -> Self {
+        let ray = &w.rays[i];
+        #[cfg(target_arch = "x86_64")]
+        {
+            Self { origin: ray.origin(), dir: ray.dir(), lanes: sse::RayLanes::of_packet(w, i) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            Self::new(ray.origin(), ray.dir())
+        }
+    }
 }
 
 /// The axis permutation `[kx, ky, kz]` of `WoopRay::new(_, dir)`, with selects instead of
@@ -156,7 +172,7 @@ mod sse {
 
     use glam::Vec3;
 
-    use super::{BlockRay, TriBlock4};
+    use super::{BlockRay, PacketWoop, TriBlock4};
     use crate::query::{WoopRay, ray_triangle_watertight};
 
     /// The per-ray values of the block test, in SSE registers' form.
@@ -191,6 +207,21 @@ mod sse {
                         _mm_shuffle_ps::<0b10_10_10_10>(s, s),
                     ],
                     k: [kx, ky, kz],
+                }
+            }
+        }
+    }
+
+    impl RayLanes {
+        /// The lanes of ray `i` of a packet, broadcast from its set-up.
+        #[inline(always)]
+        pub(super) fn of_packet(w: &PacketWoop<'_>, i: usize) -> Self {
+            // SAFETY: SSE is part of every x86-64 CPU.
+            unsafe {
+                Self {
+                    o: [0, 1, 2].map(|a| _mm_set1_ps(w.o[a][i])),
+                    s: [0, 1, 2].map(|a| _mm_set1_ps(w.s[a][i])),
+                    k: w.k,
                 }
             }
         }
