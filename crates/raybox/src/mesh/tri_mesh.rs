@@ -34,7 +34,9 @@ const SINGLES_AT_MOST: u32 = 3;
 /// Most triangles per BVH leaf.
 const LEAF_SIZE: u32 = 4;
 
-/// The closest hit of a ray on a [`TriMesh`].
+/// The closest hit of a ray on a [`TriMesh`]. Of triangles hit at exactly the same `t` (a
+/// ray through a shared edge or vertex), the one with the lowest index is reported, by
+/// single and batch casts alike.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MeshHit {
@@ -244,7 +246,10 @@ impl TriMesh {
         with_kernel!(Kernel::detect(), |k| self.occluded_with(k, ray))
     }
 
-    /// [`TriMesh::cast_ray`] for many rays, on all cores (with the `rayon` feature).
+    /// [`TriMesh::cast_ray`] for many rays, on all cores (with the `rayon` feature), with
+    /// the same answers. Runs of 8 consecutive coherent rays (nearly parallel, from nearby
+    /// origins: a camera's rays in image order, say) are traced together as packets, which
+    /// is faster than one by one; order the rays so that neighbours are coherent.
     ///
     /// To cast batch after batch without allocating, use [`TriMesh::cast_rays_into`].
     #[must_use]
@@ -516,7 +521,9 @@ impl TriMesh {
                             let i = bits.trailing_zeros() as usize & (PACKET - 1);
                             let ray = BlockRay::of_packet(&woop, i);
                             for (b, block) in blocks.clone() {
-                                if let Some((lane, t, u, v)) = intersect_block4(&ray, block, t_min[i], best.t[i]) {
+                                if let Some((lane, t, u, v)) =
+                                    intersect_block4(&ray, block, t_min[i], best.t[i])
+                                {
                                     best.offer(i, (t, u, v), block.ids[lane], b as u32, lane);
                                 }
                             }
