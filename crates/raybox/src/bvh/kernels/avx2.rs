@@ -8,6 +8,38 @@ use super::{
 };
 use crate::bvh::node::WideNode;
 
+/// The packet methods of `NodeKernel` for a kernel type that proves AVX2 and FMA (the
+/// AVX2 and AVX-512 kernels share these functions).
+macro_rules! packet_tests {
+    () => {
+        #[inline(always)]
+        fn rays_in_box(self, p: &RayPacket, node: &WideNode, child: usize, t_max: &[f32; PACKET]) -> u32 {
+            // SAFETY: `self` proves AVX2 and FMA.
+            unsafe { $crate::bvh::kernels::avx2::rays_in_box(p, node, child, t_max) }
+        }
+
+        #[inline(always)]
+        fn packet_block(
+            self,
+            w: &PacketWoop<'_>,
+            block: &TriBlock4,
+            b: u32,
+            who: u32,
+            best: &mut PacketBest,
+        ) {
+            // SAFETY: `self` proves AVX2.
+            unsafe { $crate::bvh::kernels::avx2::packet_block(w, block, b, who, best) }
+        }
+
+        #[inline(always)]
+        fn ray_lanes(self, rays: &[crate::Ray3; PACKET]) -> [[f32; PACKET]; 8] {
+            // SAFETY: `self` proves AVX.
+            unsafe { $crate::bvh::kernels::avx2::ray_lanes(rays) }
+        }
+    };
+}
+pub(super) use packet_tests;
+
 /// Proof that the CPU has AVX2 and FMA: only [`Avx2::new`] makes one, after checking.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Avx2(());
@@ -75,23 +107,7 @@ impl NodeKernel for Avx2 {
         }
     }
 
-    #[inline(always)]
-    fn rays_in_box(self, p: &RayPacket, node: &WideNode, child: usize, t_max: &[f32; PACKET]) -> u32 {
-        // SAFETY: `self` proves AVX2 and FMA.
-        unsafe { rays_in_box(p, node, child, t_max) }
-    }
-
-    #[inline(always)]
-    fn packet_block(self, w: &PacketWoop<'_>, block: &TriBlock4, b: u32, who: u32, best: &mut PacketBest) {
-        // SAFETY: `self` proves AVX2.
-        unsafe { packet_block(w, block, b, who, best) }
-    }
-
-    #[inline(always)]
-    fn ray_lanes(self, rays: &[crate::Ray3; PACKET]) -> [[f32; PACKET]; 8] {
-        // SAFETY: `self` proves AVX.
-        unsafe { ray_lanes(rays) }
-    }
+    packet_tests!();
 
     #[inline(always)]
     fn intersect(self, ray: &PreparedRay, node: &WideNode, t_max: f32) -> NodeHits {

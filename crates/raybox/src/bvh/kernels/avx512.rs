@@ -3,7 +3,7 @@
 
 use core::arch::x86_64::*;
 
-use super::avx2::{packet_block, packet_slabs, padded_slabs, ray_lanes, rays_in_box};
+use super::avx2::{packet_slabs, packet_tests, padded_slabs};
 use super::{NodeHits, NodeKernel, PACKET, PacketBest, PacketWoop, PreparedRay, RayPacket, TriBlock4};
 use crate::bvh::node::WideNode;
 
@@ -47,23 +47,7 @@ impl NodeKernel for Avx512 {
         }
     }
 
-    #[inline(always)]
-    fn rays_in_box(self, p: &RayPacket, node: &WideNode, child: usize, t_max: &[f32; PACKET]) -> u32 {
-        // SAFETY: `self` proves AVX2 and FMA (and more).
-        unsafe { rays_in_box(p, node, child, t_max) }
-    }
-
-    #[inline(always)]
-    fn packet_block(self, w: &PacketWoop<'_>, block: &TriBlock4, b: u32, who: u32, best: &mut PacketBest) {
-        // SAFETY: `self` proves AVX2 (and more).
-        unsafe { packet_block(w, block, b, who, best) }
-    }
-
-    #[inline(always)]
-    fn ray_lanes(self, rays: &[crate::Ray3; PACKET]) -> [[f32; PACKET]; 8] {
-        // SAFETY: `self` proves AVX (and more).
-        unsafe { ray_lanes(rays) }
-    }
+    packet_tests!();
 
     #[inline(always)]
     fn intersect(self, ray: &PreparedRay, node: &WideNode, t_max: f32) -> NodeHits {

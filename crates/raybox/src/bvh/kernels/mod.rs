@@ -69,7 +69,7 @@ impl PreparedRay {
                 t_enter = t_enter.max((planes[self.near[k]] - self.origin[k]) * self.rdir[k]);
                 t_exit = t_exit.min((planes[self.far[k]] - self.origin[k]) * self.rdir[k]);
             }
-            t_enter - t_enter.abs() * SLAB_PAD <= t_exit + t_exit.abs() * SLAB_PAD
+            padded(t_enter, t_exit).is_some()
         }
     }
 
@@ -106,8 +106,7 @@ impl PreparedRay {
                 _mm_min_ss(t_far, _mm_shuffle_ps::<0b01_01_01_01>(t_far, t_far)),
                 _mm_shuffle_ps::<0b10_10_10_10>(t_far, t_far),
             );
-            let (t_enter, t_exit) = (_mm_cvtss_f32(t_enter), _mm_cvtss_f32(t_exit));
-            t_enter - t_enter.abs() * SLAB_PAD <= t_exit + t_exit.abs() * SLAB_PAD
+            padded(_mm_cvtss_f32(t_enter), _mm_cvtss_f32(t_exit)).is_some()
         }
     }
 }
@@ -139,6 +138,16 @@ pub(crate) fn prefetch_node(node: &WideNode) {
 /// of `t = (b - o) * (1 / d)` rounds three times; widening `[t_enter, t_exit]` by this much
 /// on both ends makes the box test conservative: a ray that enters a box never misses it.
 pub(crate) const SLAB_PAD: f32 = 2.0 * (3.0 * f32::EPSILON / 2.0) / (1.0 - 3.0 * f32::EPSILON / 2.0);
+
+/// The scalar kernels' conservative verdict on a slab interval: `[t_enter, t_exit]`
+/// widened by the rounding bound ([`SLAB_PAD`]), and the widened `t_enter` if it is not
+/// empty (never a false miss).
+#[inline(always)]
+pub(crate) fn padded(t_enter: f32, t_exit: f32) -> Option<f32> {
+    let t_enter = t_enter - t_enter.abs() * SLAB_PAD;
+    let t_exit = t_exit + t_exit.abs() * SLAB_PAD;
+    (t_enter <= t_exit).then_some(t_enter)
+}
 
 /// The result of testing the 8 children of a node: bit `i` of `mask` is set when the ray
 /// may enter child `i` within `[t_min, t_max]`; `t_enter[i]` is a lower bound of where.

@@ -16,7 +16,7 @@
 
 use glam::Vec3;
 
-use super::{NodeHits, SLAB_PAD, TriBlock4};
+use super::{NodeHits, TriBlock4, padded};
 use crate::bvh::node::WideNode;
 use crate::query::{WoopRay, ray_triangle_watertight};
 
@@ -113,9 +113,7 @@ pub(crate) fn scalar_packet_node(p: &RayPacket, node: &WideNode, t_max: f32) -> 
             t_enter = t_enter.max(t_near);
             t_exit = t_exit.min(t_far);
         }
-        let t_enter = t_enter - t_enter.abs() * SLAB_PAD;
-        let t_exit = t_exit + t_exit.abs() * SLAB_PAD;
-        if t_enter <= t_exit {
+        if let Some(t_enter) = padded(t_enter, t_exit) {
             hits.mask |= 1 << lane;
             hits.t_enter[lane] = t_enter;
         }
@@ -125,27 +123,13 @@ pub(crate) fn scalar_packet_node(p: &RayPacket, node: &WideNode, t_max: f32) -> 
 
 /// Each ray of the packet against child `child` of `node`, within its own `[t_min,
 /// t_max[i]]`: bit `i` set when ray `i` may enter the box (the single-ray kernels' test).
-#[allow(clippy::needless_range_loop)] // lane `i` of several arrays
 pub(crate) fn scalar_rays_in_box(p: &RayPacket, node: &WideNode, child: usize, t_max: &[f32; PACKET]) -> u32 {
-    let mut mask = 0;
-    for i in 0..PACKET {
-        let mut t_enter = p.t_min[i];
-        let mut t_exit = t_max[i];
-        for k in 0..3 {
-            let t_near = (node.planes[p.near[k]][child] - p.origin[k][i]) * p.rdir[k][i];
-            let t_far = (node.planes[p.far[k]][child] - p.origin[k][i]) * p.rdir[k][i];
-            t_enter = t_enter.max(t_near);
-            t_exit = t_exit.min(t_far);
-        }
-        let t_enter = t_enter - t_enter.abs() * SLAB_PAD;
-        let t_exit = t_exit + t_exit.abs() * SLAB_PAD;
-        mask |= u32::from(t_enter <= t_exit) << i;
-    }
-    mask
+    let b = node.child_bounds(child);
+    rays_in_bounds(p, b.min.to_array(), b.max.to_array(), t_max)
 }
 
 /// Each ray of `p` against the box `[min, max]` within `[t_min, t_max[i]]` (the single-ray
-/// kernels' test, as [`scalar_rays_in_box`]): bit `i` set when ray `i` may enter it.
+/// kernels' test): bit `i` set when ray `i` may enter it.
 #[inline(always)]
 #[allow(clippy::needless_range_loop)] // lane `i` of several arrays
 pub(crate) fn rays_in_bounds(p: &RayPacket, min: [f32; 3], max: [f32; 3], t_max: &[f32; PACKET]) -> u32 {
@@ -160,9 +144,7 @@ pub(crate) fn rays_in_bounds(p: &RayPacket, min: [f32; 3], max: [f32; 3], t_max:
             t_enter = t_enter.max(t_near);
             t_exit = t_exit.min(t_far);
         }
-        let t_enter = t_enter - t_enter.abs() * SLAB_PAD;
-        let t_exit = t_exit + t_exit.abs() * SLAB_PAD;
-        mask |= u32::from(t_enter <= t_exit) << i;
+        mask |= u32::from(padded(t_enter, t_exit).is_some()) << i;
     }
     mask
 }

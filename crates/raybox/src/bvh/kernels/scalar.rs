@@ -1,6 +1,6 @@
 //! The reference node kernel, in plain Rust: one lane at a time.
 
-use super::{NodeHits, NodeKernel, PreparedRay, SLAB_PAD};
+use super::{NodeHits, NodeKernel, PreparedRay, padded};
 use crate::bvh::node::WideNode;
 
 /// The scalar kernel; always available.
@@ -23,10 +23,7 @@ impl NodeKernel for Scalar {
                 t_enter = t_enter.max(t_near);
                 t_exit = t_exit.min(t_far);
             }
-            // Widen by the rounding bound (see SLAB_PAD): never a false miss.
-            let t_enter = t_enter - t_enter.abs() * SLAB_PAD;
-            let t_exit = t_exit + t_exit.abs() * SLAB_PAD;
-            if t_enter <= t_exit {
+            if let Some(t_enter) = padded(t_enter, t_exit) {
                 hits.mask |= 1 << lane;
                 hits.t_enter[lane] = t_enter;
             }
