@@ -4,8 +4,8 @@
 //! Every builder here is a *splitter*: given the primitives of a node (a contiguous run of
 //! [`PrimRef`]s), it reorders them in place so that the left part comes first and returns
 //! where the parts meet, or declines (the node becomes a leaf). `collapse.rs` calls a
-//! splitter repeatedly to make 8-wide nodes directly, and `morton.rs` is the splitter of
-//! `Fast`.
+//! splitter repeatedly to make 8-wide nodes directly. `Fast` has its own builder in
+//! `morton.rs`, which makes the wide nodes from sorted Morton codes.
 //!
 //! The SAH splitter follows Wald, *On fast Construction of SAH-based Bounding Volume
 //! Hierarchies* (2007): bin the primitive centroids along each axis, sweep the bins from both
