@@ -44,14 +44,24 @@ const _: () = assert!(DIGIT * PASSES as u32 == 3 * BITS);
 const PARALLEL_THRESHOLD: usize = 4096;
 
 /// Spreads the low 10 bits of `x` to every third bit (bit `i` to bit `3 i`).
-#[inline]
-fn spread(x: u32) -> u32 {
+const fn spread(x: u32) -> u32 {
     let mut x = x & 0x3ff;
     x = (x | (x << 16)) & 0x0300_00ff;
     x = (x | (x << 8)) & 0x0300_f00f;
     x = (x | (x << 4)) & 0x030c_30c3;
     (x | (x << 2)) & 0x0924_9249
 }
+
+/// [`spread`] of every 10-bit number: three lookups cost less than three spreads.
+static SPREAD: [u32; 1 << BITS] = {
+    let mut table = [0; 1 << BITS];
+    let mut i = 0;
+    while i < table.len() {
+        table[i] = spread(i as u32);
+        i += 1;
+    }
+    table
+};
 
 /// The Morton grid over a box: 2^10 cubic cells per axis (one scale for all axes).
 #[derive(Clone, Copy)]
@@ -72,17 +82,25 @@ impl Grid {
     /// The code of the cell of `p` (points outside the box go to the nearest cell).
     #[inline]
     fn code(&self, p: Vec3A) -> u32 {
-        let max_cell = Vec3A::splat(((1u32 << BITS) - 1) as f32);
-        let q = ((p - self.min) * self.scale).min(max_cell).max(Vec3A::ZERO);
-        (spread(q.x as u32) << 2) | (spread(q.y as u32) << 1) | spread(q.z as u32)
+        // The cell is `floor((p - min) * scale)`, computed as `(p - min) * scale - 1/2`
+        // rounded to the nearest integer by adding 2^23, after which the integer is in the
+        // low bits of the float (as `build.rs` bins): cheaper than three float-to-integer
+        // conversions, and the same but for exact ties. The mask keeps the table index in
+        // range whatever the float held, which drops the bounds checks.
+        const ROUND: f32 = 8_388_608.0;
+        const MASK: u32 = (1 << BITS) - 1;
+        let last = Vec3A::splat(MASK as f32);
+        let t = ((p - self.min) * self.scale - Vec3A::splat(0.5)).min(last).max(Vec3A::ZERO);
+        let [x, y, z] = (t + Vec3A::splat(ROUND)).to_array().map(|c| SPREAD[(c.to_bits() & MASK) as usize]);
+        (x << 2) | (y << 1) | z
     }
 }
 
-/// The sort keys `code << 32 | index`, with the counts of each radix digit gathered as
-/// they are pushed (so the sort needs no counting pass of its own).
+/// The sort keys `code << 32 | index`, with the counts of the code's top radix digit
+/// gathered as they are pushed (so the sort needs no counting pass over all the keys).
 struct Keys {
     keys: Vec<u64>,
-    counts: Vec<[u32; BUCKETS]>,
+    counts: Vec<u32>,
 }
 
 /// The code of a sort key.
@@ -91,46 +109,86 @@ fn code(key: u64) -> u32 {
     (key >> 32) as u32
 }
 
+/// The radix digit `pass` (0 the lowest) of a sort key.
+#[inline]
+fn digit(key: u64, pass: usize) -> usize {
+    (key >> (32 + DIGIT * pass as u32)) as usize & (BUCKETS - 1)
+}
+
+/// Buckets of at most this many keys are sorted by comparison, not by digits.
+const SMALL_BUCKET: usize = 256;
+
 impl Keys {
     fn with_capacity(n: usize) -> Self {
-        Self { keys: Vec::with_capacity(n), counts: vec![[0; BUCKETS]; PASSES] }
+        Self { keys: Vec::with_capacity(n), counts: vec![0; BUCKETS] }
     }
 
     #[inline]
     fn push(&mut self, code: u32, index: u32) {
-        for (pass, counts) in self.counts.iter_mut().enumerate() {
-            counts[(code >> (DIGIT * pass as u32)) as usize & (BUCKETS - 1)] += 1;
-        }
-        self.keys.push((u64::from(code) << 32) | u64::from(index));
+        let key = (u64::from(code) << 32) | u64::from(index);
+        self.counts[digit(key, PASSES - 1)] += 1;
+        self.keys.push(key);
     }
 
-    /// The keys sorted by code, stably (least significant digit first), so equal codes keep
-    /// the order they were pushed in. A pass whose digit is the same for every key is skipped.
+    /// The keys sorted by code, stably (equal codes keep the order they were pushed in).
+    ///
+    /// One pass over all the keys scatters them by the code's top digit; then each bucket,
+    /// which is small enough to stay in cache, is sorted on its own by the two lower digits
+    /// (least significant first). Three scatters over the whole array would each write to
+    /// a thousand places far apart, missing the cache and the TLB on almost every key.
     fn sort(self) -> Vec<u64> {
         let n = self.keys.len();
-        let mut keys = self.keys;
-        let mut other = vec![0u64; n];
-        for (pass, counts) in self.counts.iter().enumerate() {
-            if counts.iter().any(|&c| c as usize == n) {
-                continue;
-            }
-            // Counts to starting offsets.
-            let mut next = [0u32; BUCKETS];
-            let mut sum = 0;
-            for (start, &count) in next.iter_mut().zip(counts) {
-                *start = sum;
-                sum += count;
-            }
-            let shift = 32 + DIGIT * pass as u32;
-            for &k in &keys {
-                let d = (k >> shift) as usize & (BUCKETS - 1);
-                other[next[d] as usize] = k;
-                next[d] += 1;
-            }
-            std::mem::swap(&mut keys, &mut other);
+        let mut scratch = self.keys;
+        let mut keys = vec![0u64; n];
+        let mut next = vec![0u32; BUCKETS];
+        let mut sum = 0;
+        for (start, &count) in next.iter_mut().zip(&self.counts) {
+            *start = sum;
+            sum += count;
+        }
+        for &k in &scratch {
+            let d = digit(k, PASSES - 1);
+            keys[next[d] as usize] = k;
+            next[d] += 1;
+        }
+        let mut start = 0;
+        for &count in &self.counts {
+            let end = start + count as usize;
+            sort_bucket(&mut keys[start..end], &mut scratch[start..end]);
+            start = end;
         }
         keys
     }
+}
+
+/// Sorts keys that share their top digit by the lower two, stably, with `scratch` (as long).
+fn sort_bucket(keys: &mut [u64], scratch: &mut [u64]) {
+    if keys.len() <= SMALL_BUCKET {
+        // Keys are distinct (their indices are), so by value is by code, then by push order.
+        keys.sort_unstable();
+        return;
+    }
+    let mut counts = [[0u32; BUCKETS]; PASSES - 1];
+    for &k in keys.iter() {
+        for (pass, c) in counts.iter_mut().enumerate() {
+            c[digit(k, pass)] += 1;
+        }
+    }
+    let scatter = |from: &[u64], to: &mut [u64], pass: usize, counts: &[u32; BUCKETS]| {
+        let mut next = [0u32; BUCKETS];
+        let mut sum = 0;
+        for (start, &count) in next.iter_mut().zip(counts) {
+            *start = sum;
+            sum += count;
+        }
+        for &k in from {
+            let d = digit(k, pass);
+            to[next[d] as usize] = k;
+            next[d] += 1;
+        }
+    };
+    scatter(keys, scratch, 0, &counts[0]);
+    scatter(scratch, keys, 1, &counts[1]);
 }
 
 /// Where in a run of sorted keys (more than one) its node splits: at the first code with
@@ -217,26 +275,32 @@ impl Builder<'_> {
     /// The runs of a node's children, in order: its own run split greedily, the largest
     /// cell first (the first of equals), until there are [`WIDTH`] or all are leaves.
     fn children(&self, start: usize, len: usize) -> ([(usize, usize); WIDTH], usize) {
+        // Each run with its cell's size, or 0 for a leaf.
+        let size = |s: usize, l: usize| if l > self.max_leaf { cell_size(&self.keys[s..s + l]) } else { 0 };
         let mut runs = [(0, 0); WIDTH];
+        let mut sizes = [0u64; WIDTH];
         runs[0] = (start, len);
+        sizes[0] = size(start, len);
         let mut n = 1;
         while n < WIDTH {
-            let mut pick: Option<(usize, u64)> = None;
-            for (i, &(s, l)) in runs[..n].iter().enumerate() {
-                if l > self.max_leaf {
-                    let size = cell_size(&self.keys[s..s + l]);
-                    if pick.is_none_or(|(_, best)| size > best) {
-                        pick = Some((i, size));
-                    }
+            let mut pick = 0;
+            for i in 1..n {
+                if sizes[i] > sizes[pick] {
+                    pick = i;
                 }
             }
-            let Some((i, _)) = pick else { break };
-            let (s, l) = runs[i];
+            if sizes[pick] == 0 {
+                break;
+            }
+            let (s, l) = runs[pick];
             let k = split_point(&self.keys[s..s + l]);
             // The halves take the run's place, in order, so lanes stay in sorted order.
-            runs.copy_within(i + 1..n, i + 2);
-            runs[i] = (s, k);
-            runs[i + 1] = (s + k, l - k);
+            runs.copy_within(pick + 1..n, pick + 2);
+            sizes.copy_within(pick + 1..n, pick + 2);
+            runs[pick] = (s, k);
+            runs[pick + 1] = (s + k, l - k);
+            sizes[pick] = size(s, k);
+            sizes[pick + 1] = size(s + k, l - k);
             n += 1;
         }
         (runs, n)
@@ -500,11 +564,14 @@ mod tests {
 
     #[test]
     fn radix_sort_is_stable_and_sorted() {
-        // Codes spread over all three digits, and codes that share the high digits.
-        for spread_bits in [30, 12] {
-            let mut keys = Keys::with_capacity(5000);
+        // 1. Codes over all 30 bits: buckets small enough for the comparison sort.
+        // 2. 22 bits: four large buckets sorted by digits.
+        // 3. 12 bits: one bucket.
+        // 4. 3 bits: one bucket of many equal codes, which must keep their order.
+        for code_bits in [30, 22, 12, 3] {
+            let mut keys = Keys::with_capacity(20_000);
             let codes: Vec<u32> =
-                (0..5000u32).map(|i| i.wrapping_mul(2_654_435_761) >> (32 - spread_bits)).collect();
+                (0..20_000u32).map(|i| i.wrapping_mul(2_654_435_761) >> (32 - code_bits)).collect();
             for (i, &c) in codes.iter().enumerate() {
                 keys.push(c, i as u32);
             }
