@@ -323,11 +323,15 @@ impl Builder<'_> {
         let (runs, n) = self.children(start, len);
         let index = nodes.len();
         nodes.push(WideNode::EMPTY);
-        let mut built = [None; WIDTH];
+        // The children already built on other threads, if any.
         #[cfg(feature = "rayon")]
-        if self.parallel && len > PARALLEL_THRESHOLD {
-            self.in_parallel(&runs[..n], nodes, leaves, &mut built);
-        }
+        let built = if self.parallel && len > PARALLEL_THRESHOLD {
+            self.in_parallel(&runs[..n], nodes, leaves)
+        } else {
+            [None; WIDTH]
+        };
+        #[cfg(not(feature = "rayon"))]
+        let built: [Option<Subtree>; WIDTH] = [None; WIDTH];
         let (mut bounds, mut cost, mut depth) = (Bounds::EMPTY, 0.0, 0);
         for (lane, (&(s, l), done)) in runs[..n].iter().zip(built).enumerate() {
             let child = done.unwrap_or_else(|| self.subtree(s, l, nodes, leaves));
@@ -342,17 +346,18 @@ impl Builder<'_> {
 
     /// Builds the inner children of a node on other threads, each into its own vectors, and
     /// appends them in lane order with their references shifted: exactly what building them
-    /// one after the other would have appended. Leaf children are left to the caller (they
-    /// come after the inner children before them, as in a sequential build).
+    /// one after the other would have appended. Leaf children are made here too, in lane
+    /// order between the appends, so each takes a sequential build's place among the leaves.
+    /// Returns every child, by lane.
     #[cfg(feature = "rayon")]
     fn in_parallel<L: Leaves>(
         &self,
         runs: &[(usize, usize)],
         nodes: &mut Vec<WideNode>,
         leaves: &mut L,
-        built: &mut [Option<Subtree>; WIDTH],
-    ) {
+    ) -> [Option<Subtree>; WIDTH] {
         use rayon::prelude::*;
+        let mut built = [None; WIDTH];
         let parts: Vec<Option<(Subtree, Vec<WideNode>, L)>> = runs
             .par_iter()
             .map(|&(s, l)| {
@@ -389,6 +394,7 @@ impl Builder<'_> {
             }));
             built[lane] = Some(Subtree { r: shift(sub.r), ..sub });
         }
+        built
     }
 }
 
