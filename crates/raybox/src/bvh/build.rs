@@ -4,8 +4,8 @@
 //! Every builder here is a *splitter*: given the primitives of a node (a contiguous run of
 //! [`PrimRef`]s), it reorders them in place so that the left part comes first and returns
 //! where the parts meet, or declines (the node becomes a leaf). `collapse.rs` calls a
-//! splitter repeatedly to make 8-wide nodes directly, and `morton.rs` is the splitter of
-//! `Fast`.
+//! splitter repeatedly to make 8-wide nodes directly. `Fast` has its own builder in
+//! `morton.rs`, which makes the wide nodes from sorted Morton codes.
 //!
 //! The SAH splitter follows Wald, *On fast Construction of SAH-based Bounding Volume
 //! Hierarchies* (2007): bin the primitive centroids along each axis, sweep the bins from both
@@ -23,9 +23,10 @@ use super::node::{Bounds, MAX_LEAF_SIZE};
 /// How the builder trades build time for tree quality.
 ///
 /// Every quality makes 8-wide nodes the same way: a node takes the two halves of its first
-/// split, then splits its child of largest surface area again until it has 8 children or only
-/// leaves are left (the greedy collapse of Ernst & Greiner 2008, done while building).
-/// The qualities differ in how a group of primitives is split in two.
+/// split, then splits its largest child again until it has 8 children or only leaves are
+/// left (the greedy collapse of Ernst & Greiner 2008, done while building). "Largest" is the
+/// surface area, except at `Fast`, where it is the child's cell of the Morton grid. The
+/// qualities differ in how a group of primitives is split in two.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum BuildQuality {
@@ -34,7 +35,9 @@ pub enum BuildQuality {
     /// primitives are sorted once by the 30-bit Morton code of their centroids (a radix
     /// sort), and each node splits where the highest bit of the code that differs within it
     /// changes, that is, at the middle of its cell of the Morton grid. No surface areas are
-    /// compared: the quickest build, with trees a little slower to trace than `Balanced`'s.
+    /// compared and the nodes are chosen from the codes alone, each primitive being read
+    /// once more, at its leaf: the quickest build, with trees a little slower to trace than
+    /// `Balanced`'s.
     Fast,
     /// Binned SAH (Wald 2007) on all three axes, up to 32 bins per axis (fewer for small
     /// nodes: `4 + n / 20`, as Embree): the default.

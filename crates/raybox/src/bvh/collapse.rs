@@ -2,14 +2,15 @@
 //! first split, then splits again, greedily, the child with the largest surface area (the
 //! most likely to be visited) until it has 8 children or only leaves are left. This is the
 //! collapse of Ernst & Greiner 2008 (and tinybvh's `MBVH::ConvertFrom`) done on the fly, as
-//! Embree's wide builders do, so no binary tree is ever stored.
+//! Embree's wide builders do, so no binary tree is ever stored. (`Fast` makes its wide
+//! nodes the same way in `morton.rs`, from the sorted Morton codes alone.)
 //!
 //! Nodes are written parents first, each wide node followed by its children's subtrees in
 //! lane order (depth-first). Large subtrees are built on other threads into their own
 //! vectors and appended in lane order with their indices shifted, which gives exactly the
 //! tree a single thread builds.
 
-use super::build::{NodeInfo, PrimRef, Splitter};
+use super::build::{NodeInfo, PrimRef, SahSplitter, Splitter};
 use super::node::{BinaryNode, Bounds, ChildRef, LEAF_BIT, WIDTH, WideNode};
 
 pub(crate) struct WideTree {
@@ -56,13 +57,26 @@ impl Child {
     }
 }
 
-/// Builds the wide tree over `prims` (whose boxes are `info`) with `splitter`; `prims` ends
+/// A way of making the wide tree over primitive records: the greedy collapse below for the
+/// SAH splitter, the Morton builder (`morton.rs`) for `Fast`.
+pub(crate) trait WideBuilder {
+    /// Builds the wide tree over `prims` (whose boxes are `info`); `prims` ends in leaf order.
+    fn build_wide(&self, prims: &mut [PrimRef], info: NodeInfo) -> WideTree;
+}
+
+impl WideBuilder for SahSplitter {
+    fn build_wide(&self, prims: &mut [PrimRef], info: NodeInfo) -> WideTree {
+        let b = Builder { splitter: self, parallel: parallel() };
+        let mut nodes = Vec::with_capacity(prims.len() / 8 + 1);
+        let (root, depth) = b.subtree(prims, 0, info, 0, &mut nodes);
+        WideTree { nodes, root, root_bounds: info.bounds, depth }
+    }
+}
+
+/// Builds the wide tree over `prims` (whose boxes are `info`) with `builder`; `prims` ends
 /// in leaf order.
-pub(crate) fn build_wide<S: Splitter>(splitter: &S, prims: &mut [PrimRef], info: NodeInfo) -> WideTree {
-    let b = Builder { splitter, parallel: parallel() };
-    let mut nodes = Vec::with_capacity(prims.len() / 8 + 1);
-    let (root, depth) = b.subtree(prims, 0, info, 0, &mut nodes);
-    WideTree { nodes, root, root_bounds: info.bounds, depth }
+pub(crate) fn build_wide<B: WideBuilder>(builder: &B, prims: &mut [PrimRef], info: NodeInfo) -> WideTree {
+    builder.build_wide(prims, info)
 }
 
 #[cfg(feature = "rayon")]

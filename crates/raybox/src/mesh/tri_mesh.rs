@@ -153,15 +153,27 @@ impl TriMesh {
         if let Some(vertex) = vertices.iter().position(|v| !v.is_finite()) {
             return Err(MeshError::NonFiniteVertex { vertex });
         }
+        let index_error = |triangle: usize| {
+            let tri: [u32; 3] = indices[triangle];
+            let index = tri.iter().copied().find(|&i| i as usize >= vertices.len()).unwrap_or(0);
+            MeshError::IndexOutOfRange { triangle, index, vertex_count: vertices.len() }
+        };
+        if quality == BuildQuality::Fast {
+            // The Morton builder checks the indices, leaves out zero-area triangles and writes
+            // the blocks as it makes the leaves, with no per-triangle record in between.
+            let built = Tree::build_fast_blocks(&vertices, &indices, |a, b, c| {
+                geometric_normal(a, b, c) != DVec3::ZERO
+            })
+            .map_err(index_error)?;
+            let (tree, blocks, degenerate) = (built.tree, built.blocks, built.left_out);
+            return Ok(Self { vertices, indices, tree, blocks, degenerate });
+        }
         // One pass: check the indices, leave out zero-area triangles, and make each other
         // triangle's build record (its box and its index).
         let mut prims = Vec::with_capacity(indices.len());
         for (triangle, tri) in indices.iter().enumerate() {
             let [a, b, c] = tri.map(|i| vertices.get(i as usize).copied());
-            let (Some(a), Some(b), Some(c)) = (a, b, c) else {
-                let index = tri.iter().copied().find(|&i| i as usize >= vertices.len()).unwrap_or(0);
-                return Err(MeshError::IndexOutOfRange { triangle, index, vertex_count: vertices.len() });
-            };
+            let (Some(a), Some(b), Some(c)) = (a, b, c) else { return Err(index_error(triangle)) };
             if geometric_normal(a, b, c) != DVec3::ZERO {
                 prims.push(PrimRef::from_points(a.into(), b.into(), c.into(), triangle as u32));
             }
