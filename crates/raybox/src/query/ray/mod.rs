@@ -11,7 +11,7 @@ pub use ray_plane::RayPlane;
 pub use ray_sphere::SphereRoots;
 pub use ray_triangle::{RayTriangle, TriangleHit};
 
-pub(crate) use ray_aabb::{SlabSpan, enter_axis, slab_span, slab_span3a};
+pub(crate) use ray_aabb::slab_span;
 pub(crate) use ray_capsule::capsule_roots;
 pub(crate) use ray_sphere::ball_roots;
 pub(crate) use ray_triangle::{WoopRay, ray_triangle_watertight};
