@@ -7,6 +7,19 @@
 //! so neither the generator nor allocation is measured.
 //!
 //! `cargo run --release -p raybox-bench --bin ratios` turns the run into the README's table.
+//!
+//! **Like with like.** `parry` calls parry's dispatching entry points with a pose
+//! (`cast_ray(&pose, …)`), as a parry user holding a collider does: parry first moves the
+//! ray into the shape's frame (a quaternion rotation of the origin and of the direction,
+//! even for the identity rotation), which raybox's unrotated shapes (boxes, balls,
+//! planes, triangles) never need. So each of those groups also times `parry-local`:
+//! parry's kernel on the shape in world coordinates, the ray moved by the shape's
+//! translation only (the subtraction raybox also does), with no rotation: parry's `Aabb`
+//! (the bounding volume) for the boxes, `Ball`, `HalfSpace` and `Triangle` through
+//! `cast_local_ray` / `cast_local_ray_and_get_normal`. The OBB groups have no local peer:
+//! both sides rotate the ray there. Two differences remain, both in parry's favour:
+//! raybox's `ray_span` returns the exit `t` too (parry's `cast_ray` the entry only), and its
+//! `cast_ray` returns the hit point too (parry's `RayIntersection` has none).
 
 #[path = "common/cycle.rs"]
 mod cycle;
@@ -15,7 +28,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use parry2d::bounding_volume::BoundingVolume as _;
 use parry3d::bounding_volume::BoundingVolume as _;
 use raybox::{Overlaps, RayCast};
-use raybox_bench::peers::{self, ToParry};
+use raybox_bench::peers::{self, PeerRay, Placed2, Placed3, ToParry};
 use raybox_bench::{N_INPUTS, assert_balanced, sets};
 
 /// A query's answer, reduced to "did it hit / overlap".
@@ -66,26 +79,95 @@ fn peer_inputs<T: ToParry>(inputs: &[T]) -> Vec<T::Peer> {
     inputs.iter().map(ToParry::to_parry).collect()
 }
 
+/// Times parry's local kernel (`local`, on `local_inputs`) in group `name`, after
+/// checking that it answers as the pose-based `peer` on every input.
+fn local_peer<P, L, A: Answer, B: Answer>(
+    c: &mut Criterion,
+    name: &str,
+    (peer_inputs, peer): (&[P], impl Fn(&P) -> A),
+    local_inputs: &[L],
+    local: impl Fn(&L) -> B,
+) {
+    let agree =
+        peer_inputs.iter().zip(local_inputs).filter(|&(p, l)| peer(p).hit() == local(l).hit()).count();
+    assert!(
+        N_INPUTS - agree <= MAX_DISAGREEMENTS,
+        "{name}: parry-local disagrees with parry on {} inputs",
+        N_INPUTS - agree
+    );
+    let mut g = c.benchmark_group(name);
+    g.throughput(Throughput::Elements(1));
+    cycle::bench_cycling(&mut g, "parry-local", local_inputs, |x| local(x));
+    g.finish();
+}
+
 /// `ray_span` and `cast_ray` of one shape type against parry's `cast_ray` and
-/// `cast_ray_and_get_normal`.
+/// `cast_ray_and_get_normal`; with `local`, also against parry's local kernels on the
+/// shapes `local` makes (see the module docs), the ray moved by `shift`.
 macro_rules! ray_duels {
     ($c:expr, $shape:literal, $inputs:expr, $toi:path, $hit:path) => {{
         let inputs = $inputs;
         let peer = peer_inputs(&inputs);
         duel($c, concat!("ray_span ", $shape), &inputs, |(s, r)| s.ray_span(r), &peer, |(s, r)| $toi(s, r));
         duel($c, concat!("cast_ray ", $shape), &inputs, |(s, r)| s.cast_ray(r), &peer, |(s, r)| $hit(s, r));
+        (inputs, peer)
+    }};
+    ($c:expr, $shape:literal, $inputs:expr, $toi:path, $hit:path, local: $local:expr, shift: $shift:expr) => {{
+        let (_, peer) = ray_duels!($c, $shape, $inputs, $toi, $hit);
+        let local: Vec<_> = peer.iter().map($local).collect();
+        local_peer($c, concat!("ray_span ", $shape), (&peer, |(s, r)| $toi(s, r)), &local, |(s, r, at)| {
+            s.cast_local_ray(&$shift(r, *at), r.max_toi, true)
+        });
+        local_peer($c, concat!("cast_ray ", $shape), (&peer, |(s, r)| $hit(s, r)), &local, |(s, r, at)| {
+            s.cast_local_ray_and_get_normal(&$shift(r, *at), r.max_toi, true)
+        });
     }};
 }
 
+/// The ray in the frame of a shape translated to `at` (a subtraction, no rotation).
+fn shift2(r: &PeerRay<parry2d::query::Ray>, at: parry2d::math::Vector) -> parry2d::query::Ray {
+    parry2d::query::Ray::new(r.ray.origin - at, r.ray.dir)
+}
+
+/// The 3D [`shift2`].
+fn shift3(r: &PeerRay<parry3d::query::Ray>, at: parry3d::math::Vector) -> parry3d::query::Ray {
+    parry3d::query::Ray::new(r.ray.origin - at, r.ray.dir)
+}
+
+/// The world ray itself (for shapes given in world coordinates).
+fn same2(r: &PeerRay<parry2d::query::Ray>, _: ()) -> parry2d::query::Ray {
+    r.ray
+}
+
+/// The 3D [`same2`].
+fn same3(r: &PeerRay<parry3d::query::Ray>, _: ()) -> parry3d::query::Ray {
+    r.ray
+}
+
 fn rays(c: &mut Criterion) {
-    ray_duels!(c, "Aabb2", sets::ray_aabb2(), peers::toi2, peers::hit2);
+    use parry2d::query::RayCast as _;
+    use parry3d::query::RayCast as _;
+    // parry's bounding-volume Aabb in world coordinates: a Cuboid's half extents around its pose's centre.
+    let aabb2 = |(s, r): &(Placed2<parry2d::shape::Cuboid>, PeerRay<parry2d::query::Ray>)| {
+        let c = s.pose.translation;
+        (parry2d::bounding_volume::Aabb::new(c - s.shape.half_extents, c + s.shape.half_extents), *r, ())
+    };
+    let aabb3 = |(s, r): &(Placed3<parry3d::shape::Cuboid>, PeerRay<parry3d::query::Ray>)| {
+        let c = s.pose.translation;
+        (parry3d::bounding_volume::Aabb::new(c - s.shape.half_extents, c + s.shape.half_extents), *r, ())
+    };
+    ray_duels!(c, "Aabb2", sets::ray_aabb2(), peers::toi2, peers::hit2, local: aabb2, shift: same2);
     ray_duels!(c, "Obb2", sets::ray_obb2(), peers::toi2, peers::hit2);
-    ray_duels!(c, "Circle", sets::ray_circle(), peers::toi2, peers::hit2);
-    ray_duels!(c, "Aabb3", sets::ray_aabb3(), peers::toi3, peers::hit3);
+    ray_duels!(c, "Circle", sets::ray_circle(), peers::toi2, peers::hit2,
+        local: |(s, r): &(Placed2<_>, _)| (s.shape, *r, s.pose.translation), shift: shift2);
+    ray_duels!(c, "Aabb3", sets::ray_aabb3(), peers::toi3, peers::hit3, local: aabb3, shift: same3);
     ray_duels!(c, "Obb3", sets::ray_obb3(), peers::toi3, peers::hit3);
-    ray_duels!(c, "Sphere", sets::ray_sphere(), peers::toi3, peers::hit3);
-    ray_duels!(c, "Plane", sets::ray_plane(), peers::toi3, peers::hit3);
-    ray_duels!(c, "Triangle3", sets::ray_triangle(), peers::toi3, peers::hit3);
+    ray_duels!(c, "Sphere", sets::ray_sphere(), peers::toi3, peers::hit3,
+        local: |(s, r): &(Placed3<_>, _)| (s.shape, *r, s.pose.translation), shift: shift3);
+    ray_duels!(c, "Plane", sets::ray_plane(), peers::toi3, peers::hit3,
+        local: |(s, r): &(Placed3<_>, _)| (s.shape, *r, s.pose.translation), shift: shift3);
+    ray_duels!(c, "Triangle3", sets::ray_triangle(), peers::toi3, peers::hit3,
+        local: |(s, r): &(Placed3<_>, _)| (s.shape, *r, ()), shift: same3);
 }
 
 /// `overlaps` of one pair against parry's `intersection_test`.

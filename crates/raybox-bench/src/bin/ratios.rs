@@ -1,6 +1,7 @@
 //! Reads criterion's last run (`<target>/criterion`) and prints the README's tables:
 //! for each group, raybox's median time per query beside its peer's (`parry` in
-//! `primitives`, `seed` in `seed_methods`), and the throughput ratio.
+//! `primitives`, and `parry-local` for the groups where parry's kernel can run without a
+//! pose; `seed` in `seed_methods`), and the throughput ratio.
 //!
 //! `cargo run --release -p raybox-bench --bin ratios [criterion-dir]`
 //!
@@ -79,6 +80,7 @@ fn main() {
 
     for (peer, title, with_target) in [
         ("parry", "raybox against parry", true),
+        ("parry-local", "raybox against parry's local kernels (no pose; see benches/primitives.rs)", true),
         ("seed", "raybox against the write-ups' methods", false),
         ("prototype", "raybox against the recommended kernels (src/prototypes.rs)", false),
     ] {

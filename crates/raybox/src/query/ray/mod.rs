@@ -11,8 +11,22 @@ pub use ray_plane::RayPlane;
 pub use ray_sphere::SphereRoots;
 pub use ray_triangle::{RayTriangle, TriangleHit};
 
-pub(crate) use ray_aabb::{SlabSpan, enter_axis, slab_span, slab_span3a};
+pub(crate) use ray_aabb::slab_span;
 pub(crate) use ray_triangle::{WoopRay, ray_triangle_watertight};
+
+use glam::Vec3A;
+
+/// `v / |v|` in `f32`, when `|v|²` is a normal `f32` number: then no square of a component
+/// that matters overflowed or lost bits to underflow, and the unit vector is within a few
+/// ulps of `v`'s direction (one rounding in each of `|v|²`'s sums and products, the square
+/// root and the division: a relative error below `2⁻²¹`, far inside the `1e-5` the crate
+/// promises for normals). `None` otherwise (zero, tiny or huge `v`): the callers then
+/// normalise in `f64`.
+#[inline(always)]
+pub(crate) fn unit_f32(v: Vec3A) -> Option<Vec3A> {
+    let len2 = v.length_squared();
+    len2.is_normal().then(|| v / len2.sqrt())
+}
 
 /// `origin + t * dir` per component, without `0 * inf = NaN` when `t` is infinite
 /// (a line query's `t_min = -inf`): a zero component of `dir` keeps the origin's coordinate.

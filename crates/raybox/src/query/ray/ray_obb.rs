@@ -4,79 +4,88 @@
 //! AABB `[-h, h]`; `t` is unchanged because the change of frame is a rigid motion
 //! applied to the origin and the direction alike.
 
-use glam::{Vec2, Vec3, Vec3A};
+use core::hint::select_unpredictable;
 
-use super::{SlabSpan, enter_axis, point_at, slab_span3a};
+use glam::{Mat3A, Vec2, Vec3A};
+
+use super::ray_aabb::{SlabLanes, entry_normal, point_at3a, slab_lanes};
 use crate::{Obb2, Obb3, Ray2, Ray3, RayCast, RayHit2, RayHit3, RaySpan};
+
+/// A 2D vector in the `x, y` lanes of a `Vec3A`, `0` in `z`.
+#[inline(always)]
+fn lift(v: Vec2) -> Vec3A {
+    Vec3A::new(v.x, v.y, 0.0)
+}
 
 impl RayCast for Obb2 {
     type Ray = Ray2;
     type Hit = RayHit2;
 
+    #[inline]
     fn ray_span(&self, ray: &Ray2) -> Option<RaySpan> {
-        let ((t_enter, t_exit, _), _) = slab_obb2(self, ray)?;
-        Some(RaySpan { t_enter, t_exit })
+        let (s, _) = slab_obb2(self, ray);
+        select_unpredictable(s.hit, Some(RaySpan { t_enter: s.t_enter, t_exit: s.t_exit }), None)
     }
 
+    #[inline]
     fn cast_ray(&self, ray: &Ray2) -> Option<RayHit2> {
-        let ((t_enter, t_exit, near), local_dir) = slab_obb2(self, ray)?;
-        let s = SlabSpan { t_enter, t_exit, enter_axis: enter_axis(near, t_enter, ray.t_min()) };
-        let mut local_normal = Vec2::ZERO;
-        if let Some(i) = s.enter_axis {
-            local_normal[i] = -local_dir[i].signum();
-        }
-        let point = point_at(ray.origin().to_array(), ray.dir().to_array(), s.t_enter);
+        let (s, local_dir) = slab_obb2(self, ray);
+        let local_normal = entry_normal(&s, local_dir, ray.t_min()).truncate();
         let normal = self.rotation() * local_normal;
-        Some(RayHit2 { t: s.t_enter, point: Vec2::from_array(point), normal })
+        let point = point_at3a(lift(ray.origin()), lift(ray.dir()), s.t_enter).truncate();
+        select_unpredictable(s.hit, Some(RayHit2 { t: s.t_enter, point, normal }), None)
     }
 }
 
-/// The slab span, in the box frame, and the local direction (see `slab_span3a`).
-fn slab_obb2(b: &Obb2, ray: &Ray2) -> Option<((f32, f32, Vec3A), Vec2)> {
-    let local_origin = b.point_to_local(ray.origin());
-    let local_dir = b.rotation().transpose() * ray.dir();
-    let lift = |v: Vec2| Vec3A::new(v.x, v.y, 0.0);
+/// The slab lanes in the box frame, and the local direction (see `slab_lanes`).
+#[inline(always)]
+fn slab_obb2(b: &Obb2, ray: &Ray2) -> (SlabLanes, Vec3A) {
+    let local_origin = lift(b.point_to_local(ray.origin()));
+    let local_dir = lift(b.rotation().transpose() * ray.dir());
     let h = lift(b.half_extents());
-    let range = (ray.t_min(), ray.t_max());
-    Some((slab_span3a(lift(local_origin), lift(local_dir), -h, h, range)?, local_dir))
+    (slab_lanes(local_origin, local_dir, -h, h, (ray.t_min(), ray.t_max())), local_dir)
 }
 
 impl RayCast for Obb3 {
     type Ray = Ray3;
     type Hit = RayHit3;
 
+    #[inline]
     fn ray_span(&self, ray: &Ray3) -> Option<RaySpan> {
-        let ((t_enter, t_exit, _), _) = slab_obb3(self, ray)?;
-        Some(RaySpan { t_enter, t_exit })
+        let (s, _, _) = slab_obb3(self, ray);
+        select_unpredictable(s.hit, Some(RaySpan { t_enter: s.t_enter, t_exit: s.t_exit }), None)
     }
 
+    #[inline]
     fn cast_ray(&self, ray: &Ray3) -> Option<RayHit3> {
-        let ((t_enter, t_exit, near), local_dir) = slab_obb3(self, ray)?;
-        let s = SlabSpan { t_enter, t_exit, enter_axis: enter_axis(near, t_enter, ray.t_min()) };
-        let mut local_normal = Vec3::ZERO;
-        if let Some(i) = s.enter_axis {
-            local_normal[i] = -local_dir[i].signum();
-        }
-        let point = point_at(ray.origin().to_array(), ray.dir().to_array(), s.t_enter);
-        let normal = self.rotation() * local_normal;
-        Some(RayHit3 { t: s.t_enter, point: Vec3::from_array(point), normal })
+        let (s, local_dir, rotation) = slab_obb3(self, ray);
+        let normal = (rotation * entry_normal(&s, local_dir, ray.t_min())).into();
+        let point = point_at3a(ray.origin().into(), ray.dir().into(), s.t_enter).into();
+        select_unpredictable(s.hit, Some(RayHit3 { t: s.t_enter, point, normal }), None)
     }
 }
 
-/// The slab span, in the box frame, and the local direction (see `slab_span3a`).
-fn slab_obb3(b: &Obb3, ray: &Ray3) -> Option<((f32, f32, Vec3A), Vec3)> {
-    let local_origin = b.point_to_local(ray.origin());
-    let local_dir = b.rotation().transpose() * ray.dir();
+/// The slab lanes in the box frame, the local direction and the rotation (see
+/// `slab_lanes`).
+///
+/// `Rᵀ v` on `Vec3A` lanes: the same products and sums, in the same order, as
+/// `Obb3::point_to_local` and `rotation().transpose() * dir` (each lane is
+/// `(R₀ᵢ v₀ + R₁ᵢ v₁) + R₂ᵢ v₂`), so the same values, with one transpose for both.
+#[inline(always)]
+fn slab_obb3(b: &Obb3, ray: &Ray3) -> (SlabLanes, Vec3A, Mat3A) {
+    let rotation = Mat3A::from(b.rotation());
+    let to_local = rotation.transpose();
+    let local_origin = to_local * (Vec3A::from(ray.origin()) - Vec3A::from(b.center()));
+    let local_dir = to_local * Vec3A::from(ray.dir());
     let h = Vec3A::from(b.half_extents());
-    let range = (ray.t_min(), ray.t_max());
-    Some((slab_span3a(local_origin.into(), local_dir.into(), -h, h, range)?, local_dir))
+    (slab_lanes(local_origin, local_dir, -h, h, (ray.t_min(), ray.t_max())), local_dir, rotation)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::Aabb3;
-    use glam::Quat;
+    use glam::{Quat, Vec3};
 
     #[test]
     fn identity_rotation_matches_the_aabb() {

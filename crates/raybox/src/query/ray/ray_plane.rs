@@ -15,7 +15,7 @@
 
 use glam::Vec3;
 
-use super::point_at;
+use super::{point_at, unit_f32};
 use crate::{Plane, Ray3, RayCast, RayHit3, RaySpan};
 
 /// How a ray meets a plane; see [`Plane::ray_intersection`].
@@ -84,7 +84,8 @@ impl RayCast for Plane {
     fn cast_ray(&self, ray: &Ray3) -> Option<RayHit3> {
         let (t, normal) = match self.ray_intersection(ray) {
             RayPlane::Hit { t, front_facing } => {
-                let n = self.unit_normal();
+                // The normal is valid (finite, non-zero): f32 unless it is tiny or huge.
+                let n = unit_f32(self.normal().into()).map_or_else(|| self.unit_normal(), Vec3::from);
                 (t, if front_facing { n } else { -n })
             }
             RayPlane::Coplanar => (ray.t_min(), Vec3::ZERO),
