@@ -741,10 +741,7 @@ impl TriMesh {
                 // lowest triangle index wins, whatever order the walk took (a packet visits
                 // leaves in another order than a single cast; a block's lanes are in
                 // index order and its nearest first lane wins).
-                let wins = match *best {
-                    Some((bb, bl, bt, _, _)) if bt == t => block.ids[lane] < self.blocks[bb].ids[bl],
-                    _ => true,
-                };
+                let wins = t < t_max || self.tie_wins(best.as_ref(), block.ids[lane]);
                 if wins {
                     t_max = t;
                     found = Some(t);
@@ -753,6 +750,14 @@ impl TriMesh {
             }
         }
         found
+    }
+
+    /// Whether a hit on triangle `id` at exactly the best `t` so far replaces the best (the
+    /// rare case of `leaf_closest`: kept out of line, where it costs the hot loop nothing).
+    #[cold]
+    #[inline(never)]
+    fn tie_wins(&self, best: Option<&(usize, usize, f32, f32, f32)>, id: u32) -> bool {
+        best.is_none_or(|&(b, lane, ..)| id < self.blocks[b].ids[lane])
     }
 
     #[inline(always)]
