@@ -3,7 +3,8 @@
 //! Scenes Using Dynamic Bounding Volume Hierarchies*, ACM TOG 2007: the interval-arithmetic
 //! test of a packet against a box).
 //!
-//! Two tests, each with a plain reference here and an AVX version in `avx2.rs`:
+//! Each test has a plain reference here and an AVX version in `avx2.rs` (also used by the
+//! AVX-512 kernel), which the tests compare:
 //! - [`scalar_packet_node`]: the packet against the 8 children of a node, conservatively:
 //!   a child passes when *some* ray of the packet may enter it. It bounds every ray's slab
 //!   distances from below (near planes) and above (far planes) with the extremes of the
@@ -13,6 +14,11 @@
 //! - [`scalar_rays_in_box`]: each ray of the packet against one child box, with the
 //!   single-ray kernels' own arithmetic: the walk runs it before a leaf, so that a ray
 //!   tests the triangles of a leaf only when it may enter the leaf's box, as alone.
+//! - [`scalar_packet_block`]: the rays against a leaf's triangles with the scalar watertight
+//!   kernel; the AVX version tests 8 rays per vector, one triangle at a time, with the same
+//!   operations per lane (the same bits), and sends a lane with an exact-zero edge function
+//!   to the scalar kernel ([`scalar_tie`]).
+//! - [`scalar_ray_lanes`]: 8 rays lane by lane; the AVX version is an 8x8 transpose.
 
 use glam::Vec3;
 
