@@ -79,13 +79,14 @@ pub(crate) fn build_wide<B: WideBuilder>(builder: &B, prims: &mut [PrimRef], inf
     builder.build_wide(prims, info)
 }
 
+/// Whether subtrees may go to other threads (more than one in rayon's pool).
 #[cfg(feature = "rayon")]
-fn parallel() -> bool {
+pub(super) fn parallel() -> bool {
     rayon::current_num_threads() > 1
 }
 
 #[cfg(not(feature = "rayon"))]
-fn parallel() -> bool {
+pub(super) fn parallel() -> bool {
     false
 }
 

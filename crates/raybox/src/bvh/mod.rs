@@ -93,6 +93,18 @@ pub(crate) struct Tree {
 }
 
 impl Tree {
+    /// The tree of no primitives.
+    pub(crate) fn empty() -> Self {
+        Self {
+            nodes: Vec::new(),
+            root: ChildRef::EMPTY,
+            order: Vec::new(),
+            root_min: [0.0; 3],
+            root_max: [0.0; 3],
+            stats: BvhStats { primitive_count: 0, node_count: 0, leaf_count: 0, depth: 0, sah_cost: 0.0 },
+        }
+    }
+
     /// Builds over `prims`; an empty list gives an empty tree.
     pub fn build(
         prims: &[Bounds],
@@ -119,14 +131,7 @@ impl Tree {
             return Err(BuildBvhError::TooManyPrimitives { count: prims.len() });
         }
         if prims.is_empty() {
-            return Ok(Self {
-                nodes: Vec::new(),
-                root: ChildRef::EMPTY,
-                order: Vec::new(),
-                root_min: [0.0; 3],
-                root_max: [0.0; 3],
-                stats: BvhStats { primitive_count: 0, node_count: 0, leaf_count: 0, depth: 0, sah_cost: 0.0 },
-            });
+            return Ok(Self::empty());
         }
         let params = BuildParams::new(quality, max_leaf, block);
         let info = NodeInfo::of(&prims);

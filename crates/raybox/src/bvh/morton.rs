@@ -254,21 +254,11 @@ struct Builder<'k> {
 /// `max_leaf`, written by `leaves`.
 fn build<L: Leaves>(keys: &[u64], max_leaf: usize, leaves: &mut L) -> Built {
     debug_assert!(!keys.is_empty() && max_leaf >= 1);
-    let b = Builder { keys, max_leaf, parallel: parallel() };
+    let b = Builder { keys, max_leaf, parallel: super::collapse::parallel() };
     // At least one node per 8 leaves, and leaves hold 2.5 to 4 primitives on most meshes.
     let mut nodes = Vec::with_capacity(keys.len() / (2 * max_leaf).max(8) + 1);
     let s = b.subtree(0, keys.len(), &mut nodes, leaves);
     Built { wide: WideTree { nodes, root: s.r, root_bounds: s.bounds, depth: s.depth }, cost: s.cost }
-}
-
-#[cfg(feature = "rayon")]
-fn parallel() -> bool {
-    rayon::current_num_threads() > 1
-}
-
-#[cfg(not(feature = "rayon"))]
-fn parallel() -> bool {
-    false
 }
 
 impl Builder<'_> {
@@ -528,14 +518,7 @@ impl Tree {
         let left_out = indices.len() - keys.keys.len();
         let keys = keys.sort();
         let mut leaves = BlockLeaves { vertices, indices, blocks: Vec::with_capacity(keys.len() / 2 + 1) };
-        let mut tree = Self {
-            nodes: Vec::new(),
-            root: ChildRef::EMPTY,
-            order: Vec::new(),
-            root_min: [0.0; 3],
-            root_max: [0.0; 3],
-            stats: BvhStats { primitive_count: 0, node_count: 0, leaf_count: 0, depth: 0, sah_cost: 0.0 },
-        };
+        let mut tree = Self::empty();
         if keys.is_empty() {
             return Ok(FastBlocks { tree, blocks: Vec::new(), left_out });
         }
