@@ -166,15 +166,22 @@ fn push_nearest_last(
     node.children[lanes[0] & 7]
 }
 
-/// Pushes `child` and prefetches its node: by the time the walk pops it, its lines are
-/// likelier to be in the cache (this matters on meshes larger than the L2 cache).
+/// Prefetches the node of `child` if it is an inner node (a leaf's blocks are the
+/// caller's business).
 #[inline(always)]
-fn push_prefetched(stack: &mut Stack<'_, (ChildRef, f32)>, nodes: &[WideNode], child: ChildRef, t: f32) {
+fn prefetch_child(nodes: &[WideNode], child: ChildRef) {
     if !child.is_leaf()
         && let Some(n) = nodes.get(child.index())
     {
         prefetch_node(n);
     }
+}
+
+/// Pushes `child` and prefetches its node: by the time the walk pops it, its lines are
+/// likelier to be in the cache (this matters on meshes larger than the L2 cache).
+#[inline(always)]
+fn push_prefetched(stack: &mut Stack<'_, (ChildRef, f32)>, nodes: &[WideNode], child: ChildRef, t: f32) {
+    prefetch_child(nodes, child);
     stack.push((child, t));
 }
 
@@ -232,11 +239,7 @@ pub(crate) fn closest_hit_packet<K: NodeKernel>(
                     active
                 };
                 if who != 0 {
-                    if !child.is_leaf()
-                        && let Some(n) = nodes.get(child.index())
-                    {
-                        prefetch_node(n);
-                    }
+                    prefetch_child(nodes, child);
                     stack.push((child, hits.t_enter[lane], who));
                 }
             }
@@ -350,11 +353,7 @@ impl<'s> AnyWalk<'s> {
                 bits &= !(1 << nearest);
                 while bits != 0 {
                     let child = node.children[bits.trailing_zeros() as usize & 7];
-                    if !child.is_leaf()
-                        && let Some(n) = nodes.get(child.index())
-                    {
-                        prefetch_node(n);
-                    }
+                    prefetch_child(nodes, child);
                     self.stack.push(child);
                     bits &= bits - 1;
                 }
