@@ -26,10 +26,12 @@ pub(crate) struct RoundedContact {
     pub point: DVec3,
 }
 
-/// The face normals (3D) of a core.
+/// The face normals (3D) of a core. A box's faces are spanned by two of its axes: their
+/// cross product is the normal even when the stored axes are orthogonal only to `f32`
+/// rounding (the box is then a parallelepiped, and an axis is ~1e-7 off its face normal).
 fn faces(c: &Core) -> ([DVec3; 3], usize) {
     match *c {
-        Core::Box(_, axes, _) => (axes, 3),
+        Core::Box(_, [x, y, z], _) => ([y.cross(z), z.cross(x), x.cross(y)], 3),
         Core::Triangle([a, b, c]) => ([(b - a).cross(c - a), DVec3::ZERO, DVec3::ZERO], 1),
         Core::Point(_) | Core::Segment(..) => ([DVec3::ZERO; 3], 0),
     }
@@ -46,7 +48,7 @@ fn edges(c: &Core, planar: bool) -> ([DVec3; 3], usize) {
 }
 
 /// The projection interval of a core on `l`.
-fn project(c: &Core, l: DVec3) -> (f64, f64) {
+pub(crate) fn project(c: &Core, l: DVec3) -> (f64, f64) {
     let (v, n) = c.vertices();
     v[..n].iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| (lo.min(x.dot(l)), hi.max(x.dot(l))))
 }
@@ -54,24 +56,7 @@ fn project(c: &Core, l: DVec3) -> (f64, f64) {
 /// The minimum translation of two intersecting cores, `(unit normal A to B, depth)`.
 /// `planar`: the cores are 2D (in the plane z = 0), and so is the translation.
 pub(crate) fn core_penetration(a: &Core, b: &Core, planar: bool) -> (DVec3, f64) {
-    // At most 3 + 3 face normals and 3 x 3 edge cross products (no allocation).
-    let mut axes = [DVec3::ZERO; 15];
-    let mut count = 0;
-    let mut add = |l: DVec3| {
-        axes[count] = l;
-        count += 1;
-    };
-    let (ea, na) = edges(a, planar);
-    let (eb, nb) = edges(b, planar);
-    if planar {
-        // The edge normals of both polygons.
-        ea[..na].iter().chain(&eb[..nb]).for_each(|e| add(DVec3::new(-e.y, e.x, 0.0)));
-    } else {
-        let (fa, ma) = faces(a);
-        let (fb, mb) = faces(b);
-        fa[..ma].iter().chain(&fb[..mb]).for_each(|&f| add(f));
-        ea[..na].iter().for_each(|&u| eb[..nb].iter().for_each(|&v| add(u.cross(v))));
-    }
+    let (axes, count) = sat_axes(a, b, planar);
     let mut best: Option<(DVec3, f64)> = None;
     for &l in &axes[..count] {
         let len = l.length();
@@ -90,6 +75,33 @@ pub(crate) fn core_penetration(a: &Core, b: &Core, planar: bool) -> (DVec3, f64)
     // No axis at all: point against point, or (in 3D) a point on a segment or parallel
     // segments in a line. The cores then only touch: any direction across them will do.
     best.unwrap_or_else(|| (fallback_normal(a, b, planar), 0.0))
+}
+
+/// The candidate separating axes of two cores (not normalised; some may be zero): the
+/// face normals of both and, in 3D, the cross products of their edge directions; in 2D
+/// the normals of both polygons' edges. For a box against a box, a triangle, a segment or a
+/// point the set is complete: the cores are disjoint exactly when one of these axes
+/// separates them (Gottschalk; Ericson, *Real-Time Collision Detection*, 4.4 and 5.2.9).
+pub(crate) fn sat_axes(a: &Core, b: &Core, planar: bool) -> ([DVec3; 15], usize) {
+    // At most 3 + 3 face normals and 3 x 3 edge cross products (no allocation).
+    let mut axes = [DVec3::ZERO; 15];
+    let mut count = 0;
+    let mut add = |l: DVec3| {
+        axes[count] = l;
+        count += 1;
+    };
+    let (ea, na) = edges(a, planar);
+    let (eb, nb) = edges(b, planar);
+    if planar {
+        // The edge normals of both polygons.
+        ea[..na].iter().chain(&eb[..nb]).for_each(|e| add(DVec3::new(-e.y, e.x, 0.0)));
+    } else {
+        let (fa, ma) = faces(a);
+        let (fb, mb) = faces(b);
+        fa[..ma].iter().chain(&fb[..mb]).for_each(|&f| add(f));
+        ea[..na].iter().for_each(|&u| eb[..nb].iter().for_each(|&v| add(u.cross(v))));
+    }
+    (axes, count)
 }
 
 fn fallback_normal(a: &Core, b: &Core, planar: bool) -> DVec3 {

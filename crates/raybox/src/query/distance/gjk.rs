@@ -164,8 +164,19 @@ pub(crate) struct Closest {
     pub on_b: DVec3,
 }
 
+/// A relative tolerance at the rounding of `f64`: GJK then runs until its support points
+/// repeat or `|v|` stops decreasing, which for polytopes is exact convergence up to
+/// rounding. The sweeps use it: on a grazing motion an error `δ` in the distance moves the
+/// time of impact by `δ` over the closing speed.
+pub(crate) const GJK_PRECISE_TOL: f64 = 4.0 * f64::EPSILON;
+
 /// The distance between two cores, and a closest pair of points.
 pub(crate) fn gjk(a: &Core, b: &Core) -> Closest {
+    gjk_to(a, b, GJK_REL_TOL)
+}
+
+/// [`gjk`], stopping when `|v|² - v·w` falls below `tol` of `|v|²`.
+fn gjk_to(a: &Core, b: &Core, tol: f64) -> Closest {
     let first = {
         let d = DVec3::X;
         let (sa, sb) = (a.support(-d), b.support(d));
@@ -183,7 +194,7 @@ pub(crate) fn gjk(a: &Core, b: &Core) -> Closest {
         }
         let (sa, sb) = (a.support(-v), b.support(v));
         let w = sa - sb;
-        if vv - v.dot(w) <= GJK_REL_TOL * vv || simplex[..len].iter().any(|x| x.w == w) {
+        if vv - v.dot(w) <= tol * vv || simplex[..len].iter().any(|x| x.w == w) {
             break; // converged: w is no closer to the origin than v
         }
         let previous = (simplex, len, lambda, v);
@@ -358,6 +369,24 @@ pub(crate) fn core_closest(a: &Core, b: &Core) -> Closest {
     match (*a, *b) {
         (Core::Segment(p1, q1), Core::Segment(p2, q2)) => segment_segment_closest((p1, q1), (p2, q2)),
         _ => gjk(a, b),
+    }
+}
+
+/// [`core_closest`] converged to the rounding of `f64` ([`GJK_PRECISE_TOL`]) where that
+/// can be trusted: pushed that far, GJK's simplex can turn degenerate (a flat tetrahedron),
+/// and the answer is then kept only if it agrees with the usual one to its tolerance and
+/// its distance is that of its own closest points.
+pub(crate) fn core_closest_precise(a: &Core, b: &Core) -> Closest {
+    match (*a, *b) {
+        (Core::Segment(p1, q1), Core::Segment(p2, q2)) => segment_segment_closest((p1, q1), (p2, q2)),
+        _ => {
+            let usual = gjk(a, b);
+            let fine = gjk_to(a, b, GJK_PRECISE_TOL);
+            let slack = 4.0 * GJK_REL_TOL * usual.distance + 1e-300;
+            let agrees = (fine.distance - usual.distance).abs() <= slack
+                && ((fine.on_b - fine.on_a).length() - fine.distance).abs() <= slack;
+            if agrees { fine } else { usual }
+        }
     }
 }
 

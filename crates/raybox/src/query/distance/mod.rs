@@ -31,7 +31,8 @@ mod sphere_sphere;
 mod triangle_capsule;
 
 pub(crate) use gjk::{
-    Core, Rounded, core_closest, d2, d3, f2, f3, rounded_closest, rounded_overlaps, swap_rounded,
+    Core, Rounded, core_closest, core_closest_precise, d2, d3, f2, f3, rounded_closest, rounded_overlaps,
+    swap_rounded,
 };
 
 use crate::{Aabb2, Aabb3, Capsule2, Capsule3, Circle, Obb2, Obb3, Segment2, Segment3, Sphere, Triangle3};

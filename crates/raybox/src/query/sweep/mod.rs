@@ -17,15 +17,22 @@
 //! union of three face-expanded boxes and twelve edge capsules, Ericson, *Real-Time
 //! Collision Detection*, 5.5.7); box against box (axis-aligned) the slab test on the
 //! Minkowski sum; anything against a plane the support distances along the normal.
-//! Every other pair uses conservative advancement on the GJK distance (Mirtich 1996; van
-//! den Bergen 2004): advance by `distance / closing speed`, which never passes the first
-//! contact because the distance between translating convex shapes is convex in `t`,
-//! until the distance is below [`SWEEP_TOLERANCE`] of the shapes' scale.
+//! A box against a box, a segment or a triangle (no radius): the separating-axis test over
+//! time, exact up to `f64` rounding. Every other pair (the rounded ones: capsules, balls
+//! against segments and triangles) uses conservative advancement on the GJK distance
+//! (Mirtich 1996; van den Bergen 2004): advance by the separation along the direction
+//! between the closest points over the closing speed along it, which never passes the
+//! first contact, until the separation is within `f64` rounding of zero.
+//!
+//! On a grazing motion the shapes close at a tiny speed `v·n`, and an error `δ` in a
+//! distance moves the time of impact by `δ / (v·n)`: every step is therefore in `f64` and
+//! converged to its rounding, not to a tolerance (tested down to `v·n` of 1e-7 of the
+//! motion in `tests/sweeps.rs`).
 
 use glam::{DVec3, Vec2, Vec3};
 
-use crate::query::contact::rounded::rounded_contact;
-use crate::query::distance::{Rounded, core_closest, rounded_overlaps};
+use crate::query::contact::rounded::{project, rounded_contact, sat_axes};
+use crate::query::distance::{Core, Rounded, core_closest, core_closest_precise, rounded_overlaps};
 
 mod aabb_aabb;
 mod aabb_capsule;
@@ -47,10 +54,6 @@ mod sphere_sphere;
 mod sphere_triangle;
 mod triangle_capsule;
 
-/// Conservative advancement stops when the shapes are closer than this fraction of their
-/// coordinates' scale (plus the motion): the time found is then within about that
-/// fraction (over the closing speed) before the exact first contact.
-pub(crate) const SWEEP_TOLERANCE: f64 = 1e-9;
 /// More steps than conservative advancement takes on non-grazing motions (it converges
 /// like Newton's method from one side); a grazing motion that runs out reports the time
 /// reached, a conservative bound within a hair of the contact.
@@ -145,7 +148,8 @@ impl Toi {
     }
 }
 
-/// The sweep of the rounded core `a` moving by `v` against `b`, by conservative advancement.
+/// The sweep of the rounded core `a` moving by `v` against `b`: the separating-axis test
+/// over time for two polytopes with a complete axis set, conservative advancement otherwise.
 pub(crate) fn sweep_rounded(a: &Rounded, v: DVec3, b: &Rounded, planar: bool) -> Option<Toi> {
     if !v.is_finite() {
         return None;
@@ -157,7 +161,79 @@ pub(crate) fn sweep_rounded(a: &Rounded, v: DVec3, b: &Rounded, planar: bool) ->
     if v == DVec3::ZERO {
         return None;
     }
-    let tolerance = SWEEP_TOLERANCE * (1.0 + a.scale() + b.scale() + v.length());
+    if a.radius == 0.0 && b.radius == 0.0 && sat_complete(&a.core, &b.core) {
+        return sat_sweep(&a.core, v, &b.core, planar);
+    }
+    advance(a, v, b, planar)
+}
+
+/// Whether [`sat_axes`] is complete for the pair: a box against a box, a triangle, a
+/// segment or a point. (For two flat or thin cores, a segment against a triangle say, the
+/// face normals and edge cross products can all miss the separating plane.)
+fn sat_complete(a: &Core, b: &Core) -> bool {
+    matches!(a, Core::Box(..)) || matches!(b, Core::Box(..))
+}
+
+/// The first contact of two polytope cores by the separating-axis test over time (the
+/// moving-box test of Ericson, *Real-Time Collision Detection*, 5.5.8, on every candidate
+/// axis): along each axis `l` the projections of `a + t v` and `b` overlap for `t` in an
+/// interval, the cores overlap exactly when every axis's projections do, so the first
+/// contact is the latest interval start, if it comes before the earliest end. Each bound
+/// is a difference of projections over `v · l`, in `f64`: unlike a distance iterated to a
+/// tolerance, it stays exact on grazing motions (tiny `v · l`). Axes are not normalised:
+/// the times do not depend on their length, and a zero axis (parallel edges) bounds nothing.
+fn sat_sweep(a: &Core, v: DVec3, b: &Core, planar: bool) -> Option<Toi> {
+    let (axes, count) = sat_axes(a, b, planar);
+    let (mut enter, mut exit, mut normal) = (0.0f64, 1.0f64, None);
+    for &l in &axes[..count] {
+        let ((a_lo, a_hi), (b_lo, b_hi)) = (project(a, l), project(b, l));
+        let s = v.dot(l);
+        if s == 0.0 {
+            if a_hi < b_lo || b_hi < a_lo {
+                return None; // separated along `l` for every `t`
+            }
+            continue;
+        }
+        // `a` moves up `l` (s > 0): it meets `b` from below, the contact normal (static to
+        // moving) is `-l`; moving down, from above.
+        let (t_in, t_out, n) = if s > 0.0 {
+            ((b_lo - a_hi) / s, (b_hi - a_lo) / s, -l)
+        } else {
+            ((b_hi - a_lo) / s, (b_lo - a_hi) / s, l)
+        };
+        if t_in > enter {
+            (enter, normal) = (t_in, Some(n));
+        }
+        exit = exit.min(t_out);
+        if enter > exit {
+            return None;
+        }
+    }
+    let moved = Rounded { core: *a, radius: 0.0 }.translated(v * enter);
+    let c = core_closest(&moved.core, b);
+    let normal = match normal {
+        Some(n) => n.normalize(),
+        // Touching at `t = 0` by this test although GJK found them a hair apart: GJK's
+        // direction (B to A), or against the motion.
+        None if c.distance > 0.0 && c.on_a != c.on_b => (c.on_a - c.on_b) / c.distance,
+        None => -v.normalize(),
+    };
+    Some(Toi { t: enter, point: (c.on_a + c.on_b) / 2.0, normal })
+}
+
+/// Conservative advancement (Mirtich 1996; van den Bergen 2004): from the closest points
+/// of the cores at time `t`, their distance `D(t)` and the direction `n` between them;
+/// advance by the gap `D(t) - reach` over the closing speed `v · n`. That is Newton's step
+/// on `D(t) = reach` (`D'(t) = -v · n`), and since the distance between translating convex
+/// shapes is convex in `t`, it never passes the first contact. GJK runs to `f64` rounding
+/// here: on a grazing motion (tiny `v · n`) an error `δ` in `D` moves the time by
+/// `δ / (v · n)`, so the walk ends within rounding over `v · n` of the contact rather
+/// than within a tolerance over it. (The distance is accurate even where the direction is
+/// not, when the cores nearly touch: a separation measured along `n` would stall there.)
+fn advance(a: &Rounded, v: DVec3, b: &Rounded, planar: bool) -> Option<Toi> {
+    let scale = 1.0 + a.scale() + b.scale() + v.length();
+    // The rounding of a distance or a separation computed from these coordinates.
+    let noise = 16.0 * f64::EPSILON * scale;
     let reach = a.radius + b.radius;
     // Below this core distance, GJK's direction is rounding noise (see `gjk.rs`).
     let reliable = 1e-7 * (1.0 + a.scale() + b.scale());
@@ -166,11 +242,11 @@ pub(crate) fn sweep_rounded(a: &Rounded, v: DVec3, b: &Rounded, planar: bool) ->
     for step in 0..=SWEEP_MAX_STEPS {
         let moved = a.translated(v * t);
         // The cores' distance and direction; the rounded shapes are `reach` closer.
-        let c = core_closest(&moved.core, &b.core);
-        let gap = c.distance - reach;
+        let c = core_closest_precise(&moved.core, &b.core);
         // (No direction from coincident points, which rounding can leave a hair apart.)
         let direction = (c.distance > 0.0 && c.on_a != c.on_b).then(|| (c.on_b - c.on_a) / c.distance);
-        if gap <= tolerance || step == SWEEP_MAX_STEPS {
+        let gap = c.distance - reach;
+        if direction.is_none() || gap <= noise || step == SWEEP_MAX_STEPS {
             // Touching (or, after many steps of a grazing motion, as close as reached).
             // The normal from the last step with a reliable direction, if this one is not.
             let n = match (direction, last_direction) {
