@@ -385,12 +385,38 @@ pub(super) unsafe fn ray_lanes(rays: &[crate::Ray3; PACKET]) -> [[f32; PACKET]; 
 /// The CPU must support AVX.
 #[inline(always)]
 unsafe fn lane_vectors(rays: &[crate::Ray3; PACKET]) -> [__m256; 8] {
+    // SAFETY: AVX per this function's contract.
+    unsafe { transpose(ray_vectors(rays)) }
+}
+
+/// The 8 rays as they lie in memory, one vector each: `origin, dir, t_min, t_max`.
+///
+/// # Safety
+/// The CPU must support AVX.
+#[inline(always)]
+unsafe fn ray_vectors(rays: &[crate::Ray3; PACKET]) -> [__m256; 8] {
     // SAFETY: AVX per this function's contract. A `Ray3` is `#[repr(C)]` of two `Vec3`
     // (each `#[repr(C)]` of 3 `f32`) and two `f32`: 8 floats without padding (asserted at
     // compile time in `shape/ray.rs`), so the 8 rays are 64 consecutive floats.
     unsafe {
         let p = rays.as_ptr().cast::<f32>();
-        let r: [__m256; 8] = core::array::from_fn(|i| _mm256_loadu_ps(p.add(8 * i)));
+        macro_rules! ld {
+            ($i:expr) => {
+                _mm256_loadu_ps(p.add(8 * $i))
+            };
+        }
+        [ld!(0), ld!(1), ld!(2), ld!(3), ld!(4), ld!(5), ld!(6), ld!(7)]
+    }
+}
+
+/// An 8x8 transpose in 24 shuffles: 8 rays' vectors (`ray_vectors`) into rows.
+///
+/// # Safety
+/// The CPU must support AVX.
+#[inline(always)]
+unsafe fn transpose(r: [__m256; 8]) -> [__m256; 8] {
+    // SAFETY: AVX per this function's contract.
+    unsafe {
         // Pairs of rays interleaved, then quads, then the 128-bit halves swapped into place.
         let t = [
             _mm256_unpacklo_ps(r[0], r[1]),
@@ -442,15 +468,24 @@ pub(super) unsafe fn packet_start(rays: &[crate::Ray3; PACKET], spread: f32) -> 
     // SAFETY: AVX/AVX2 per this function's contract; the stores write 8-float rows of
     // local structs; the row indices `k[i]` are a permutation of 0, 1, 2.
     unsafe {
-        let [ox, oy, oz, dx, dy, dz, t_min, t_max] = lane_vectors(rays);
-        // The signs of `1 / d` are those of `d`: they must agree over the lanes (checked
-        // before the divisions, as most scattered groups fail here).
-        let signs = [_mm256_movemask_ps(dx), _mm256_movemask_ps(dy), _mm256_movemask_ps(dz)];
-        if signs.iter().any(|&m| m != 0 && m != 0xff) {
-            return None;
-        }
+        let r = ray_vectors(rays);
+        // The least and greatest of every field over the 8 rays, in the rays' own layout:
+        // `o_lo, o_hi` for the origins, `d_lo, d_hi` for the directions, `t_min_lo`.
+        let lo = _mm256_min_ps(
+            _mm256_min_ps(_mm256_min_ps(r[0], r[1]), _mm256_min_ps(r[2], r[3])),
+            _mm256_min_ps(_mm256_min_ps(r[4], r[5]), _mm256_min_ps(r[6], r[7])),
+        );
+        let hi = _mm256_max_ps(
+            _mm256_max_ps(_mm256_max_ps(r[0], r[1]), _mm256_max_ps(r[2], r[3])),
+            _mm256_max_ps(_mm256_max_ps(r[4], r[5]), _mm256_max_ps(r[6], r[7])),
+        );
+        // Per axis the least and greatest reciprocal direction: `1 / d` decreases with `d`
+        // on either side of 0, and correctly rounded division is monotonic, so they are
+        // `1 / d_hi` and `1 / d_lo` when all `d` have one sign (the same bits as the least
+        // and greatest of the 8 reciprocals).
         let one = _mm256_set1_ps(1.0);
-        let rdir = [_mm256_div_ps(one, dx), _mm256_div_ps(one, dy), _mm256_div_ps(one, dz)];
+        let zero = _mm256_setzero_ps();
+        let (rlo, rhi) = (_mm256_div_ps(one, hi), _mm256_div_ps(one, lo));
         let abs = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fff_ffff));
         let inf = _mm256_set1_ps(f32::INFINITY);
         macro_rules! finite {
@@ -458,33 +493,35 @@ pub(super) unsafe fn packet_start(rays: &[crate::Ray3; PACKET], spread: f32) -> 
                 _mm256_cmp_ps::<_CMP_LT_OQ>(_mm256_and_ps($v, abs), inf)
             };
         }
-        let finite = _mm256_and_ps(_mm256_and_ps(finite!(rdir[0]), finite!(rdir[1])), finite!(rdir[2]));
-        if _mm256_movemask_ps(finite) != 0xff {
+        // Directions (lanes 3-5): all of one sign, none 0 (`d_lo > 0` or `d_hi < 0`), and
+        // the extreme reciprocals finite, so all 8 are (they lie between). Origins (lanes
+        // 0-2): within `spread` of each other (no NaN: `!(x > s)` is `x <= s`).
+        let down = _mm256_cmp_ps::<_CMP_LT_OQ>(hi, zero);
+        let one_sign = _mm256_or_ps(_mm256_cmp_ps::<_CMP_GT_OQ>(lo, zero), down);
+        let dirs_ok = _mm256_movemask_ps(_mm256_and_ps(one_sign, _mm256_and_ps(finite!(rlo), finite!(rhi))));
+        let spread_ok =
+            _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_LE_OQ>(_mm256_sub_ps(hi, lo), _mm256_set1_ps(spread)));
+        if (dirs_ok & 0b11_1000) != 0b11_1000 || (spread_ok & 0b111) != 0b111 {
             return None;
         }
-        // Reductions over the 8 lanes (no NaN: every value is finite).
-        macro_rules! reduce {
-            ($op:ident, $v:expr) => {{
-                let v = $v;
-                let m = $op(v, _mm256_permute2f128_ps::<1>(v, v));
-                let m = $op(m, _mm256_permute_ps::<0b01_00_11_10>(m));
-                _mm256_cvtss_f32($op(m, _mm256_permute_ps::<0b10_11_00_01>(m)))
-            }};
-        }
-        let origin = [ox, oy, oz];
+        let down = _mm256_movemask_ps(down) >> 3;
+        let (mut lo_a, mut hi_a, mut rlo_a, mut rhi_a) = ([0.0f32; 8], [0.0f32; 8], [0.0f32; 8], [0.0f32; 8]);
+        _mm256_storeu_ps(lo_a.as_mut_ptr(), lo);
+        _mm256_storeu_ps(hi_a.as_mut_ptr(), hi);
+        _mm256_storeu_ps(rlo_a.as_mut_ptr(), rlo);
+        _mm256_storeu_ps(rhi_a.as_mut_ptr(), rhi);
         let (mut o_near, mut o_far, mut r_lo, mut r_hi) = ([0.0; 3], [0.0; 3], [0.0; 3], [0.0; 3]);
         let (mut near, mut far) = ([0; 3], [0; 3]);
         for k in 0..3 {
-            let (o_lo, o_hi) = (reduce!(_mm256_min_ps, origin[k]), reduce!(_mm256_max_ps, origin[k]));
-            if o_hi - o_lo > spread {
-                return None;
-            }
-            let down = signs[k] != 0;
+            let down = down & (1 << k) != 0;
             near[k] = k + 3 * usize::from(down);
             far[k] = k + 3 * usize::from(!down);
-            (r_lo[k], r_hi[k]) = (reduce!(_mm256_min_ps, rdir[k]), reduce!(_mm256_max_ps, rdir[k]));
-            (o_near[k], o_far[k]) = if down { (o_lo, o_hi) } else { (o_hi, o_lo) };
+            (r_lo[k], r_hi[k]) = (rlo_a[3 + k], rhi_a[3 + k]);
+            (o_near[k], o_far[k]) = if down { (lo_a[k], hi_a[k]) } else { (hi_a[k], lo_a[k]) };
         }
+        let [ox, oy, oz, dx, dy, dz, t_min, t_max] = transpose(r);
+        let origin = [ox, oy, oz];
+        let rdir = [_mm256_div_ps(one, dx), _mm256_div_ps(one, dy), _mm256_div_ps(one, dz)];
         // Directions within about 3 degrees of the first ray's, as the reference computes it.
         macro_rules! first {
             ($v:expr) => {
@@ -530,7 +567,7 @@ pub(super) unsafe fn packet_start(rays: &[crate::Ray3; PACKET], spread: f32) -> 
             o_far,
             r_lo,
             r_hi,
-            t_min_lo: reduce!(_mm256_min_ps, t_min),
+            t_min_lo: lo_a[6],
             near,
             far,
         };
