@@ -1,6 +1,7 @@
 //! A fixed ray workload for instruction counting under `valgrind --tool=callgrind`
 //! (deterministic, unlike wall-clock time on a shared machine):
-//! `trace_count raybox|batch|parry|none bunny|terrain primary|random|away [closest|any]`.
+//! `trace_count raybox|batch|parry|none bunny|terrain primary|tiled|random|away [closest|any]`
+//! (`tiled`: the `primary` camera's rays in 4x4 pixel tiles, as the benchmarks emit them).
 
 use glam::Vec3;
 use parry3d::query::RayCast as _;
@@ -15,18 +16,29 @@ fn rays(data: &MeshData, set: &str, n: usize) -> Vec<Ray3> {
         // Rays that miss the whole scene: the fixed cost of a query.
         let eye = centre + Vec3::new(0.3, 0.6, 1.0).normalize() * extent * 1.2;
         (0..n).map(|_| Ray3::new(eye, (eye - centre) + rng.unit_vector() * 0.1)).collect()
-    } else if set == "primary" {
+    } else if set == "primary" || set == "tiled" {
         let eye = centre + Vec3::new(0.3, 0.6, 1.0).normalize() * extent * 1.2;
         let forward = (centre - eye).normalize();
         let right = forward.cross(Vec3::Y).normalize();
         let up = right.cross(forward);
         let side = (n as f32).sqrt() as usize;
-        (0..side * side)
-            .map(|i| {
-                let (x, y) = ((i % side) as f32 / side as f32 - 0.5, (i / side) as f32 / side as f32 - 0.5);
-                Ray3::new(eye, forward + (right * x + up * y) * 0.8)
-            })
-            .collect()
+        let pixel = |x: usize, y: usize| {
+            let (x, y) = (x as f32 / side as f32 - 0.5, y as f32 / side as f32 - 0.5);
+            Ray3::new(eye, forward + (right * x + up * y) * 0.8)
+        };
+        if set == "primary" {
+            (0..side * side).map(|i| pixel(i % side, i / side)).collect()
+        } else {
+            // 4x4 tiles, row by row within a tile (`side` a multiple of 4).
+            let side = side / 4 * 4;
+            (0..side * side)
+                .map(|i| {
+                    let (tile, j) = (i / 16, i % 16);
+                    let (tx, ty) = (tile % (side / 4), tile / (side / 4));
+                    pixel(4 * tx + j % 4, 4 * ty + j / 4)
+                })
+                .collect()
+        }
     } else {
         (0..n)
             .map(|_| Ray3::new(centre + rng.unit_vector() * extent * 0.5 * rng.next_f32(), rng.unit_vector()))

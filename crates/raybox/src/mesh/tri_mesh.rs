@@ -11,8 +11,8 @@ use glam::{DVec3, Vec3};
 
 use super::data::{MeshData, MeshError};
 use crate::bvh::kernels::{
-    BlockRay, NodeKernel, PACKET, PacketBest, PacketWoop, PreparedRay, RayPacket, STACK_CAPACITY,
-    StackStorage, TriBlock4, intersect_block4, rays_in_bounds, with_kernel,
+    BlockRay, NodeKernel, PACKET, PacketBest, PacketStart, PreparedRay, STACK_CAPACITY, StackStorage,
+    TriBlock4, intersect_block4, with_kernel,
 };
 use crate::bvh::traverse::{AnyWalk, ClosestWalk, Step};
 use crate::bvh::{Bounds, box_distance_squared};
@@ -479,41 +479,17 @@ impl TriMesh {
     /// union of their paths).
     #[inline(always)]
     fn trace_packet<K: NodeKernel>(&self, kernel: K, rays: &[Ray3], any_hit: bool) -> Option<PacketBest> {
-        let first = rays.first()?;
-        let signs = |r: &Ray3| r.dir().to_array().map(f32::is_sign_negative);
-        if rays.iter().any(|r| signs(r) != signs(first)) {
-            return None;
-        }
         let rays: &[Ray3; PACKET] = rays.try_into().ok()?;
-        // The rays lane by lane (the checks below then run 8 lanes at a time).
-        let lanes = kernel.ray_lanes(rays);
-        let origin = [lanes[0], lanes[1], lanes[2]];
-        let dir = [lanes[3], lanes[4], lanes[5]];
-        let (t_min, t_max) = (lanes[6], lanes[7]);
-        let packet = RayPacket::from_lanes(&origin, &dir, &t_min)?;
-        // Origins within 1% of the mesh's size of each other...
+        // Origins within 1% of the mesh's size of each other, directions within about 3
+        // degrees, the same direction signs and `WoopRay` axes.
         let size = (Vec3::from(self.tree.root_max) - Vec3::from(self.tree.root_min)).max_element();
-        if (0..3).any(|k| (packet.o_near[k] - packet.o_far[k]).abs() > 0.01 * size) {
-            return None;
-        }
-        // ... and directions within about 3 degrees of the first ray's:
-        // (d . d0)^2 >= cos^2 |d|^2 |d0|^2, with d . d0 > 0 as the signs agree.
-        let d0 = [dir[0][0], dir[1][0], dir[2][0]];
-        let d0_sq = d0[0] * d0[0] + d0[1] * d0[1] + d0[2] * d0[2];
-        let close: [bool; PACKET] = core::array::from_fn(|i| {
-            let dot = dir[0][i] * d0[0] + dir[1][i] * d0[1] + dir[2][i] * d0[2];
-            let len_sq = dir[0][i] * dir[0][i] + dir[1][i] * dir[1][i] + dir[2][i] * dir[2][i];
-            dot * dot >= 0.997 * len_sq * d0_sq
-        });
-        if close.contains(&false) {
-            return None;
-        }
-        let woop = PacketWoop::new(rays, &lanes)?;
+        let PacketStart { packet, woop, t_max } = kernel.packet_start(rays, 0.01 * size)?;
+        let t_min = woop.t_min;
         let mut best = PacketBest::new(t_max);
         if self.tree.root == ChildRef::EMPTY {
             return Some(best);
         }
-        let who = rays_in_bounds(&packet, self.tree.root_min, self.tree.root_max, &t_max);
+        let who = kernel.rays_in_bounds(&packet, self.tree.root_min, self.tree.root_max, &t_max);
         if who != 0 {
             traverse::closest_hit_packet(
                 kernel,
@@ -563,16 +539,36 @@ impl TriMesh {
     #[inline(always)]
     fn cast_packet<K: NodeKernel>(&self, kernel: K, rays: &[Ray3], out: &mut [Option<MeshHit>]) -> bool {
         let Some(best) = self.trace_packet(kernel, rays, false) else { return false };
-        for (i, o) in out.iter_mut().enumerate() {
-            *o = (best.id[i] != u32::MAX).then(|| {
-                self.hit(
-                    &rays[i],
-                    best.block[i] as usize,
-                    best.lane[i] as usize,
-                    best.t[i],
-                    best.u[i],
-                    best.v[i],
-                )
+        let hits = (0..PACKET).fold(0u32, |m, i| m | u32::from(best.id[i] != u32::MAX) << i);
+        if hits == 0 {
+            out.fill(None);
+            return true;
+        }
+        // The hit triangles' vertices and the rays' directions lane by lane (a ray with no
+        // hit takes the first hit's triangle: its lane is not read), for the normals of all
+        // 8 at once, as `hit` makes them.
+        let some = hits.trailing_zeros() as usize & (PACKET - 1);
+        let mut v = [[0.0f32; PACKET]; 9];
+        let mut dir = [[0.0f32; PACKET]; 3];
+        for i in 0..PACKET {
+            let j = if hits & (1 << i) != 0 { i } else { some };
+            let (block, lane) = (&self.blocks[best.block[j] as usize], best.lane[j] as usize & 3);
+            for (row, coords) in v.iter_mut().zip(&block.v) {
+                row[i] = coords[lane];
+            }
+            let d = rays[i].dir();
+            (dir[0][i], dir[1][i], dir[2][i]) = (d.x, d.y, d.z);
+        }
+        let (normals, front) = kernel.packet_normals(&v, &dir);
+        for (i, o) in out.iter_mut().enumerate().take(PACKET) {
+            *o = (hits & (1 << i) != 0).then(|| MeshHit {
+                t: best.t[i],
+                triangle: self.blocks[best.block[i] as usize].ids[best.lane[i] as usize & 3],
+                u: best.u[i],
+                v: best.v[i],
+                normal: Vec3::new(normals[0][i], normals[1][i], normals[2][i]),
+                front_facing: front & (1 << i) != 0,
+                point: rays[i].at(best.t[i]),
             });
         }
         true

@@ -4,7 +4,8 @@ use core::arch::x86_64::*;
 
 use super::packet::scalar_tie;
 use super::{
-    NodeHits, NodeKernel, PACKET, PacketBest, PacketWoop, PreparedRay, RayPacket, SLAB_PAD, TriBlock4,
+    NodeHits, NodeKernel, PACKET, PacketBest, PacketStart, PacketWoop, PreparedRay, RayPacket, SLAB_PAD,
+    TriBlock4,
 };
 use crate::bvh::node::WideNode;
 
@@ -29,6 +30,38 @@ macro_rules! packet_tests {
         ) {
             // SAFETY: `self` proves AVX2.
             unsafe { $crate::bvh::kernels::avx2::packet_block(w, block, b, who, best) }
+        }
+
+        #[inline(always)]
+        fn packet_start(
+            self,
+            rays: &[crate::Ray3; PACKET],
+            spread: f32,
+        ) -> Option<$crate::bvh::kernels::PacketStart<'_>> {
+            // SAFETY: `self` proves AVX2 and FMA.
+            unsafe { $crate::bvh::kernels::avx2::packet_start(rays, spread) }
+        }
+
+        #[inline(always)]
+        fn rays_in_bounds(self, p: &RayPacket, min: [f32; 3], max: [f32; 3], t_max: &[f32; PACKET]) -> u32 {
+            // SAFETY: `self` proves AVX2 and FMA.
+            unsafe {
+                $crate::bvh::kernels::avx2::rays_in_planes(
+                    p,
+                    &[min[0], min[1], min[2], max[0], max[1], max[2]],
+                    t_max,
+                )
+            }
+        }
+
+        #[inline(always)]
+        fn packet_normals(
+            self,
+            v: &[[f32; PACKET]; 9],
+            dir: &[[f32; PACKET]; 3],
+        ) -> ([[f32; PACKET]; 3], u32) {
+            // SAFETY: `self` proves AVX.
+            unsafe { $crate::bvh::kernels::avx2::packet_normals(v, dir) }
         }
 
         #[inline(always)]
@@ -175,6 +208,20 @@ unsafe fn pad(t_enter: __m256, t_exit: __m256) -> (__m256, __m256) {
 /// The CPU must support AVX and FMA.
 #[inline(always)]
 pub(super) unsafe fn rays_in_box(p: &RayPacket, node: &WideNode, child: usize, t_max: &[f32; PACKET]) -> u32 {
+    let c = child & 7;
+    let p6 = &node.planes;
+    let planes = [p6[0][c], p6[1][c], p6[2][c], p6[3][c], p6[4][c], p6[5][c]];
+    // SAFETY: AVX and FMA per this function's contract.
+    unsafe { rays_in_planes(p, &planes, t_max) }
+}
+
+/// The 8 rays of `p` against the box whose 6 planes (min x, y, z, max x, y, z) are
+/// `planes`: one lane per ray, the single-ray kernels' operations.
+///
+/// # Safety
+/// The CPU must support AVX and FMA.
+#[inline(always)]
+pub(super) unsafe fn rays_in_planes(p: &RayPacket, planes: &[f32; 6], t_max: &[f32; PACKET]) -> u32 {
     // SAFETY: AVX and FMA per this function's contract; the loads read 8-float rows of `p`
     // and `t_max`.
     unsafe {
@@ -183,8 +230,8 @@ pub(super) unsafe fn rays_in_box(p: &RayPacket, node: &WideNode, child: usize, t
         for k in 0..3 {
             let o = _mm256_loadu_ps(p.origin[k].as_ptr());
             let r = _mm256_loadu_ps(p.rdir[k].as_ptr());
-            let t_near = _mm256_mul_ps(_mm256_sub_ps(_mm256_set1_ps(node.planes[p.near[k]][child]), o), r);
-            let t_far = _mm256_mul_ps(_mm256_sub_ps(_mm256_set1_ps(node.planes[p.far[k]][child]), o), r);
+            let t_near = _mm256_mul_ps(_mm256_sub_ps(_mm256_set1_ps(planes[p.near[k] % 6]), o), r);
+            let t_far = _mm256_mul_ps(_mm256_sub_ps(_mm256_set1_ps(planes[p.far[k] % 6]), o), r);
             t_enter = _mm256_max_ps(t_near, t_enter);
             t_exit = _mm256_min_ps(t_far, t_exit);
         }
@@ -321,13 +368,55 @@ pub(super) unsafe fn packet_block(
 /// The CPU must support AVX.
 #[inline(always)]
 pub(super) unsafe fn ray_lanes(rays: &[crate::Ray3; PACKET]) -> [[f32; PACKET]; 8] {
+    // SAFETY: AVX per this function's contract; the stores write a local array.
+    unsafe {
+        let rows = lane_vectors(rays);
+        let mut out = [[0.0f32; PACKET]; 8];
+        for (o, r) in out.iter_mut().zip(rows) {
+            _mm256_storeu_ps(o.as_mut_ptr(), r);
+        }
+        out
+    }
+}
+
+/// [`ray_lanes`] in registers: rows `origin.x, .y, .z, dir.x, .y, .z, t_min, t_max`.
+///
+/// # Safety
+/// The CPU must support AVX.
+#[inline(always)]
+unsafe fn lane_vectors(rays: &[crate::Ray3; PACKET]) -> [__m256; 8] {
+    // SAFETY: AVX per this function's contract.
+    unsafe { transpose(ray_vectors(rays)) }
+}
+
+/// The 8 rays as they lie in memory, one vector each: `origin, dir, t_min, t_max`.
+///
+/// # Safety
+/// The CPU must support AVX.
+#[inline(always)]
+unsafe fn ray_vectors(rays: &[crate::Ray3; PACKET]) -> [__m256; 8] {
     // SAFETY: AVX per this function's contract. A `Ray3` is `#[repr(C)]` of two `Vec3`
     // (each `#[repr(C)]` of 3 `f32`) and two `f32`: 8 floats without padding (asserted at
-    // compile time in `shape/ray.rs`), so the 8 rays are 64 consecutive floats; the stores
-    // write a local array.
+    // compile time in `shape/ray.rs`), so the 8 rays are 64 consecutive floats.
     unsafe {
         let p = rays.as_ptr().cast::<f32>();
-        let r: [__m256; 8] = core::array::from_fn(|i| _mm256_loadu_ps(p.add(8 * i)));
+        macro_rules! ld {
+            ($i:expr) => {
+                _mm256_loadu_ps(p.add(8 * $i))
+            };
+        }
+        [ld!(0), ld!(1), ld!(2), ld!(3), ld!(4), ld!(5), ld!(6), ld!(7)]
+    }
+}
+
+/// An 8x8 transpose in 24 shuffles: 8 rays' vectors (`ray_vectors`) into rows.
+///
+/// # Safety
+/// The CPU must support AVX.
+#[inline(always)]
+unsafe fn transpose(r: [__m256; 8]) -> [__m256; 8] {
+    // SAFETY: AVX per this function's contract.
+    unsafe {
         // Pairs of rays interleaved, then quads, then the 128-bit halves swapped into place.
         let t = [
             _mm256_unpacklo_ps(r[0], r[1]),
@@ -353,11 +442,203 @@ pub(super) unsafe fn ray_lanes(rays: &[crate::Ray3; PACKET]) -> [[f32; PACKET]; 
             _mm256_shuffle_ps::<0x44>(u[1], u[3]),
             _mm256_shuffle_ps::<0xEE>(u[1], u[3]),
         ];
-        let mut rows = [[0.0f32; PACKET]; 8];
-        for c in 0..4 {
-            _mm256_storeu_ps(rows[c].as_mut_ptr(), _mm256_permute2f128_ps::<0x20>(q[c], w[c]));
-            _mm256_storeu_ps(rows[c + 4].as_mut_ptr(), _mm256_permute2f128_ps::<0x31>(q[c], w[c]));
+        [
+            _mm256_permute2f128_ps::<0x20>(q[0], w[0]),
+            _mm256_permute2f128_ps::<0x20>(q[1], w[1]),
+            _mm256_permute2f128_ps::<0x20>(q[2], w[2]),
+            _mm256_permute2f128_ps::<0x20>(q[3], w[3]),
+            _mm256_permute2f128_ps::<0x31>(q[0], w[0]),
+            _mm256_permute2f128_ps::<0x31>(q[1], w[1]),
+            _mm256_permute2f128_ps::<0x31>(q[2], w[2]),
+            _mm256_permute2f128_ps::<0x31>(q[3], w[3]),
+        ]
+    }
+}
+
+/// `packet::scalar_packet_start` 8 lanes at a time: the same checks and the same values
+/// (each lane's reciprocal and shear are the same correctly rounded quotients; the
+/// direction test the same products and sums in the same order). The extremes of the
+/// origins may differ from the reference's in the sign of a zero only, which changes no
+/// box test.
+///
+/// # Safety
+/// The CPU must support AVX and AVX2.
+#[inline(always)]
+pub(super) unsafe fn packet_start(rays: &[crate::Ray3; PACKET], spread: f32) -> Option<PacketStart<'_>> {
+    // SAFETY: AVX/AVX2 per this function's contract; the stores write 8-float rows of
+    // local structs; the row indices `k[i]` are a permutation of 0, 1, 2.
+    unsafe {
+        let r = ray_vectors(rays);
+        // The least and greatest of every field over the 8 rays, in the rays' own layout:
+        // `o_lo, o_hi` for the origins, `d_lo, d_hi` for the directions, `t_min_lo`.
+        let lo = _mm256_min_ps(
+            _mm256_min_ps(_mm256_min_ps(r[0], r[1]), _mm256_min_ps(r[2], r[3])),
+            _mm256_min_ps(_mm256_min_ps(r[4], r[5]), _mm256_min_ps(r[6], r[7])),
+        );
+        let hi = _mm256_max_ps(
+            _mm256_max_ps(_mm256_max_ps(r[0], r[1]), _mm256_max_ps(r[2], r[3])),
+            _mm256_max_ps(_mm256_max_ps(r[4], r[5]), _mm256_max_ps(r[6], r[7])),
+        );
+        // Per axis the least and greatest reciprocal direction: `1 / d` decreases with `d`
+        // on either side of 0, and correctly rounded division is monotonic, so they are
+        // `1 / d_hi` and `1 / d_lo` when all `d` have one sign (the same bits as the least
+        // and greatest of the 8 reciprocals).
+        let one = _mm256_set1_ps(1.0);
+        let zero = _mm256_setzero_ps();
+        let (rlo, rhi) = (_mm256_div_ps(one, hi), _mm256_div_ps(one, lo));
+        let abs = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fff_ffff));
+        let inf = _mm256_set1_ps(f32::INFINITY);
+        macro_rules! finite {
+            ($v:expr) => {
+                _mm256_cmp_ps::<_CMP_LT_OQ>(_mm256_and_ps($v, abs), inf)
+            };
         }
-        rows
+        // Directions (lanes 3-5): all of one sign, none 0 (`d_lo > 0` or `d_hi < 0`), and
+        // the extreme reciprocals finite, so all 8 are (they lie between). Origins (lanes
+        // 0-2): within `spread` of each other (no NaN: `!(x > s)` is `x <= s`).
+        let down = _mm256_cmp_ps::<_CMP_LT_OQ>(hi, zero);
+        let one_sign = _mm256_or_ps(_mm256_cmp_ps::<_CMP_GT_OQ>(lo, zero), down);
+        let dirs_ok = _mm256_movemask_ps(_mm256_and_ps(one_sign, _mm256_and_ps(finite!(rlo), finite!(rhi))));
+        let spread_ok =
+            _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_LE_OQ>(_mm256_sub_ps(hi, lo), _mm256_set1_ps(spread)));
+        if (dirs_ok & 0b11_1000) != 0b11_1000 || (spread_ok & 0b111) != 0b111 {
+            return None;
+        }
+        let down = _mm256_movemask_ps(down) >> 3;
+        let (mut lo_a, mut hi_a, mut rlo_a, mut rhi_a) = ([0.0f32; 8], [0.0f32; 8], [0.0f32; 8], [0.0f32; 8]);
+        _mm256_storeu_ps(lo_a.as_mut_ptr(), lo);
+        _mm256_storeu_ps(hi_a.as_mut_ptr(), hi);
+        _mm256_storeu_ps(rlo_a.as_mut_ptr(), rlo);
+        _mm256_storeu_ps(rhi_a.as_mut_ptr(), rhi);
+        let (mut o_near, mut o_far, mut r_lo, mut r_hi) = ([0.0; 3], [0.0; 3], [0.0; 3], [0.0; 3]);
+        let (mut near, mut far) = ([0; 3], [0; 3]);
+        for k in 0..3 {
+            let down = down & (1 << k) != 0;
+            near[k] = k + 3 * usize::from(down);
+            far[k] = k + 3 * usize::from(!down);
+            (r_lo[k], r_hi[k]) = (rlo_a[3 + k], rhi_a[3 + k]);
+            (o_near[k], o_far[k]) = if down { (lo_a[k], hi_a[k]) } else { (hi_a[k], lo_a[k]) };
+        }
+        let [ox, oy, oz, dx, dy, dz, t_min, t_max] = transpose(r);
+        let origin = [ox, oy, oz];
+        let rdir = [_mm256_div_ps(one, dx), _mm256_div_ps(one, dy), _mm256_div_ps(one, dz)];
+        // Directions within about 3 degrees of the first ray's, as the reference computes it.
+        macro_rules! first {
+            ($v:expr) => {
+                _mm256_broadcastss_ps(_mm256_castps256_ps128($v))
+            };
+        }
+        let (d0x, d0y, d0z) = (first!(dx), first!(dy), first!(dz));
+        let dot = _mm256_add_ps(
+            _mm256_add_ps(_mm256_mul_ps(dx, d0x), _mm256_mul_ps(dy, d0y)),
+            _mm256_mul_ps(dz, d0z),
+        );
+        let len_sq =
+            _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)), _mm256_mul_ps(dz, dz));
+        let d0_sq = first!(len_sq);
+        let close = _mm256_cmp_ps::<_CMP_GE_OQ>(
+            _mm256_mul_ps(dot, dot),
+            _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(0.997), len_sq), d0_sq),
+        );
+        // Every lane's `WoopRay` axes are the first's (`PacketWoop::new`'s rule).
+        let k = super::woop_axes(glam::Vec3::new(
+            _mm256_cvtss_f32(dx),
+            _mm256_cvtss_f32(dy),
+            _mm256_cvtss_f32(dz),
+        ));
+        let (ax, ay, az) = (_mm256_and_ps(dx, abs), _mm256_and_ps(dy, abs), _mm256_and_ps(dz, abs));
+        // `z > (if y > x { y } else { x })`: maxps returns its first operand when greater.
+        let z_largest = _mm256_cmp_ps::<_CMP_GT_OQ>(az, _mm256_max_ps(ay, ax));
+        let same = match k[2] {
+            2 => z_largest,
+            1 => _mm256_andnot_ps(z_largest, _mm256_cmp_ps::<_CMP_GT_OQ>(ay, ax)),
+            _ => _mm256_andnot_ps(z_largest, _mm256_cmp_ps::<_CMP_LE_OQ>(ay, ax)),
+        };
+        if _mm256_movemask_ps(_mm256_and_ps(close, same)) != 0xff {
+            return None;
+        }
+        let dir = [dx, dy, dz];
+        let dz = dir[k[2] % 3];
+        let mut packet = RayPacket {
+            origin: [[0.0; PACKET]; 3],
+            rdir: [[0.0; PACKET]; 3],
+            t_min: [0.0; PACKET],
+            o_near,
+            o_far,
+            r_lo,
+            r_hi,
+            t_min_lo: lo_a[6],
+            near,
+            far,
+        };
+        let mut woop =
+            PacketWoop { o: [[0.0; PACKET]; 3], s: [[0.0; PACKET]; 3], t_min: [0.0; PACKET], k, rays };
+        let mut t_max_row = [0.0; PACKET];
+        for a in 0..3 {
+            _mm256_storeu_ps(packet.origin[a].as_mut_ptr(), origin[a]);
+            _mm256_storeu_ps(packet.rdir[a].as_mut_ptr(), rdir[a]);
+            _mm256_storeu_ps(woop.o[a].as_mut_ptr(), origin[k[a] % 3]);
+        }
+        _mm256_storeu_ps(woop.s[0].as_mut_ptr(), _mm256_div_ps(dir[k[0] % 3], dz));
+        _mm256_storeu_ps(woop.s[1].as_mut_ptr(), _mm256_div_ps(dir[k[1] % 3], dz));
+        _mm256_storeu_ps(woop.s[2].as_mut_ptr(), _mm256_div_ps(one, dz));
+        _mm256_storeu_ps(packet.t_min.as_mut_ptr(), t_min);
+        _mm256_storeu_ps(woop.t_min.as_mut_ptr(), t_min);
+        _mm256_storeu_ps(t_max_row.as_mut_ptr(), t_max);
+        Some(PacketStart { packet, woop, t_max: t_max_row })
+    }
+}
+
+/// `packet::scalar_packet_normals` 4 lanes of `f64` at a time: the same operations in the
+/// same order (correctly rounded products, differences, square root and quotient; no fused
+/// multiply-add), so the same bits.
+///
+/// # Safety
+/// The CPU must support AVX.
+#[inline(always)]
+pub(super) unsafe fn packet_normals(
+    v: &[[f32; PACKET]; 9],
+    dir: &[[f32; PACKET]; 3],
+) -> ([[f32; PACKET]; 3], u32) {
+    // SAFETY: AVX per this function's contract; the loads read 4 floats at offset 0 or 4
+    // of 8-float rows, the stores write 4 floats there in local arrays.
+    unsafe {
+        let mut normals = [[0.0f32; PACKET]; 3];
+        let mut front = 0u32;
+        for half in [0, 4] {
+            macro_rules! ld {
+                ($row:expr) => {
+                    _mm256_cvtps_pd(_mm_loadu_ps($row.as_ptr().add(half)))
+                };
+            }
+            let (ax, ay, az) = (ld!(v[0]), ld!(v[1]), ld!(v[2]));
+            // e = b - a, f = c - a
+            let (ex, ey, ez) =
+                (_mm256_sub_pd(ld!(v[3]), ax), _mm256_sub_pd(ld!(v[4]), ay), _mm256_sub_pd(ld!(v[5]), az));
+            let (fx, fy, fz) =
+                (_mm256_sub_pd(ld!(v[6]), ax), _mm256_sub_pd(ld!(v[7]), ay), _mm256_sub_pd(ld!(v[8]), az));
+            // glam's `e.cross(f)`: (e.y f.z - f.y e.z, e.z f.x - f.z e.x, e.x f.y - f.x e.y)
+            let nx = _mm256_sub_pd(_mm256_mul_pd(ey, fz), _mm256_mul_pd(fy, ez));
+            let ny = _mm256_sub_pd(_mm256_mul_pd(ez, fx), _mm256_mul_pd(fz, ex));
+            let nz = _mm256_sub_pd(_mm256_mul_pd(ex, fy), _mm256_mul_pd(fx, ey));
+            // n . d, as glam's `dot`: (x x' + y y') + z z'
+            macro_rules! dot {
+                ($x:expr, $y:expr, $z:expr) => {
+                    _mm256_add_pd(
+                        _mm256_add_pd(_mm256_mul_pd(nx, $x), _mm256_mul_pd(ny, $y)),
+                        _mm256_mul_pd(nz, $z),
+                    )
+                };
+            }
+            let facing = dot!(ld!(dir[0]), ld!(dir[1]), ld!(dir[2]));
+            front |=
+                (_mm256_movemask_pd(_mm256_cmp_pd::<_CMP_LT_OQ>(facing, _mm256_setzero_pd())) as u32) << half;
+            // normalize: n * (1 / sqrt(n . n))
+            let recip = _mm256_div_pd(_mm256_set1_pd(1.0), _mm256_sqrt_pd(dot!(nx, ny, nz)));
+            for (row, n) in normals.iter_mut().zip([nx, ny, nz]) {
+                _mm_storeu_ps(row.as_mut_ptr().add(half), _mm256_cvtpd_ps(_mm256_mul_pd(n, recip)));
+            }
+        }
+        (normals, front)
     }
 }

@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
 use super::node::WideNode;
 
-pub(crate) use packet::{PACKET, PacketBest, PacketWoop, RayPacket, farthest, rays_in_bounds, rays_reaching};
+pub(crate) use packet::{PACKET, PacketBest, PacketStart, PacketWoop, RayPacket, farthest, rays_reaching};
 pub(crate) use scalar::Scalar;
 pub(crate) use soup::SoupKernel;
 pub(crate) use stack::{STACK_CAPACITY, Stack, StackStorage};
@@ -178,6 +178,27 @@ pub(crate) trait NodeKernel: Copy {
     #[inline(always)]
     fn rays_in_box(self, p: &RayPacket, node: &WideNode, child: usize, t_max: &[f32; PACKET]) -> u32 {
         packet::scalar_rays_in_box(p, node, child, t_max)
+    }
+
+    /// Whether 8 rays make a packet (origins within `spread` of each other on every axis,
+    /// and see `packet::scalar_packet_start`, the reference), and if so its set-up.
+    #[inline(always)]
+    fn packet_start(self, rays: &[crate::Ray3; PACKET], spread: f32) -> Option<PacketStart<'_>> {
+        packet::scalar_packet_start(rays, &self.ray_lanes(rays), spread)
+    }
+
+    /// Which rays of `p` may enter the box `[min, max]` within their own `t_max` (the
+    /// single-ray kernels' test, as `rays_in_box`).
+    #[inline(always)]
+    fn rays_in_bounds(self, p: &RayPacket, min: [f32; 3], max: [f32; 3], t_max: &[f32; PACKET]) -> u32 {
+        packet::rays_in_bounds(p, min, max, t_max)
+    }
+
+    /// The unit normals of 8 triangles (lane by lane) and which face `dir` (see
+    /// `packet::scalar_packet_normals`, bit for bit).
+    #[inline(always)]
+    fn packet_normals(self, v: &[[f32; PACKET]; 9], dir: &[[f32; PACKET]; 3]) -> ([[f32; PACKET]; 3], u32) {
+        packet::scalar_packet_normals(v, dir)
     }
 
     /// 8 rays lane by lane: rows `origin.x, .y, .z, dir.x, .y, .z, t_min, t_max`.

@@ -101,6 +101,47 @@ impl RayPacket {
     }
 }
 
+/// A packet ready to trace: its box-test set-up, its triangle-test set-up and the rays'
+/// `t_max`, made by `NodeKernel::packet_start` (the reference: [`scalar_packet_start`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PacketStart<'r> {
+    pub packet: RayPacket,
+    pub woop: PacketWoop<'r>,
+    pub t_max: [f32; PACKET],
+}
+
+/// Whether 8 rays (given lane by lane in `lanes`, `NodeKernel::ray_lanes`) make a packet,
+/// and if so its set-up: they must run the same way along every axis and none parallel
+/// to an axis plane ([`RayPacket::from_lanes`]), their origins must lie within `spread`
+/// of each other on every axis, their directions within about 3 degrees of the first
+/// ray's, and their `WoopRay`s must share their axes ([`PacketWoop::new`]).
+#[inline(always)]
+pub(crate) fn scalar_packet_start<'r>(
+    rays: &'r [crate::Ray3; PACKET],
+    lanes: &[[f32; PACKET]; 8],
+    spread: f32,
+) -> Option<PacketStart<'r>> {
+    let origin = [lanes[0], lanes[1], lanes[2]];
+    let dir = [lanes[3], lanes[4], lanes[5]];
+    let packet = RayPacket::from_lanes(&origin, &dir, &lanes[6])?;
+    if (0..3).any(|k| (packet.o_near[k] - packet.o_far[k]).abs() > spread) {
+        return None;
+    }
+    // (d . d0)^2 >= cos^2 |d|^2 |d0|^2, with d . d0 > 0 as the signs agree.
+    let d0 = [dir[0][0], dir[1][0], dir[2][0]];
+    let d0_sq = d0[0] * d0[0] + d0[1] * d0[1] + d0[2] * d0[2];
+    let close: [bool; PACKET] = core::array::from_fn(|i| {
+        let dot = dir[0][i] * d0[0] + dir[1][i] * d0[1] + dir[2][i] * d0[2];
+        let len_sq = dir[0][i] * dir[0][i] + dir[1][i] * dir[1][i] + dir[2][i] * dir[2][i];
+        dot * dot >= 0.997 * len_sq * d0_sq
+    });
+    if close.contains(&false) {
+        return None;
+    }
+    let woop = PacketWoop::new(rays, lanes)?;
+    Some(PacketStart { packet, woop, t_max: lanes[7] })
+}
+
 /// The packet against the 8 children of `node` within `[t_min_lo, t_max]`: bit `i` of the
 /// mask is set when some ray of the packet may enter child `i` (never a false miss);
 /// `t_enter[i]` is at most where any ray enters it.
@@ -296,6 +337,32 @@ pub(crate) fn scalar_ray_lanes(rays: &[crate::Ray3; PACKET]) -> [[f32; PACKET]; 
     rows
 }
 
+/// The geometric normals of 8 triangles given lane by lane (`v[3 * vertex + axis]`), as
+/// `TriMesh::hit` makes them, bit for bit: `(b - a) × (c - a)` in `f64`, normalised as
+/// glam's `DVec3::normalize` (`n * (1 / |n|)`) and rounded to `f32`; with bit `i` of the
+/// mask set when lane `i`'s unnormalised normal points against `dir` (`n · dir < 0`).
+#[allow(clippy::needless_range_loop)] // lane `i` of several arrays
+pub(crate) fn scalar_packet_normals(
+    v: &[[f32; PACKET]; 9],
+    dir: &[[f32; PACKET]; 3],
+) -> ([[f32; PACKET]; 3], u32) {
+    let mut normals = [[0.0; PACKET]; 3];
+    let mut front = 0;
+    for i in 0..PACKET {
+        let vertex =
+            |j: usize| glam::DVec3::new(v[3 * j][i].into(), v[3 * j + 1][i].into(), v[3 * j + 2][i].into());
+        let a = vertex(0);
+        let n = (vertex(1) - a).cross(vertex(2) - a);
+        let d = glam::DVec3::new(dir[0][i].into(), dir[1][i].into(), dir[2][i].into());
+        front |= u32::from(n.dot(d) < 0.0) << i;
+        let unit = n.normalize().as_vec3();
+        for k in 0..3 {
+            normals[k][i] = unit[k];
+        }
+    }
+    (normals, front)
+}
+
 /// The rays of `who` whose `t_max` is at least `t` (bit `i` for ray `i`).
 #[inline(always)]
 pub(crate) fn rays_reaching(t: f32, t_max: &[f32; PACKET], who: u32) -> u32 {
@@ -460,6 +527,94 @@ mod tests {
                     .map(|i| t_max[i])
                     .fold(f32::NEG_INFINITY, f32::max);
                 assert_eq!(farthest(&t_max, who), want);
+            }
+        }
+    }
+
+    /// Every kernel's `packet_start` accepts the same groups as the reference and makes the
+    /// same set-up: the same bits lane by lane (the extremes of the origins equal, up to
+    /// the sign of a zero).
+    #[test]
+    fn every_kernel_starts_packets_as_the_reference() {
+        let mut rng = Pcg32::new(8);
+        let (mut made, mut refused) = (0, 0);
+        let picks = [0.0, -0.0, 1.0, -1.0, 0.5];
+        for _ in 0..20_000 {
+            let o = glam::Vec3::new(rng.range(-9.0, 9.0), rng.range(-9.0, 9.0), rng.range(-9.0, 9.0));
+            let d = rng.unit_vector();
+            let spread = [0.0, 0.001, 0.02, 0.3][(rng.next_u32() % 4) as usize];
+            let rays: [crate::Ray3; PACKET] = core::array::from_fn(|_| {
+                let mut dir = d + rng.unit_vector() * spread;
+                if rng.next_u32().is_multiple_of(64) {
+                    // Axis-aligned components and ties between components now and then.
+                    dir = glam::Vec3::from_array([0, 1, 2].map(|_| picks[(rng.next_u32() % 5) as usize]));
+                    if dir == glam::Vec3::ZERO {
+                        dir = glam::Vec3::X;
+                    }
+                }
+                let origin =
+                    if rng.next_u32().is_multiple_of(3) { o } else { o + rng.unit_vector() * spread };
+                crate::Ray3::with_range(origin, dir, rng.range(0.0, 1.0), rng.range(1.0, 50.0))
+            });
+            let limit = [0.0, 0.01, 0.5, 10.0][(rng.next_u32() % 4) as usize];
+            let want = scalar_packet_start(&rays, &scalar_ray_lanes(&rays), limit);
+            match &want {
+                Some(_) => made += 1,
+                None => refused += 1,
+            }
+            for kernel in Kernel::all_supported() {
+                let got = with_kernel!(kernel, |k| k.packet_start(&rays, limit));
+                let name = kernel.name();
+                assert_eq!(got.is_some(), want.is_some(), "{name}: accepted differently");
+                let (Some(g), Some(w)) = (got, want) else { continue };
+                let bits =
+                    |rows: &[[f32; PACKET]]| rows.iter().flatten().map(|x| x.to_bits()).collect::<Vec<_>>();
+                let (gp, wp) = (&g.packet, &w.packet);
+                assert_eq!(bits(&gp.origin), bits(&wp.origin), "{name}: origins");
+                assert_eq!(bits(&gp.rdir), bits(&wp.rdir), "{name}: reciprocals");
+                assert_eq!(bits(&[gp.t_min, g.t_max]), bits(&[wp.t_min, w.t_max]), "{name}: t ranges");
+                assert_eq!((gp.near, gp.far), (wp.near, wp.far), "{name}: plane rows");
+                assert_eq!((gp.o_near, gp.o_far), (wp.o_near, wp.o_far), "{name}: origin extremes");
+                assert_eq!(
+                    (gp.r_lo.map(f32::to_bits), gp.r_hi.map(f32::to_bits), gp.t_min_lo.to_bits()),
+                    (wp.r_lo.map(f32::to_bits), wp.r_hi.map(f32::to_bits), wp.t_min_lo.to_bits()),
+                    "{name}: reciprocal extremes"
+                );
+                assert_eq!(g.woop.k, w.woop.k, "{name}: Woop axes");
+                assert_eq!(bits(&g.woop.o), bits(&w.woop.o), "{name}: Woop origins");
+                assert_eq!(bits(&g.woop.s), bits(&w.woop.s), "{name}: shears");
+                assert_eq!(bits(&[g.woop.t_min]), bits(&[w.woop.t_min]), "{name}: Woop t_min");
+            }
+            // The root test, every kernel alike.
+            if let Some(w) = want {
+                let (min, max) = ([-3.0, -2.0, -4.0], [rng.range(-1.0, 3.0), 2.0, rng.range(-3.0, 4.0)]);
+                let reference = rays_in_bounds(&w.packet, min, max, &w.t_max);
+                for kernel in Kernel::all_supported() {
+                    let got = with_kernel!(kernel, |k| k.rays_in_bounds(&w.packet, min, max, &w.t_max));
+                    assert_eq!(got, reference, "{}: rays_in_bounds", kernel.name());
+                }
+            }
+        }
+        assert!(made > 5_000 && refused > 5_000, "{made} packets made, {refused} refused");
+    }
+
+    /// Every kernel's packet normals are the reference's, bit for bit.
+    #[test]
+    fn every_kernel_makes_the_same_normals() {
+        let mut rng = Pcg32::new(12);
+        for _ in 0..5_000 {
+            let c = glam::Vec3::new(rng.range(-9.0, 9.0), rng.range(-9.0, 9.0), rng.range(-9.0, 9.0));
+            let scale = [1e-3, 1.0, 100.0][(rng.next_u32() % 3) as usize];
+            let v: [[f32; PACKET]; 9] =
+                core::array::from_fn(|r| core::array::from_fn(|_| c[r % 3] + rng.range(-1.0, 1.0) * scale));
+            let dir: [[f32; PACKET]; 3] =
+                core::array::from_fn(|_| core::array::from_fn(|_| rng.range(-1.0, 1.0)));
+            let (want, want_front) = scalar_packet_normals(&v, &dir);
+            for kernel in Kernel::all_supported() {
+                let (got, front) = with_kernel!(kernel, |k| k.packet_normals(&v, &dir));
+                let bits = |n: &[[f32; PACKET]; 3]| n.map(|row| row.map(f32::to_bits));
+                assert_eq!(bits(&got), bits(&want), "{}: normals", kernel.name());
+                assert_eq!(front, want_front, "{}: facing", kernel.name());
             }
         }
     }
