@@ -377,17 +377,15 @@ pub(crate) fn core_closest(a: &Core, b: &Core) -> Closest {
 /// and the answer is then kept only if it agrees with the usual one to its tolerance and
 /// its distance is that of its own closest points.
 pub(crate) fn core_closest_precise(a: &Core, b: &Core) -> Closest {
-    match (*a, *b) {
-        (Core::Segment(p1, q1), Core::Segment(p2, q2)) => segment_segment_closest((p1, q1), (p2, q2)),
-        _ => {
-            let usual = gjk(a, b);
-            let fine = gjk_to(a, b, GJK_PRECISE_TOL);
-            let slack = 4.0 * GJK_REL_TOL * usual.distance + 1e-300;
-            let agrees = (fine.distance - usual.distance).abs() <= slack
-                && ((fine.on_b - fine.on_a).length() - fine.distance).abs() <= slack;
-            if agrees { fine } else { usual }
-        }
+    let usual = core_closest(a, b);
+    if matches!((a, b), (Core::Segment(..), Core::Segment(..))) {
+        return usual; // the exact kernel, not GJK
     }
+    let fine = gjk_to(a, b, GJK_PRECISE_TOL);
+    let slack = 4.0 * GJK_REL_TOL * usual.distance + 1e-300;
+    let agrees = (fine.distance - usual.distance).abs() <= slack
+        && ((fine.on_b - fine.on_a).length() - fine.distance).abs() <= slack;
+    if agrees { fine } else { usual }
 }
 
 /// Whether a pair of rounded cores is computed in the other order: two segment cores
