@@ -428,7 +428,7 @@ impl TriMesh {
         // A ray that misses the mesh's box ends here, before the rest of the set-up (most
         // camera rays around a small object).
         let prepared = self.start(ray)?;
-        let woop = self.block_ray(ray);
+        let woop = Self::block_ray(kernel, ray);
         let t_min = ray.t_min();
         let mut best = None;
         traverse::closest_hit(
@@ -611,7 +611,12 @@ impl TriMesh {
                     match self.start(ray) {
                         Some(prepared) => {
                             walk.restart(root, ray.t_max());
-                            *lane = Some(InFlight { index, prepared, woop: self.block_ray(ray), best: None });
+                            *lane = Some(InFlight {
+                                index,
+                                prepared,
+                                woop: Self::block_ray(kernel, ray),
+                                best: None,
+                            });
                             return;
                         }
                         None => out[index] = None,
@@ -664,7 +669,7 @@ impl TriMesh {
                     match self.start(ray) {
                         Some(prepared) => {
                             walk.restart(root);
-                            *lane = Some((index, prepared, self.block_ray(ray)));
+                            *lane = Some((index, prepared, Self::block_ray(kernel, ray)));
                             return;
                         }
                         None => out[index] = false,
@@ -714,8 +719,8 @@ impl TriMesh {
     }
 
     #[inline(always)]
-    fn block_ray(&self, ray: &Ray3) -> BlockRay {
-        BlockRay::new(ray.origin(), ray.dir())
+    fn block_ray<K: NodeKernel>(kernel: K, ray: &Ray3) -> BlockRay {
+        kernel.block_ray(ray.origin(), ray.dir())
     }
 
     /// The closest-hit leaf test: the blocks `first..first + count`, narrowing `t_max`;
@@ -759,7 +764,7 @@ impl TriMesh {
     #[inline(always)]
     fn occluded_with<K: NodeKernel>(&self, kernel: K, ray: &Ray3) -> bool {
         let Some(prepared) = self.start(ray) else { return false };
-        let woop = self.block_ray(ray);
+        let woop = Self::block_ray(kernel, ray);
         let t_min = ray.t_min();
         traverse::any_hit(
             kernel,

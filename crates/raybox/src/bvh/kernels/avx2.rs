@@ -65,6 +65,12 @@ macro_rules! packet_tests {
         }
 
         #[inline(always)]
+        fn block_ray(self, origin: glam::Vec3, dir: glam::Vec3) -> $crate::bvh::kernels::BlockRay {
+            // SAFETY: `self` proves AVX.
+            unsafe { $crate::bvh::kernels::BlockRay::new_avx(origin, dir) }
+        }
+
+        #[inline(always)]
         fn ray_lanes(self, rays: &[crate::Ray3; PACKET]) -> [[f32; PACKET]; 8] {
             // SAFETY: `self` proves AVX.
             unsafe { $crate::bvh::kernels::avx2::ray_lanes(rays) }

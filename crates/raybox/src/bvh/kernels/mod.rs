@@ -39,14 +39,33 @@ pub(crate) struct PreparedRay {
     pub t_min: f32,
 }
 
+/// `[near, far]` plane rows for each combination of direction signs (bit `k` set: the ray
+/// runs down axis `k`, so it meets the max plane, row `k + 3`, first).
+const PLANE_ROWS: [[[usize; 3]; 2]; 8] = {
+    let mut table = [[[0; 3]; 2]; 8];
+    let mut signs = 0;
+    while signs < 8 {
+        let mut k = 0;
+        while k < 3 {
+            let down = (signs >> k) & 1;
+            table[signs][0][k] = k + 3 * down;
+            table[signs][1][k] = k + 3 * (1 - down);
+            k += 1;
+        }
+        signs += 1;
+    }
+    table
+};
+
 impl PreparedRay {
     #[inline]
     pub fn new(origin: [f32; 3], dir: [f32; 3], t_min: f32) -> Self {
         // One vector division: each lane is the correctly rounded `1 / dir[k]`.
-        let rdir = (glam::Vec3A::ONE / glam::Vec3A::from(dir)).to_array();
-        let near = core::array::from_fn(|k| k + 3 * usize::from(rdir[k].is_sign_negative()));
-        let far = core::array::from_fn(|k| k + 3 * usize::from(!rdir[k].is_sign_negative()));
-        Self { origin, rdir, near, far, t_min }
+        let r = glam::Vec3A::ONE / glam::Vec3A::from(dir);
+        // The plane rows from the three sign bits (one movemask and one table read, no
+        // per-axis selects): `1 / ±0` keeps the sign, so a `-0.0` component counts as down.
+        let [near, far] = PLANE_ROWS[(r.is_negative_bitmask() & 7) as usize];
+        Self { origin, rdir: r.to_array(), near, far, t_min }
     }
 
     /// The scalar kernel's conservative slab test against one box: whether the ray may
@@ -205,6 +224,12 @@ pub(crate) trait NodeKernel: Copy {
     #[inline(always)]
     fn ray_lanes(self, rays: &[crate::Ray3; PACKET]) -> [[f32; PACKET]; 8] {
         packet::scalar_ray_lanes(rays)
+    }
+
+    /// The ray made ready for block tests ([`BlockRay::new`], bit for bit).
+    #[inline(always)]
+    fn block_ray(self, origin: glam::Vec3, dir: glam::Vec3) -> BlockRay {
+        BlockRay::new(origin, dir)
     }
 
     /// The rays `who` of a packet against the triangles of block number `b`, recording

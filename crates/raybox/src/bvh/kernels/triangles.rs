@@ -92,6 +92,18 @@ impl BlockRay {
         }
     }
 
+    /// [`BlockRay::new`], bit for bit, with AVX's variable permute instead of indexed
+    /// loads (the AVX2 and AVX-512 kernels' `block_ray`).
+    ///
+    /// # Safety
+    /// The CPU must support AVX.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    pub unsafe fn new_avx(origin: Vec3, dir: Vec3) -> Self {
+        // SAFETY: AVX per this function's contract.
+        Self { origin, dir, lanes: unsafe { sse::RayLanes::new_avx(origin, dir) } }
+    }
+
     /// `BlockRay::new` of ray `i` of a packet, from the packet's own set-up (the same
     /// axes and shear, bit for bit: `PacketWoop::new` computes them as `WoopRay::new`).
     #[inline(always)]
@@ -207,6 +219,66 @@ mod sse {
                         _mm_shuffle_ps::<0b10_10_10_10>(s, s),
                     ],
                     k: [kx, ky, kz],
+                }
+            }
+        }
+    }
+
+    /// Per `2 kz + (1 if the ray runs down kz)`: `[kx, ky, kz]` as [`super::woop_axes`]
+    /// makes them, and the same with a fourth lane (3) as a permute control.
+    const AXES: [[usize; 3]; 6] = [[1, 2, 0], [2, 1, 0], [2, 0, 1], [0, 2, 1], [0, 1, 2], [1, 0, 2]];
+    #[repr(C, align(16))]
+    struct Controls([[i32; 4]; 6]);
+    static CONTROLS: Controls = {
+        let mut rows = [[3; 4]; 6];
+        let mut i = 0;
+        while i < 6 {
+            let mut j = 0;
+            while j < 3 {
+                rows[i][j] = AXES[i][j] as i32;
+                j += 1;
+            }
+            i += 1;
+        }
+        Controls(rows)
+    };
+
+    impl RayLanes {
+        /// [`RayLanes::new`] without a branch or an indexed load: the axes from one table
+        /// read, the permuted origin and direction from `vpermilps`, and the same division
+        /// (`(d[kx], d[ky], 1) / d[kz]`), so the same bits.
+        ///
+        /// # Safety
+        /// The CPU must support AVX.
+        #[inline(always)]
+        pub(super) unsafe fn new_avx(origin: Vec3, dir: Vec3) -> Self {
+            let a = dir.abs();
+            // As `woop_axes`: the largest |component|, the first of equals.
+            let kz = if a.z > (if a.y > a.x { a.y } else { a.x }) { 2 } else { usize::from(a.y > a.x) };
+            // `dir[kz]` is the largest component of a non-zero direction, so not zero: its
+            // sign bit says whether `dir[kz] < 0`.
+            let i = 2 * kz + ((dir.is_negative_bitmask() >> kz) as usize & 1);
+            // SAFETY: AVX per this function's contract; `i < 6` (`kz <= 2`), and the control
+            // rows are 16-byte aligned.
+            unsafe {
+                let control = _mm_load_si128(CONTROLS.0[i % 6].as_ptr().cast());
+                let d = _mm_permutevar_ps(_mm_set_ps(0.0, dir.z, dir.y, dir.x), control);
+                let o = _mm_permutevar_ps(_mm_set_ps(0.0, origin.z, origin.y, origin.x), control);
+                // (d[kx], d[ky], 1, 0) / d[kz], as `WoopRay::new` divides.
+                let num = _mm_blend_ps::<0b1100>(d, _mm_set_ps(0.0, 1.0, 0.0, 0.0));
+                let s = _mm_div_ps(num, _mm_shuffle_ps::<0b10_10_10_10>(d, d));
+                Self {
+                    o: [
+                        _mm_shuffle_ps::<0b00_00_00_00>(o, o),
+                        _mm_shuffle_ps::<0b01_01_01_01>(o, o),
+                        _mm_shuffle_ps::<0b10_10_10_10>(o, o),
+                    ],
+                    s: [
+                        _mm_shuffle_ps::<0b00_00_00_00>(s, s),
+                        _mm_shuffle_ps::<0b01_01_01_01>(s, s),
+                        _mm_shuffle_ps::<0b10_10_10_10>(s, s),
+                    ],
+                    k: AXES[i % 6],
                 }
             }
         }
@@ -361,6 +433,8 @@ mod sse {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(target_arch = "x86_64")]
+    use crate::bvh::kernels::{Kernel, NodeKernel, with_kernel};
     use crate::mesh::scene::Pcg32;
 
     #[test]
@@ -412,12 +486,26 @@ mod tests {
             }
             let origin = Vec3::new(rng.range(-5.0, 5.0), rng.range(-5.0, 5.0), rng.range(-5.0, 5.0));
             let (o, k, s) = WoopRay::new(origin, dir).parts();
-            let lanes = BlockRay::new(origin, dir).lanes;
-            assert_eq!(lanes.k, k, "axes of {dir}");
             // SAFETY: SSE is part of every x86-64 CPU.
             let got = |v: [core::arch::x86_64::__m128; 3]| v.map(|x| unsafe { _mm_cvtss_f32(x) }.to_bits());
-            assert_eq!(got(lanes.s), [s.x, s.y, s.z].map(f32::to_bits), "shear of {dir}");
-            assert_eq!(got(lanes.o), k.map(|a| o[a].to_bits()), "origin of {dir}");
+            // `BlockRay::new`, and each kernel's own set-up (AVX's permutes on AVX2 and
+            // AVX-512).
+            let made = Kernel::all_supported()
+                .into_iter()
+                .map(|kernel| (kernel.name(), with_kernel!(kernel, |k| k.block_ray(origin, dir))));
+            for (name, ray) in [("BlockRay::new", BlockRay::new(origin, dir))].into_iter().chain(made) {
+                let lanes = ray.lanes;
+                assert_eq!(lanes.k, k, "{name}: axes of {dir}");
+                assert_eq!(got(lanes.s), [s.x, s.y, s.z].map(f32::to_bits), "{name}: shear of {dir}");
+                assert_eq!(got(lanes.o), k.map(|a| o[a].to_bits()), "{name}: origin of {dir}");
+                // Every lane, not only the first: the block test reads all four.
+                for v in lanes.s.iter().chain(&lanes.o) {
+                    let mut four = [0.0f32; 4];
+                    // SAFETY: SSE; the store writes a local array of 4 floats.
+                    unsafe { core::arch::x86_64::_mm_storeu_ps(four.as_mut_ptr(), *v) };
+                    assert!(four.iter().all(|x| x.to_bits() == four[0].to_bits()), "{name}: lanes of {dir}");
+                }
+            }
         }
     }
 }
