@@ -113,19 +113,25 @@ pub(super) unsafe fn padded_slabs(ray: &PreparedRay, node: &WideNode, t_max: f32
     // (the node is 64-byte aligned and each row is 32 bytes), as `_mm256_load_ps` requires.
     unsafe {
         let plane = |row: usize| _mm256_load_ps(node.planes[row].as_ptr());
-        let mut t_enter = _mm256_set1_ps(ray.t_min);
-        let mut t_exit = _mm256_set1_ps(t_max);
+        // t_near = (near plane - o) * rdir, t_far likewise, per axis. (A loop, not a
+        // closure: closures do not inherit the caller's target features.)
+        let mut near = [_mm256_setzero_ps(); 3];
+        let mut far = [_mm256_setzero_ps(); 3];
         for k in 0..3 {
             let o = _mm256_set1_ps(ray.origin[k]);
             let r = _mm256_set1_ps(ray.rdir[k]);
-            // t_near = (near plane - o) * rdir; t_far likewise
-            let t_near = _mm256_mul_ps(_mm256_sub_ps(plane(ray.near[k]), o), r);
-            let t_far = _mm256_mul_ps(_mm256_sub_ps(plane(ray.far[k]), o), r);
-            // t_enter = max(t_enter, t_near): maxps returns its second operand when
-            // either is NaN (0 * inf, a parallel ray on the plane), so NaN is dropped.
-            t_enter = _mm256_max_ps(t_near, t_enter);
-            t_exit = _mm256_min_ps(t_far, t_exit);
+            near[k] = _mm256_mul_ps(_mm256_sub_ps(plane(ray.near[k]), o), r);
+            far[k] = _mm256_mul_ps(_mm256_sub_ps(plane(ray.far[k]), o), r);
         }
+        let ([n0, n1, n2], [f0, f1, f2]) = (near, far);
+        // t_enter = max(t_min, n0, n1, n2) as a tree of two levels rather than a chain of
+        // three: a walk waits for each node's result, so the latency counts. maxps returns
+        // its second operand when either is NaN (0 * inf: a parallel ray on the plane), so
+        // a NaN axis is dropped; where n2 is NaN the pair (n1, n2) is dropped whole, which
+        // only widens the box (the test stays conservative). Without NaN, max and min do
+        // not depend on the grouping: the same bits as a chain.
+        let t_enter = _mm256_max_ps(_mm256_max_ps(n1, n2), _mm256_max_ps(n0, _mm256_set1_ps(ray.t_min)));
+        let t_exit = _mm256_min_ps(_mm256_min_ps(f1, f2), _mm256_min_ps(f0, _mm256_set1_ps(t_max)));
         // Conservative widening.
         pad(t_enter, t_exit)
     }
