@@ -376,3 +376,96 @@ macro_rules! with_kernel {
     }};
 }
 pub(crate) use with_kernel;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bvh::node::{Bounds, ChildRef};
+    use crate::mesh::scene::Pcg32;
+    use crate::{Aabb3, Ray3, RayCast};
+    use glam::Vec3;
+
+    /// A component that is often exactly 0, ±0, or on a box's plane: the cases where a slab
+    /// test meets `0 * inf` or a ray grazes a face.
+    fn pick(rng: &mut Pcg32, usual: f32, special: &[f32]) -> f32 {
+        if rng.next_u32().is_multiple_of(3) {
+            special[(rng.next_u32() as usize) % special.len()]
+        } else {
+            usual
+        }
+    }
+
+    /// Every node kernel's single-ray test (the walks' `intersect`) keeps every child box
+    /// that the exact `ray_span` enters within the ray's range (no false miss: Ize 2013), on
+    /// rays that graze faces, edges and corners, run parallel to axes (±0 components) or
+    /// start on a box's plane; and where no NaN arises (no zero component), the SIMD
+    /// kernels' masks equal the scalar kernel's.
+    #[test]
+    fn every_kernel_keeps_every_box_the_ray_enters() {
+        let mut rng = Pcg32::new(21);
+        let (mut entered, mut parallel) = (0, 0);
+        for _ in 0..20_000 {
+            // Boxes on a grid of quarters, so that rays and faces meet exactly.
+            let q = |rng: &mut Pcg32| (rng.range(-8.0, 8.0) * 4.0).round() / 4.0;
+            let mut node = WideNode::EMPTY;
+            let mut boxes = Vec::new();
+            for lane in 0..8 {
+                let min = Vec3::new(q(&mut rng), q(&mut rng), q(&mut rng));
+                let size = Vec3::new(q(&mut rng).abs(), q(&mut rng).abs(), q(&mut rng).abs()) * 0.25;
+                let b = Aabb3::new(min, min + size);
+                node.set_child(
+                    lane,
+                    &Bounds { min: b.min().into(), max: b.max().into() },
+                    ChildRef::inner(lane as u32),
+                );
+                boxes.push(b);
+            }
+            let aim = boxes[(rng.next_u32() % 8) as usize];
+            // The origin: anywhere, or on one of the aimed box's planes.
+            let mut o = Vec3::new(q(&mut rng), q(&mut rng), q(&mut rng));
+            let k = (rng.next_u32() % 3) as usize;
+            o[k] = pick(&mut rng, o[k], &[aim.min()[k], aim.max()[k]]);
+            // Aimed at a corner, an edge point or the centre of a box, with components
+            // sometimes zeroed (±0) to run along an axis.
+            let corner = Vec3::select(
+                glam::BVec3::new(rng.next_u32().is_multiple_of(2), rng.next_u32().is_multiple_of(2), true),
+                aim.min(),
+                aim.max(),
+            );
+            let target = if rng.next_u32().is_multiple_of(2) { corner } else { aim.center() };
+            let mut d = target - o;
+            for k in 0..3 {
+                d[k] = pick(&mut rng, d[k], &[0.0, -0.0]);
+            }
+            if d == Vec3::ZERO || !d.is_finite() {
+                continue;
+            }
+            let usual = rng.range(0.0, 0.5);
+            let t_min = pick(&mut rng, usual, &[0.0, -1.0, f32::NEG_INFINITY]);
+            let usual = rng.range(0.5, 3.0);
+            let t_max = pick(&mut rng, usual, &[f32::INFINITY, 1.0]);
+            let ray = Ray3::with_range(o, d, t_min, t_max);
+            let prepared = PreparedRay::new(o.to_array(), d.to_array(), t_min);
+            let zero = d.to_array().contains(&0.0);
+            parallel += usize::from(zero);
+            let scalar = Scalar.intersect(&prepared, &node, t_max);
+            for kernel in Kernel::all_supported() {
+                let hits = with_kernel!(kernel, |k| k.intersect(&prepared, &node, t_max));
+                for (lane, b) in boxes.iter().enumerate() {
+                    if b.ray_span(&ray).is_some() {
+                        entered += 1;
+                        assert!(
+                            hits.mask & (1 << lane) != 0,
+                            "{}: false miss of {b:?} by {ray:?}",
+                            kernel.name()
+                        );
+                    }
+                }
+                if !zero {
+                    assert_eq!(hits.mask, scalar.mask, "{}: mask for {ray:?}", kernel.name());
+                }
+            }
+        }
+        assert!(entered > 20_000 && parallel > 5_000, "{entered} boxes entered, {parallel} parallel rays");
+    }
+}
