@@ -202,6 +202,15 @@ fn mesh_ray_casts_match_brute_force() {
                     let got = mesh.cast_ray(ray);
                     let want = mesh_brute(&data, ray);
                     assert_eq!(got.map(|h| h.t), want, "{name} {quality:?} {kernel}: {ray:?}");
+                    // The lean closest hit is the same hit, bit for bit, and its details are
+                    // `cast_ray`'s.
+                    let first = mesh.first_hit(ray);
+                    assert_eq!(
+                        first.map(|h| (h.t.to_bits(), h.triangle, h.u.to_bits(), h.v.to_bits())),
+                        got.map(|h| (h.t.to_bits(), h.triangle, h.u.to_bits(), h.v.to_bits())),
+                        "{name} {quality:?} {kernel}: first_hit"
+                    );
+                    assert_eq!(first.and_then(|h| mesh.hit_details(ray, &h)), got, "{name}: hit_details");
                     assert_eq!(mesh.occluded(ray), want.is_some(), "{name} {quality:?} {kernel}: occluded");
                     if let Some(h) = got {
                         hits += 1;
@@ -221,6 +230,28 @@ fn mesh_ray_casts_match_brute_force() {
             let occl: Vec<bool> = rays.iter().map(|r| mesh.occluded(r)).collect();
             assert_eq!(mesh.occluded_rays(&rays), occl);
         }
+    }
+}
+
+/// `hit_details` of a hit that names no triangle of the mesh, or a zero-area one (which
+/// no cast reports), is `None`, never a panic or a NaN normal.
+#[test]
+fn hit_details_of_a_foreign_hit_is_none() {
+    let vertices = vec![Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::new(2.0, 0.0, 0.0)];
+    // Triangle 1 has zero area (three points on the x axis).
+    let mesh = TriMesh::new(vertices, vec![[0, 1, 2], [0, 1, 3]]).unwrap();
+    let ray = Ray3::new(Vec3::new(0.2, 0.2, 1.0), Vec3::NEG_Z);
+    let hit = mesh.first_hit(&ray).expect("the ray meets triangle 0");
+    assert_eq!(hit.triangle, 0);
+    let full = mesh.hit_details(&ray, &hit).expect("a triangle of the mesh");
+    assert_eq!(Some(full), mesh.cast_ray(&ray));
+    assert_eq!(full.normal, Vec3::Z);
+    for triangle in [1, 2, u32::MAX] {
+        assert_eq!(
+            mesh.hit_details(&ray, &raybox::FirstHit { triangle, ..hit }),
+            None,
+            "triangle {triangle}"
+        );
     }
 }
 

@@ -56,6 +56,24 @@ pub struct MeshHit {
     pub point: Vec3,
 }
 
+/// The closest hit of a ray on a [`TriMesh`], lean: the ray parameter, the triangle and
+/// the barycentrics, which the ray cast finds anyway; [`TriMesh::first_hit`] returns it
+/// and [`TriMesh::hit_details`] adds the normal, the facing and the point ([`MeshHit`]).
+/// Of triangles hit at exactly the same `t`, the one with the lowest index, as in
+/// [`MeshHit`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct FirstHit {
+    /// The ray parameter of the hit.
+    pub t: f32,
+    /// The index of the triangle hit, in the mesh's `indices`.
+    pub triangle: u32,
+    /// Barycentric weight of the triangle's second vertex (`P = w v0 + u v1 + v v2`).
+    pub u: f32,
+    /// Barycentric weight of the triangle's third vertex.
+    pub v: f32,
+}
+
 /// A triangle mesh with a bounding volume hierarchy: fast closest-hit and any-hit ray casts.
 ///
 /// Zero-area triangles are skipped (counted by [`TriMesh::degenerate_count`]); NaN
@@ -245,10 +263,43 @@ impl TriMesh {
         self.tree.stats
     }
 
-    /// The closest triangle along the ray within `[t_min, t_max]`.
+    /// The closest triangle along the ray within `[t_min, t_max]`, with its normal, the
+    /// side the ray arrives from and the point hit. [`TriMesh::first_hit`] finds the same
+    /// hit without these (a `f64` normalisation per hit): the faster call when only the
+    /// distance or the triangle matters.
     #[must_use]
     pub fn cast_ray(&self, ray: &Ray3) -> Option<MeshHit> {
         with_kernel!(Kernel::detect(), |k| self.cast_with(k, ray))
+    }
+
+    /// The closest triangle along the ray within `[t_min, t_max]`: its parameter `t`,
+    /// index and barycentrics, the same as [`TriMesh::cast_ray`]'s, bit for bit, without
+    /// the normal, facing and point, which [`TriMesh::hit_details`] adds on demand.
+    ///
+    /// ```
+    /// use raybox::{Ray3, TriMesh, mesh};
+    /// use glam::Vec3;
+    ///
+    /// let bunny = TriMesh::from_data(mesh::bunny()).unwrap();
+    /// let ray = Ray3::new(Vec3::new(0.0, 0.1, 20.0), Vec3::new(0.0, 0.0, -1.0));
+    /// let hit = bunny.first_hit(&ray).expect("the ray meets the bunny");
+    /// let full = bunny.cast_ray(&ray).unwrap();
+    /// assert_eq!((hit.t, hit.triangle, hit.u, hit.v), (full.t, full.triangle, full.u, full.v));
+    /// assert_eq!(bunny.hit_details(&ray, &hit), Some(full));
+    /// ```
+    #[must_use]
+    pub fn first_hit(&self, ray: &Ray3) -> Option<FirstHit> {
+        with_kernel!(Kernel::detect(), |k| self.first_with(k, ray))
+    }
+
+    /// The [`MeshHit`] of `hit` (from [`TriMesh::first_hit`] with the same `ray`): the
+    /// normal, facing and point that [`TriMesh::cast_ray`] would report, bit for bit.
+    /// `None` when `hit.triangle` is not a triangle of this mesh with a non-zero area.
+    #[must_use]
+    pub fn hit_details(&self, ray: &Ray3, hit: &FirstHit) -> Option<MeshHit> {
+        let tri = self.indices.get(hit.triangle as usize)?;
+        let [a, b, c] = tri.map(|i| self.vertices[i as usize]);
+        Some(details(ray, [a, b, c], hit.triangle, hit.t, hit.u, hit.v)).filter(|h| h.normal.is_finite())
     }
 
     /// Whether any triangle lies on the ray within `[t_min, t_max]` (a shadow or
@@ -425,6 +476,19 @@ impl TriMesh {
 
     #[inline(always)]
     fn cast_with<K: NodeKernel>(&self, kernel: K, ray: &Ray3) -> Option<MeshHit> {
+        let (block, lane, t, u, v) = self.closest_with(kernel, ray)?;
+        Some(self.hit(ray, block, lane, t, u, v))
+    }
+
+    #[inline(always)]
+    fn first_with<K: NodeKernel>(&self, kernel: K, ray: &Ray3) -> Option<FirstHit> {
+        let (block, lane, t, u, v) = self.closest_with(kernel, ray)?;
+        Some(FirstHit { t, triangle: self.blocks[block].ids[lane & 3], u, v })
+    }
+
+    /// The closest hit as `(block, lane, t, u, v)`.
+    #[inline(always)]
+    fn closest_with<K: NodeKernel>(&self, kernel: K, ray: &Ray3) -> Option<(usize, usize, f32, f32, f32)> {
         // A ray that misses the mesh's box ends here, before the rest of the set-up (most
         // camera rays around a small object).
         let prepared = self.start(ray)?;
@@ -442,8 +506,7 @@ impl TriMesh {
                 self.leaf_closest(&woop, t_min, &mut best, first, count, t_max)
             },
         );
-        let (block, lane, t, u, v) = best?;
-        Some(self.hit(ray, block, lane, t, u, v))
+        best
     }
 
     /// Rays one by one: two in flight once the walk waits on memory (1.5x on a
@@ -789,19 +852,16 @@ impl TriMesh {
     }
 
     fn hit(&self, ray: &Ray3, block: usize, lane: usize, t: f32, u: f32, v: f32) -> MeshHit {
-        let [a, b, c] = self.blocks[block].triangle(lane);
-        let n = geometric_normal(a, b, c);
-        let front_facing = n.dot(ray.dir().as_dvec3()) < 0.0;
-        MeshHit {
-            t,
-            triangle: self.blocks[block].ids[lane],
-            u,
-            v,
-            normal: n.normalize().as_vec3(),
-            front_facing,
-            point: ray.at(t),
-        }
+        let block = &self.blocks[block];
+        details(ray, block.triangle(lane), block.ids[lane], t, u, v)
     }
+}
+
+/// The [`MeshHit`] of a hit on the triangle `[a, b, c]` (index `triangle`).
+fn details(ray: &Ray3, [a, b, c]: [Vec3; 3], triangle: u32, t: f32, u: f32, v: f32) -> MeshHit {
+    let n = geometric_normal(a, b, c);
+    let front_facing = n.dot(ray.dir().as_dvec3()) < 0.0;
+    MeshHit { t, triangle, u, v, normal: n.normalize().as_vec3(), front_facing, point: ray.at(t) }
 }
 
 /// A ray of [`TriMesh::cast_chunk`] on its way: its index, its set-up and its best hit.
