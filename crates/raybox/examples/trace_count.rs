@@ -1,6 +1,6 @@
 //! A fixed ray workload for instruction counting under `valgrind --tool=callgrind`
 //! (deterministic, unlike wall-clock time on a shared machine):
-//! `trace_count raybox|first|batch|parry|none bunny|terrain primary|tiled|random|away [closest|any]`
+//! `trace_count raybox|first|batch|firsts|parry|none bunny|terrain primary|tiled|random|away [closest|any]`
 //! (`tiled`: the `primary` camera's rays in 4x4 pixel tiles, as the benchmarks emit them).
 
 use glam::Vec3;
@@ -65,6 +65,10 @@ fn main() {
         } else {
             mesh.cast_rays(&rays).iter().filter(|h| h.is_some()).count()
         };
+    } else if lib == "firsts" {
+        // The lean batch (`first_hits`).
+        let mesh = TriMesh::new(data.vertices, data.indices).unwrap();
+        hits = mesh.first_hits(&rays).iter().filter(|h| h.is_some()).count();
     } else if lib == "first" {
         // The lean closest hit (`first_hit`: no normal, facing or point).
         let mesh = TriMesh::new(data.vertices, data.indices).unwrap();

@@ -227,9 +227,60 @@ fn mesh_ray_casts_match_brute_force() {
             let batch = mesh.cast_rays(&rays);
             let one_by_one: Vec<_> = rays.iter().map(|r| mesh.cast_ray(r)).collect();
             assert_eq!(batch, one_by_one);
+            let firsts: Vec<_> = rays.iter().map(|r| mesh.first_hit(r)).collect();
+            assert_eq!(mesh.first_hits(&rays), firsts);
             let occl: Vec<bool> = rays.iter().map(|r| mesh.occluded(r)).collect();
             assert_eq!(mesh.occluded_rays(&rays), occl);
         }
+    }
+}
+
+/// The lean batch (`first_hits`, packets on coherent rays) finds `cast_rays`' hits, bit for
+/// bit, on camera rays in 4x4 tiles (which go as packets) and on scattered rays, with
+/// `t_min`/`t_max` limits; and a reused output vector is overwritten whole.
+#[test]
+fn first_hits_are_cast_rays_without_the_details() {
+    for (name, data) in [("bunny", raybox::mesh::bunny()), ("terrain", scene::terrain(60, 2))] {
+        let mesh = TriMesh::from_data(data.clone()).unwrap();
+        let (lo, hi) =
+            data.vertices.iter().fold((Vec3::MAX, Vec3::MIN), |(lo, hi), v| (lo.min(*v), hi.max(*v)));
+        let (centre, extent) = ((lo + hi) * 0.5, (hi - lo).length());
+        let eye = centre + Vec3::new(0.3, 0.6, 1.0).normalize() * extent * 1.2;
+        let forward = (centre - eye).normalize();
+        let right = forward.cross(Vec3::Y).normalize();
+        let up = right.cross(forward);
+        let side = 128;
+        let mut rng = Pcg32::new(3);
+        let mut rays: Vec<Ray3> = (0..side * side)
+            .map(|i| {
+                let (tile, j) = (i / 16, i % 16);
+                let (x, y) = (4 * (tile % (side / 4)) + j % 4, 4 * (tile / (side / 4)) + j / 4);
+                let (x, y) = (x as f32 / side as f32 - 0.5, y as f32 / side as f32 - 0.5);
+                let (t_min, t_max) = if tile % 5 == 0 {
+                    (rng.range(0.0, 0.5) * extent, rng.range(0.8, 1.6) * extent)
+                } else {
+                    (0.0, f32::INFINITY)
+                };
+                Ray3::with_range(eye, forward + (right * x + up * y) * 0.8, t_min, t_max)
+            })
+            .collect();
+        rays.extend(
+            (0..2000).map(|_| Ray3::new(centre + rng.unit_vector() * extent * 0.3, rng.unit_vector())),
+        );
+        let full = mesh.cast_rays(&rays);
+        let bits = |h: Option<raybox::FirstHit>| {
+            h.map(|h| (h.t.to_bits(), h.triangle, h.u.to_bits(), h.v.to_bits()))
+        };
+        let want: Vec<_> = full
+            .iter()
+            .map(|h| h.map(|h| (h.t.to_bits(), h.triangle, h.u.to_bits(), h.v.to_bits())))
+            .collect();
+        let mut out = vec![Some(raybox::FirstHit { t: -1.0, triangle: 7, u: 0.0, v: 0.0 }); rays.len()];
+        mesh.first_hits_into(&rays, &mut out);
+        let got: Vec<_> = out.iter().map(|&h| bits(h)).collect();
+        assert_eq!(got, want, "{name}: first_hits_into");
+        let hits = want.iter().flatten().count();
+        assert!(hits > rays.len() / 5, "{name}: only {hits} hits");
     }
 }
 

@@ -349,7 +349,60 @@ impl TriMesh {
                 #[inline(always)]
                 |rays: &[Ray3], out: &mut [Option<MeshHit>]| self.cast_packet(k, rays, out),
                 #[inline(always)]
-                |rays: &[Ray3], out: &mut [Option<MeshHit>]| self.cast_singles(k, rays, out),
+                |rays: &[Ray3], out: &mut [Option<MeshHit>]| self.cast_singles(
+                    k,
+                    rays,
+                    out,
+                    #[inline(always)]
+                    |ray: &Ray3, (b, lane, t, u, v)| self.hit(ray, b, lane, t, u, v)
+                ),
+            ));
+        };
+        in_chunks(rays, None, out, chunk);
+    }
+
+    /// [`TriMesh::first_hit`] for many rays, on all cores (with the `rayon` feature), as
+    /// [`TriMesh::cast_rays`] casts them (coherent runs of rays as packets), with the same
+    /// hits as `cast_rays` without the normal, facing and point.
+    #[must_use]
+    pub fn first_hits(&self, rays: &[Ray3]) -> Vec<Option<FirstHit>> {
+        let mut out = Vec::new();
+        self.first_hits_into(rays, &mut out);
+        out
+    }
+
+    /// [`TriMesh::first_hits`] into a vector the caller keeps (see
+    /// [`TriMesh::cast_rays_into`]): afterwards `out` holds ray `i`'s hit at index `i`.
+    ///
+    /// ```
+    /// use raybox::{Ray3, TriMesh, mesh};
+    /// use glam::Vec3;
+    ///
+    /// let bunny = TriMesh::from_data(mesh::bunny()).unwrap();
+    /// let rays: Vec<Ray3> =
+    ///     (0..64).map(|i| Ray3::new(Vec3::new(i as f32 * 0.01 - 0.3, 0.1, 20.0), Vec3::NEG_Z)).collect();
+    /// let mut hits = Vec::new();
+    /// bunny.first_hits_into(&rays, &mut hits);
+    /// for (ray, hit) in rays.iter().zip(&hits) {
+    ///     assert_eq!(hit.map(|h| (h.t, h.triangle)), bunny.cast_ray(ray).map(|h| (h.t, h.triangle)));
+    /// }
+    /// ```
+    pub fn first_hits_into(&self, rays: &[Ray3], out: &mut Vec<Option<FirstHit>>) {
+        let chunk = |rays: &[Ray3], out: &mut [Option<FirstHit>]| {
+            with_kernel!(Kernel::detect(), |k| in_packets(
+                k,
+                rays,
+                out,
+                #[inline(always)]
+                |rays: &[Ray3], out: &mut [Option<FirstHit>]| self.first_packet(k, rays, out),
+                #[inline(always)]
+                |rays: &[Ray3], out: &mut [Option<FirstHit>]| self.cast_singles(
+                    k,
+                    rays,
+                    out,
+                    #[inline(always)]
+                    |_: &Ray3, c| self.first(c)
+                ),
             ));
         };
         in_chunks(rays, None, out, chunk);
@@ -482,13 +535,17 @@ impl TriMesh {
 
     #[inline(always)]
     fn first_with<K: NodeKernel>(&self, kernel: K, ray: &Ray3) -> Option<FirstHit> {
-        let (block, lane, t, u, v) = self.closest_with(kernel, ray)?;
-        Some(FirstHit { t, triangle: self.blocks[block].ids[lane & 3], u, v })
+        self.closest_with(kernel, ray).map(|c| self.first(c))
+    }
+
+    #[inline(always)]
+    fn first(&self, (block, lane, t, u, v): Closest) -> FirstHit {
+        FirstHit { t, triangle: self.blocks[block].ids[lane & 3], u, v }
     }
 
     /// The closest hit as `(block, lane, t, u, v)`.
     #[inline(always)]
-    fn closest_with<K: NodeKernel>(&self, kernel: K, ray: &Ray3) -> Option<(usize, usize, f32, f32, f32)> {
+    fn closest_with<K: NodeKernel>(&self, kernel: K, ray: &Ray3) -> Option<Closest> {
         // A ray that misses the mesh's box ends here, before the rest of the set-up (most
         // camera rays around a small object).
         let prepared = self.start(ray)?;
@@ -512,12 +569,18 @@ impl TriMesh {
     /// Rays one by one: two in flight once the walk waits on memory (1.5x on a
     /// 1M-triangle terrain, one thread); on a mesh that fits the L2 cache a plain loop.
     #[inline(always)]
-    fn cast_singles<K: NodeKernel>(&self, kernel: K, rays: &[Ray3], out: &mut [Option<MeshHit>]) {
+    fn cast_singles<K: NodeKernel, T>(
+        &self,
+        kernel: K,
+        rays: &[Ray3],
+        out: &mut [Option<T>],
+        finish: impl Fn(&Ray3, Closest) -> T,
+    ) {
         if self.footprint() > INTERLEAVE_ABOVE_BYTES {
-            self.cast_chunk::<_, 2>(kernel, rays, out);
+            self.cast_chunk::<_, _, 2>(kernel, rays, out, finish);
         } else {
             for (r, o) in rays.iter().zip(out) {
-                *o = self.cast_with(kernel, r);
+                *o = self.closest_with(kernel, r).map(|c| finish(r, c));
             }
         }
     }
@@ -637,6 +700,21 @@ impl TriMesh {
         true
     }
 
+    /// [`TriMesh::cast_packet`] for [`FirstHit`]s: the same hits, without the normals.
+    #[inline(always)]
+    fn first_packet<K: NodeKernel>(&self, kernel: K, rays: &[Ray3], out: &mut [Option<FirstHit>]) -> bool {
+        let Some(best) = self.trace_packet(kernel, rays, false) else { return false };
+        for (i, o) in out.iter_mut().enumerate().take(PACKET) {
+            *o = (best.id[i] != u32::MAX).then(|| FirstHit {
+                t: best.t[i],
+                triangle: best.id[i],
+                u: best.u[i],
+                v: best.v[i],
+            });
+        }
+        true
+    }
+
     /// [`TriMesh::cast_packet`] for any-hit queries: each ray stops at its first hit.
     #[inline(always)]
     fn occluded_packet<K: NodeKernel>(&self, kernel: K, rays: &[Ray3], out: &mut [bool]) -> bool {
@@ -651,11 +729,12 @@ impl TriMesh {
     /// turn, one step each, so that the CPU overlaps one ray's cache misses with the other
     /// ray's work (on meshes larger than the caches, a walk mostly waits for memory).
     #[inline(always)]
-    fn cast_chunk<K: NodeKernel, const N: usize>(
+    fn cast_chunk<K: NodeKernel, T, const N: usize>(
         &self,
         kernel: K,
         rays: &[Ray3],
-        out: &mut [Option<MeshHit>],
+        out: &mut [Option<T>],
+        finish: impl Fn(&Ray3, Closest) -> T,
     ) {
         let root = self.tree.root;
         let nodes = &self.tree.nodes[..];
@@ -665,27 +744,26 @@ impl TriMesh {
         let mut lanes: [Option<InFlight>; N] = [const { None }; N];
         let mut next = 0;
         // The next ray that reaches the mesh's box goes into `lane`; the others get `None`.
-        let mut refill =
-            |lane: &mut Option<InFlight>, walk: &mut ClosestWalk<'_>, out: &mut [Option<MeshHit>]| {
-                *lane = None;
-                while next < rays.len() {
-                    let (index, ray) = (next, &rays[next]);
-                    next += 1;
-                    match self.start(ray) {
-                        Some(prepared) => {
-                            walk.restart(root, ray.t_max());
-                            *lane = Some(InFlight {
-                                index,
-                                prepared,
-                                woop: Self::block_ray(kernel, ray),
-                                best: None,
-                            });
-                            return;
-                        }
-                        None => out[index] = None,
+        let mut refill = |lane: &mut Option<InFlight>, walk: &mut ClosestWalk<'_>, out: &mut [Option<T>]| {
+            *lane = None;
+            while next < rays.len() {
+                let (index, ray) = (next, &rays[next]);
+                next += 1;
+                match self.start(ray) {
+                    Some(prepared) => {
+                        walk.restart(root, ray.t_max());
+                        *lane = Some(InFlight {
+                            index,
+                            prepared,
+                            woop: Self::block_ray(kernel, ray),
+                            best: None,
+                        });
+                        return;
                     }
+                    None => out[index] = None,
                 }
-            };
+            }
+        };
         for (lane, walk) in lanes.iter_mut().zip(&mut walks) {
             refill(lane, walk, out);
         }
@@ -703,8 +781,7 @@ impl TriMesh {
                     },
                 );
                 if !going {
-                    out[l.index] =
-                        l.best.map(|(b, lane, t, u, v)| self.hit(&rays[l.index], b, lane, t, u, v));
+                    out[l.index] = l.best.map(|c| finish(&rays[l.index], c));
                     refill(lane, walk, out);
                     active -= usize::from(lane.is_none());
                 }
@@ -863,6 +940,9 @@ fn details(ray: &Ray3, [a, b, c]: [Vec3; 3], triangle: u32, t: f32, u: f32, v: f
     let front_facing = n.dot(ray.dir().as_dvec3()) < 0.0;
     MeshHit { t, triangle, u, v, normal: n.normalize().as_vec3(), front_facing, point: ray.at(t) }
 }
+
+/// A closest hit as the walks find it: `(block, lane, t, u, v)`.
+type Closest = (usize, usize, f32, f32, f32);
 
 /// A ray of [`TriMesh::cast_chunk`] on its way: its index, its set-up and its best hit.
 struct InFlight {
