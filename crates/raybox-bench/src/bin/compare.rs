@@ -6,10 +6,16 @@
 //! peer's closest hits against raybox's on a sample (a peer that disagrees is reported as
 //! such and not timed), then times, in interleaved rounds keeping each library's best:
 //!
-//! - 1 thread: a loop of single-ray calls on the calling thread (`TriMesh::cast_ray` and
-//!   `occluded` for raybox, each peer's closest-hit call);
-//! - all threads: raybox's batch API (`cast_rays_into`, `occluded_rays_into`, into buffers kept across rounds) and, for the peers, the
-//!   same single-ray call under rayon's `par_iter` on the same global pool.
+//! - 1 thread: a loop of single-ray calls on the calling thread (`TriMesh::first_hit`,
+//!   `cast_ray` and `occluded` for raybox, each peer's closest-hit call);
+//! - all threads: raybox's batch API (`first_hits_into`, `cast_rays_into`,
+//!   `occluded_rays_into`, into buffers kept across rounds) and, for the peers, the same
+//!   single-ray call under rayon's `par_iter` on the same global pool.
+//!
+//! The peers' calls return the distance alone (parry3d's `cast_local_ray`) or with the
+//! primitive (obvhs, bvh); raybox's `first_hit` returns the distance, the triangle and the
+//! barycentrics, and is the closest-hit figure the ratios use. `cast_ray` also makes the
+//! unit normal (in `f64`), the facing and the point: its row shows what they cost.
 //!
 //! Then the builds, each inside a 1-thread rayon pool: raybox's three qualities against
 //! parry3d's `TriMesh::new`, with the SAH cost of each tree and of a plain median split.
@@ -33,8 +39,10 @@ struct Row {
     set: &'static str,
     threads: usize,
     rays: usize,
-    /// Best seconds: raybox closest hit, raybox any hit.
+    /// Best seconds: raybox closest hit (`first_hit`), the same with the hit's details
+    /// (`cast_ray`), any hit.
     closest: f64,
+    full: f64,
     any: f64,
     /// Best seconds per peer (`None`: it disagrees, not timed).
     peers: [Option<f64>; 3],
@@ -98,16 +106,27 @@ fn run_set(
         println!("check {scene}/{}: {name} {verdict}: {}", set.name, a.summary());
     }
     let threads = rayon::current_num_threads();
-    let mut best: [[Option<f64>; 5]; 2] = [[None; 5]; 2];
+    let mut best: [[Option<f64>; 6]; 2] = [[None; 6]; 2];
     let mut ray_hits = None;
     // The batch calls write into buffers kept across rounds, as a renderer keeps its frame
     // buffer (`cast_rays` would also time the first writes to 48 MB of fresh pages).
-    let (mut hit_buf, mut occl_buf) = (Vec::new(), Vec::new());
+    let (mut first_buf, mut hit_buf, mut occl_buf) = (Vec::new(), Vec::new(), Vec::new());
+    mesh.first_hits_into(rays, &mut first_buf);
     mesh.cast_rays_into(rays, &mut hit_buf);
     mesh.occluded_rays_into(rays, &mut occl_buf);
     for _ in 0..rounds {
         for (t, parallel) in [(0, false), (1, true)] {
             let (secs, hits) = if parallel {
+                seconds(|| {
+                    mesh.first_hits_into(rays, &mut first_buf);
+                    first_buf.iter().filter(|h| h.is_some()).count()
+                })
+            } else {
+                seconds(|| rays.iter().filter(|r| mesh.first_hit(r).is_some()).count())
+            };
+            keep_best(&mut best[t][0], secs);
+            assert_eq!(*ray_hits.get_or_insert(hits), hits, "raybox's hit count changed between passes");
+            let (secs, full_hits) = if parallel {
                 seconds(|| {
                     mesh.cast_rays_into(rays, &mut hit_buf);
                     hit_buf.iter().filter(|h| h.is_some()).count()
@@ -115,8 +134,8 @@ fn run_set(
             } else {
                 seconds(|| rays.iter().filter(|r| mesh.cast_ray(r).is_some()).count())
             };
-            keep_best(&mut best[t][0], secs);
-            assert_eq!(*ray_hits.get_or_insert(hits), hits, "raybox's hit count changed between passes");
+            keep_best(&mut best[t][5], secs);
+            assert_eq!(full_hits, hits, "{scene}/{}: cast_ray disagrees with first_hit", set.name);
             let (secs, occluded) = if parallel {
                 seconds(|| {
                     mesh.occluded_rays_into(rays, &mut occl_buf);
@@ -144,6 +163,7 @@ fn run_set(
         threads,
         rays: rays.len(),
         closest: best[t][0].expect("timed"),
+        full: best[t][5].expect("timed"),
         any: best[t][1].expect("timed"),
         peers: [best[t][2], best[t][3], best[t][4]],
     };
@@ -241,7 +261,7 @@ fn print_trace_table(rows: &[Row]) {
     );
     println!("| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     for r in rows {
-        let api = if r.threads == 1 { "single-ray loop" } else { "batch (`cast_rays_into`)" };
+        let api = if r.threads == 1 { "`first_hit` loop" } else { "batch (`first_hits_into`)" };
         println!(
             "| {} | {} | {} | closest hit, {api} | {:.2} | {} | {} | {} | {} | {} | {} |",
             r.scene,
@@ -254,6 +274,17 @@ fn print_trace_table(rows: &[Row]) {
             fmt_ratio(r.closest, r.peers[0]),
             fmt_ratio(r.closest, r.peers[1]),
             fmt_ratio(r.closest, r.peers[2]),
+        );
+        let api = if r.threads == 1 { "`cast_ray` loop" } else { "`cast_rays_into`" };
+        println!(
+            "| {} | {} | {} | closest hit with normal and point, {api} | {:.2} | | | | {} | {} | {} |",
+            r.scene,
+            r.set,
+            r.threads,
+            r.mrays(r.full),
+            fmt_ratio(r.full, r.peers[0]),
+            fmt_ratio(r.full, r.peers[1]),
+            fmt_ratio(r.full, r.peers[2]),
         );
         let api = if r.threads == 1 { "`occluded` loop" } else { "`occluded_rays_into`" };
         println!(
@@ -326,11 +357,13 @@ fn print_targets(rows: &[Row], builds: &[BuildRow]) {
         rs.iter().all(|r| f(r).is_some_and(|x| x >= t))
     };
 
+    let full_ratio = |r: &Row| r.peers[0].map(|p| p / r.full);
     let ok = all_at_least(&one, &parry_ratio, 3.5);
     println!(
-        "- single-ray closest hit, 1 thread, >= 3.5x parry3d everywhere: {} ({})",
+        "- single-ray closest hit (`first_hit`), 1 thread, >= 3.5x parry3d everywhere: {} ({}; with normal and point, `cast_ray`: {})",
         mark(ok),
-        list(&one, &parry_ratio)
+        list(&one, &parry_ratio),
+        list(&one, &full_ratio)
     );
 
     let scaling =
@@ -353,6 +386,7 @@ fn print_targets(rows: &[Row], builds: &[BuildRow]) {
         list(&bp, &parry_ratio)
     );
     println!("- batch >= 3.5x parry3d on the others: {} ({})", mark(ok2), list(&others, &parry_ratio));
+    println!("  (batch with normal and point, `cast_rays_into`: {})", list(&all, &full_ratio));
 
     let any_ratio = |r: &Row| Some(r.closest / r.any);
     let rs: Vec<&Row> = rows.iter().collect();
