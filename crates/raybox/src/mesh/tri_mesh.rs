@@ -28,7 +28,7 @@ use crate::{Aabb3, Ray3};
 const INTERLEAVE_ABOVE_BYTES: usize = 1 << 20;
 
 /// A packet's leaf reached by at most this many of its rays is tested ray by ray (4
-/// triangles per vector) rather than triangle by triangle (8 rays per vector).
+/// triangles per vector) rather than triangle by triangle (8 or 16 rays per vector).
 const SINGLES_AT_MOST: u32 = 3;
 
 /// Most triangles per BVH leaf.
@@ -260,8 +260,9 @@ impl TriMesh {
 
     /// [`TriMesh::cast_ray`] for many rays, on all cores (with the `rayon` feature), with
     /// the same answers. Runs of 8 consecutive coherent rays (nearly parallel, from nearby
-    /// origins: a camera's rays in image order, say) are traced together as packets, which
-    /// is faster than one by one; order the rays so that neighbours are coherent.
+    /// origins: a camera's rays in image order, say), or of 16 on CPUs with AVX-512, are
+    /// traced together as packets, which is faster than one by one; order the rays so that
+    /// neighbours are coherent (a camera's 4x4 pixel tiles, say).
     ///
     /// To cast batch after batch without allocating, use [`TriMesh::cast_rays_into`].
     #[must_use]
@@ -488,7 +489,7 @@ impl TriMesh {
         }
     }
 
-    /// Traces `rays` (`PACKET` of them) as one packet if they are coherent: the same
+    /// Traces `rays` (`N` of them) as one packet if they are coherent: the same
     /// direction signs, directions within about 3 degrees of each other, origins within 1%
     /// of the mesh's size (camera rays, for instance) and the same `WoopRay` axes. Returns
     /// each ray's closest hit (or with `any_hit`, some hit), the single casts' bit for bit,
@@ -525,7 +526,7 @@ impl TriMesh {
                     let blocks = (first..).zip(&self.blocks[first..first + count]);
                     if who.count_ones() <= SINGLES_AT_MOST {
                         // Few rays reach this leaf (fine geometry): each tests the block
-                        // alone, 4 triangles per vector, rather than 8 rays per triangle.
+                        // alone, 4 triangles per vector, rather than `N` rays per triangle.
                         let mut bits = who;
                         while bits != 0 {
                             let i = bits.trailing_zeros() as usize % N;

@@ -1,4 +1,4 @@
-//! Packets: 8 rays that run the same way walk the tree together, so that one test of a
+//! Packets: 8 or 16 rays (`N`) that run the same way walk the tree together, so that one test of a
 //! node's 8 children serves all of them (Wald, Boulos and Shirley, *Ray Tracing Deformable
 //! Scenes Using Dynamic Bounding Volume Hierarchies*, ACM TOG 2007: the interval-arithmetic
 //! test of a packet against a box).
@@ -18,7 +18,10 @@
 //!   kernel; the AVX version tests 8 rays per vector, one triangle at a time, with the same
 //!   operations per lane (the same bits), and sends a lane with an exact-zero edge function
 //!   to the scalar kernel ([`scalar_tie`]).
-//! - [`scalar_ray_lanes`]: 8 rays lane by lane; the AVX version is an 8x8 transpose.
+//! - [`scalar_ray_lanes`]: the rays lane by lane; the AVX version is an 8x8 transpose.
+//!
+//! The AVX-512 kernel has 16-ray versions too (`avx512.rs`), with one 512-bit vector per
+//! row: a 4x4 tile of camera rays is one packet.
 
 use glam::Vec3;
 
@@ -34,7 +37,7 @@ pub(crate) const PACKET: usize = 8;
 /// references of this file).
 pub(crate) const WIDE: usize = 16;
 
-/// Up to 8 rays made ready for the packet tests, structure-of-arrays. All run the same way
+/// Up to `N` rays made ready for the packet tests, structure-of-arrays. All run the same way
 /// along each axis (same `near`, `far` plane rows) and none parallel to an axis.
 #[derive(Clone, Copy, Debug)]
 #[repr(C, align(64))]
@@ -61,7 +64,7 @@ pub(crate) struct RayPacket<const N: usize = PACKET> {
 }
 
 impl<const N: usize> RayPacket<N> {
-    /// The packet of 8 rays given lane by lane (origins, directions, `t_min`): `None` when
+    /// The packet of `N` rays given lane by lane (origins, directions, `t_min`): `None` when
     /// they do not all run the same way along every axis or one runs parallel to an axis
     /// plane (its reciprocal direction is not finite). Each ray's values are those of its
     /// `PreparedRay` (the same reciprocal, the same plane rows), computed a row at a time.
@@ -103,7 +106,7 @@ impl<const N: usize> RayPacket<N> {
 }
 
 /// A packet ready to trace: its box-test set-up, its triangle-test set-up and the rays'
-/// `t_max`, made by `NodeKernel::packet_start` (the reference: [`scalar_packet_start`]).
+/// `t_max`, made by `PacketKernel::packet_start` (the reference: [`scalar_packet_start`]).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct PacketStart<'r, const N: usize = PACKET> {
     pub packet: RayPacket<N>,
@@ -111,7 +114,7 @@ pub(crate) struct PacketStart<'r, const N: usize = PACKET> {
     pub t_max: [f32; N],
 }
 
-/// Whether 8 rays (given lane by lane in `lanes`, `NodeKernel::ray_lanes`) make a packet,
+/// Whether `N` rays (given lane by lane in `lanes`, `PacketKernel::ray_lanes`) make a packet,
 /// and if so its set-up: they must run the same way along every axis and none parallel
 /// to an axis plane ([`RayPacket::from_lanes`]), their origins must lie within `spread`
 /// of each other on every axis, their directions within about 3 degrees of the first
@@ -223,7 +226,7 @@ pub(crate) struct PacketWoop<'r, const N: usize = PACKET> {
 }
 
 impl<'r, const N: usize> PacketWoop<'r, N> {
-    /// The set-up of `rays`, given lane by lane in `lanes` (`NodeKernel::ray_lanes`);
+    /// The set-up of `rays`, given lane by lane in `lanes` (`PacketKernel::ray_lanes`);
     /// `None` when some ray's `WoopRay` has another axis permutation than the first's.
     #[inline(always)]
     pub fn new(rays: &'r [crate::Ray3; N], lanes: &[[f32; N]; 8]) -> Option<Self> {
@@ -328,7 +331,7 @@ pub(crate) fn scalar_tie<const N: usize>(
     }
 }
 
-/// 8 rays lane by lane (see `NodeKernel::ray_lanes`), through their accessors.
+/// `N` rays lane by lane (see `PacketKernel::ray_lanes`), through their accessors.
 #[inline(always)]
 pub(crate) fn scalar_ray_lanes<const N: usize>(rays: &[crate::Ray3; N]) -> [[f32; N]; 8] {
     let mut rows = [[0.0; N]; 8];
