@@ -7,8 +7,8 @@
 use core::mem::MaybeUninit;
 
 use super::kernels::{
-    NodeKernel, PacketBest, PreparedRay, RayPacket, STACK_CAPACITY, Stack, StackStorage, farthest,
-    prefetch_node, rays_reaching,
+    NodeKernel, PacketBest, PacketKernel, PreparedRay, RayPacket, STACK_CAPACITY, Stack, StackStorage,
+    prefetch_node,
 };
 use super::node::{Bounds, ChildRef, WideNode};
 
@@ -185,7 +185,7 @@ fn push_prefetched(stack: &mut Stack<'_, (ChildRef, f32)>, nodes: &[WideNode], c
     stack.push((child, t));
 }
 
-/// Closest hits of a packet of up to 8 rays that walk the tree together (bit `i` of `rays`:
+/// Closest hits of a packet of up to `N` rays that walk the tree together (bit `i` of `rays`:
 /// ray `i` takes part). A node's children are tested once for the whole packet
 /// (`packet_node`, conservative), visited nearest first, and a leaf is tested only by the
 /// rays that may enter its box within their own reach (`rays_in_box`).
@@ -195,14 +195,14 @@ fn push_prefetched(stack: &mut Stack<'_, (ChildRef, f32)>, nodes: &[WideNode], c
 /// `first..first + count` and narrows their reach in `best`. Every ray ends with the closest hit it would
 /// find alone: every box it enters within its reach passes the packet test.
 #[inline(always)]
-pub(crate) fn closest_hit_packet<K: NodeKernel>(
+pub(crate) fn closest_hit_packet<K: PacketKernel<N>, const N: usize>(
     kernel: K,
     nodes: &[WideNode],
     root: ChildRef,
-    packet: &RayPacket,
+    packet: &RayPacket<N>,
     rays: u32,
-    best: &mut PacketBest,
-    mut leaf: impl FnMut(usize, usize, u32, &mut PacketBest),
+    best: &mut PacketBest<N>,
+    mut leaf: impl FnMut(usize, usize, u32, &mut PacketBest<N>),
 ) {
     let mut storage = [const { MaybeUninit::uninit() }; STACK_CAPACITY];
     let mut stack: Stack<'_, (ChildRef, f32, u32)> = Stack::new(&mut storage);
@@ -214,7 +214,7 @@ pub(crate) fn closest_hit_packet<K: NodeKernel>(
         } else {
             let node = &nodes[current.index()];
             // The packet's reach: the farthest of its active rays'.
-            let hits = kernel.packet_node(packet, node, farthest(&best.t, active));
+            let hits = kernel.packet_node(packet, node, kernel.farthest(&best.t, active));
             // Push the hit children far to near, so the nearest is popped first.
             let mut order = [0usize; 8];
             let mut n = 0;
@@ -247,7 +247,7 @@ pub(crate) fn closest_hit_packet<K: NodeKernel>(
         // The next box that some of its rays may still reach.
         loop {
             let Some((r, t, who)) = stack.pop() else { return };
-            let still = rays_reaching(t, &best.t, who);
+            let still = kernel.rays_reaching(t, &best.t, who);
             if still != 0 {
                 (current, active) = (r, still);
                 break;

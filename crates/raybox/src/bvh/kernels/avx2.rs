@@ -5,75 +5,74 @@ use core::arch::x86_64::*;
 use super::packet::scalar_tie;
 use super::{
     NodeHits, NodeKernel, PACKET, PacketBest, PacketStart, PacketWoop, PreparedRay, RayPacket, SLAB_PAD,
-    TriBlock4,
+    TriBlock4, WIDE,
 };
 use crate::bvh::node::WideNode;
 
-/// The packet methods of `NodeKernel` for a kernel type that proves AVX2 and FMA (the
-/// AVX2 and AVX-512 kernels share these functions).
+/// The 8-ray packet tests (`PacketKernel<PACKET>`) of a kernel type that proves AVX2 and
+/// FMA (the AVX2 and AVX-512 kernels share these functions), with `packet_node`, which
+/// each kernel writes, among the `$node` items.
 macro_rules! packet_tests {
-    () => {
-        #[inline(always)]
-        fn rays_in_box(self, p: &RayPacket, node: &WideNode, child: usize, t_max: &[f32; PACKET]) -> u32 {
-            // SAFETY: `self` proves AVX2 and FMA.
-            unsafe { $crate::bvh::kernels::avx2::rays_in_box(p, node, child, t_max) }
-        }
+    ($kernel:ty, $($node:item)*) => {
+        impl $crate::bvh::kernels::PacketKernel<PACKET> for $kernel {
+            $($node)*
 
-        #[inline(always)]
-        fn packet_block(
-            self,
-            w: &PacketWoop<'_>,
-            block: &TriBlock4,
-            b: u32,
-            who: u32,
-            best: &mut PacketBest,
-        ) {
-            // SAFETY: `self` proves AVX2.
-            unsafe { $crate::bvh::kernels::avx2::packet_block(w, block, b, who, best) }
-        }
-
-        #[inline(always)]
-        fn packet_start(
-            self,
-            rays: &[crate::Ray3; PACKET],
-            spread: f32,
-        ) -> Option<$crate::bvh::kernels::PacketStart<'_>> {
-            // SAFETY: `self` proves AVX2 and FMA.
-            unsafe { $crate::bvh::kernels::avx2::packet_start(rays, spread) }
-        }
-
-        #[inline(always)]
-        fn rays_in_bounds(self, p: &RayPacket, min: [f32; 3], max: [f32; 3], t_max: &[f32; PACKET]) -> u32 {
-            // SAFETY: `self` proves AVX2 and FMA.
-            unsafe {
-                $crate::bvh::kernels::avx2::rays_in_planes(
-                    p,
-                    &[min[0], min[1], min[2], max[0], max[1], max[2]],
-                    t_max,
-                )
+            #[inline(always)]
+            fn rays_in_box(self, p: &RayPacket, node: &WideNode, child: usize, t_max: &[f32; PACKET]) -> u32 {
+                // SAFETY: `self` proves AVX2 and FMA.
+                unsafe { $crate::bvh::kernels::avx2::rays_in_box(p, node, child, t_max) }
             }
-        }
 
-        #[inline(always)]
-        fn packet_normals(
-            self,
-            v: &[[f32; PACKET]; 9],
-            dir: &[[f32; PACKET]; 3],
-        ) -> ([[f32; PACKET]; 3], u32) {
-            // SAFETY: `self` proves AVX.
-            unsafe { $crate::bvh::kernels::avx2::packet_normals(v, dir) }
-        }
+            #[inline(always)]
+            fn packet_block(
+                self,
+                w: &PacketWoop<'_>,
+                block: &TriBlock4,
+                b: u32,
+                who: u32,
+                best: &mut PacketBest,
+            ) {
+                // SAFETY: `self` proves AVX2.
+                unsafe { $crate::bvh::kernels::avx2::packet_block(w, block, b, who, best) }
+            }
 
-        #[inline(always)]
-        fn block_ray(self, origin: glam::Vec3, dir: glam::Vec3) -> $crate::bvh::kernels::BlockRay {
-            // SAFETY: `self` proves AVX.
-            unsafe { $crate::bvh::kernels::BlockRay::new_avx(origin, dir) }
-        }
+            #[inline(always)]
+            fn packet_start(
+                self,
+                rays: &[crate::Ray3; PACKET],
+                spread: f32,
+            ) -> Option<$crate::bvh::kernels::PacketStart<'_>> {
+                // SAFETY: `self` proves AVX2 and FMA.
+                unsafe { $crate::bvh::kernels::avx2::packet_start(rays, spread) }
+            }
 
-        #[inline(always)]
-        fn ray_lanes(self, rays: &[crate::Ray3; PACKET]) -> [[f32; PACKET]; 8] {
-            // SAFETY: `self` proves AVX.
-            unsafe { $crate::bvh::kernels::avx2::ray_lanes(rays) }
+            #[inline(always)]
+            fn rays_in_bounds(self, p: &RayPacket, min: [f32; 3], max: [f32; 3], t_max: &[f32; PACKET]) -> u32 {
+                // SAFETY: `self` proves AVX2 and FMA.
+                unsafe {
+                    $crate::bvh::kernels::avx2::rays_in_planes(
+                        p,
+                        &[min[0], min[1], min[2], max[0], max[1], max[2]],
+                        t_max,
+                    )
+                }
+            }
+
+            #[inline(always)]
+            fn packet_normals(
+                self,
+                v: &[[f32; PACKET]; 9],
+                dir: &[[f32; PACKET]; 3],
+            ) -> ([[f32; PACKET]; 3], u32) {
+                // SAFETY: `self` proves AVX.
+                unsafe { $crate::bvh::kernels::avx2::packet_normals(v, dir) }
+            }
+
+            #[inline(always)]
+            fn ray_lanes(self, rays: &[crate::Ray3; PACKET]) -> [[f32; PACKET]; 8] {
+                // SAFETY: `self` proves AVX.
+                unsafe { $crate::bvh::kernels::avx2::ray_lanes(rays) }
+            }
         }
     };
 }
@@ -141,18 +140,10 @@ impl NodeKernel for Avx2 {
     const PACKETS: bool = true;
 
     #[inline(always)]
-    fn packet_node(self, p: &RayPacket, node: &WideNode, t_max: f32) -> NodeHits {
-        // SAFETY: `self` proves AVX2 and FMA; the store goes to a local array of 8 floats.
-        unsafe {
-            let (t_enter, t_exit) = packet_slabs(p, node, t_max);
-            let hit = _mm256_cmp_ps::<_CMP_LE_OQ>(t_enter, t_exit);
-            let mut out = NodeHits { mask: _mm256_movemask_ps(hit) as u32, t_enter: [0.0; 8] };
-            _mm256_storeu_ps(out.t_enter.as_mut_ptr(), t_enter);
-            out
-        }
+    fn block_ray(self, origin: glam::Vec3, dir: glam::Vec3) -> super::BlockRay {
+        // SAFETY: `self` proves AVX.
+        unsafe { super::BlockRay::new_avx(origin, dir) }
     }
-
-    packet_tests!();
 
     #[inline(always)]
     fn intersect(self, ray: &PreparedRay, node: &WideNode, t_max: f32) -> NodeHits {
@@ -168,13 +159,35 @@ impl NodeKernel for Avx2 {
     }
 }
 
+packet_tests!(
+    Avx2,
+    #[inline(always)]
+    fn packet_node(self, p: &RayPacket, node: &WideNode, t_max: f32) -> NodeHits {
+        // SAFETY: `self` proves AVX2 and FMA; the store goes to a local array of 8 floats.
+        unsafe {
+            let (t_enter, t_exit) = packet_slabs(p, node, t_max);
+            let hit = _mm256_cmp_ps::<_CMP_LE_OQ>(t_enter, t_exit);
+            let mut out = NodeHits { mask: _mm256_movemask_ps(hit) as u32, t_enter: [0.0; 8] };
+            _mm256_storeu_ps(out.t_enter.as_mut_ptr(), t_enter);
+            out
+        }
+    }
+);
+
+// Wide packets only in the tests, with the references.
+impl super::PacketKernel<WIDE> for Avx2 {}
+
 /// The packet test of `packet::scalar_packet_node`, 8 children at once: `(t_enter, t_exit)`
 /// of each lane, padded.
 ///
 /// # Safety
 /// The CPU must support AVX and FMA.
 #[inline(always)]
-pub(super) unsafe fn packet_slabs(p: &RayPacket, node: &WideNode, t_max: f32) -> (__m256, __m256) {
+pub(super) unsafe fn packet_slabs<const N: usize>(
+    p: &RayPacket<N>,
+    node: &WideNode,
+    t_max: f32,
+) -> (__m256, __m256) {
     // SAFETY: AVX and FMA per this function's contract; the plane rows are 32-byte aligned,
     // and `near`, `far` hold rows 0-5 (`k` or `k + 3`: every `RayPacket` is made so).
     unsafe {
@@ -406,7 +419,7 @@ unsafe fn lane_vectors(rays: &[crate::Ray3; PACKET]) -> [__m256; 8] {
 /// # Safety
 /// The CPU must support AVX.
 #[inline(always)]
-unsafe fn ray_vectors(rays: &[crate::Ray3; PACKET]) -> [__m256; 8] {
+pub(super) unsafe fn ray_vectors(rays: &[crate::Ray3; PACKET]) -> [__m256; 8] {
     // SAFETY: AVX per this function's contract. A `Ray3` is `#[repr(C)]` of two `Vec3`
     // (each `#[repr(C)]` of 3 `f32`) and two `f32`: 8 floats without padding (asserted at
     // compile time in `shape/ray.rs`), so the 8 rays are 64 consecutive floats.
@@ -426,7 +439,7 @@ unsafe fn ray_vectors(rays: &[crate::Ray3; PACKET]) -> [__m256; 8] {
 /// # Safety
 /// The CPU must support AVX.
 #[inline(always)]
-unsafe fn transpose(r: [__m256; 8]) -> [__m256; 8] {
+pub(super) unsafe fn transpose(r: [__m256; 8]) -> [__m256; 8] {
     // SAFETY: AVX per this function's contract.
     unsafe {
         // Pairs of rays interleaved, then quads, then the 128-bit halves swapped into place.
@@ -467,34 +480,54 @@ unsafe fn transpose(r: [__m256; 8]) -> [__m256; 8] {
     }
 }
 
-/// `packet::scalar_packet_start` 8 lanes at a time: the same checks and the same values
-/// (each lane's reciprocal and shear are the same correctly rounded quotients; the
-/// direction test the same products and sums in the same order). The extremes of the
-/// origins may differ from the reference's in the sign of a zero only, which changes no
-/// box test.
+/// A packet's extremes, for its node test (the fields of `RayPacket` that are not lanes).
+pub(super) struct Extremes {
+    pub o_near: [f32; 3],
+    pub o_far: [f32; 3],
+    pub r_lo: [f32; 3],
+    pub r_hi: [f32; 3],
+    pub t_min_lo: f32,
+    pub near: [usize; 3],
+    pub far: [usize; 3],
+}
+
+/// The least and greatest of every field of some rays (`ray_vectors`), in the rays' own
+/// layout: `o_lo, o_hi` for the origins, `d_lo, d_hi` for the directions, `t_min_lo`.
 ///
 /// # Safety
-/// The CPU must support AVX and AVX2.
+/// The CPU must support AVX.
 #[inline(always)]
-pub(super) unsafe fn packet_start(rays: &[crate::Ray3; PACKET], spread: f32) -> Option<PacketStart<'_>> {
-    // SAFETY: AVX/AVX2 per this function's contract; the stores write 8-float rows of
-    // local structs; the row indices `k[i]` are a permutation of 0, 1, 2.
+pub(super) unsafe fn field_bounds<const R: usize>(r: &[__m256; R]) -> (__m256, __m256) {
+    const { assert!(R.is_power_of_two()) };
+    // SAFETY: AVX per this function's contract.
     unsafe {
-        let r = ray_vectors(rays);
-        // The least and greatest of every field over the 8 rays, in the rays' own layout:
-        // `o_lo, o_hi` for the origins, `d_lo, d_hi` for the directions, `t_min_lo`.
-        let lo = _mm256_min_ps(
-            _mm256_min_ps(_mm256_min_ps(r[0], r[1]), _mm256_min_ps(r[2], r[3])),
-            _mm256_min_ps(_mm256_min_ps(r[4], r[5]), _mm256_min_ps(r[6], r[7])),
-        );
-        let hi = _mm256_max_ps(
-            _mm256_max_ps(_mm256_max_ps(r[0], r[1]), _mm256_max_ps(r[2], r[3])),
-            _mm256_max_ps(_mm256_max_ps(r[4], r[5]), _mm256_max_ps(r[6], r[7])),
-        );
+        // Pairwise, as a tree: a shorter chain of dependent instructions.
+        let (mut lo, mut hi, mut n) = (*r, *r, R);
+        while n > 1 {
+            n /= 2;
+            for i in 0..n {
+                lo[i] = _mm256_min_ps(lo[2 * i], lo[2 * i + 1]);
+                hi[i] = _mm256_max_ps(hi[2 * i], hi[2 * i + 1]);
+            }
+        }
+        (lo[0], hi[0])
+    }
+}
+
+/// The checks of `packet::scalar_packet_start` that the extremes of the rays' fields
+/// (`field_bounds`) decide: directions of one sign per axis and none parallel to an axis
+/// plane, origins within `spread`; and if they pass, the packet's extremes.
+///
+/// # Safety
+/// The CPU must support AVX.
+#[inline(always)]
+pub(super) unsafe fn packet_extremes(lo: __m256, hi: __m256, spread: f32) -> Option<Extremes> {
+    // SAFETY: AVX per this function's contract; the stores write local arrays.
+    unsafe {
         // Per axis the least and greatest reciprocal direction: `1 / d` decreases with `d`
         // on either side of 0, and correctly rounded division is monotonic, so they are
         // `1 / d_hi` and `1 / d_lo` when all `d` have one sign (the same bits as the least
-        // and greatest of the 8 reciprocals).
+        // and greatest of the rays' reciprocals).
         let one = _mm256_set1_ps(1.0);
         let zero = _mm256_setzero_ps();
         let (rlo, rhi) = (_mm256_div_ps(one, hi), _mm256_div_ps(one, lo));
@@ -506,7 +539,7 @@ pub(super) unsafe fn packet_start(rays: &[crate::Ray3; PACKET], spread: f32) -> 
             };
         }
         // Directions (lanes 3-5): all of one sign, none 0 (`d_lo > 0` or `d_hi < 0`), and
-        // the extreme reciprocals finite, so all 8 are (they lie between). Origins (lanes
+        // the extreme reciprocals finite, so all are (they lie between). Origins (lanes
         // 0-2): within `spread` of each other (no NaN: `!(x > s)` is `x <= s`).
         let down = _mm256_cmp_ps::<_CMP_LT_OQ>(hi, zero);
         let one_sign = _mm256_or_ps(_mm256_cmp_ps::<_CMP_GT_OQ>(lo, zero), down);
@@ -522,15 +555,44 @@ pub(super) unsafe fn packet_start(rays: &[crate::Ray3; PACKET], spread: f32) -> 
         _mm256_storeu_ps(hi_a.as_mut_ptr(), hi);
         _mm256_storeu_ps(rlo_a.as_mut_ptr(), rlo);
         _mm256_storeu_ps(rhi_a.as_mut_ptr(), rhi);
-        let (mut o_near, mut o_far, mut r_lo, mut r_hi) = ([0.0; 3], [0.0; 3], [0.0; 3], [0.0; 3]);
-        let (mut near, mut far) = ([0; 3], [0; 3]);
+        let mut x = Extremes {
+            o_near: [0.0; 3],
+            o_far: [0.0; 3],
+            r_lo: [0.0; 3],
+            r_hi: [0.0; 3],
+            t_min_lo: lo_a[6],
+            near: [0; 3],
+            far: [0; 3],
+        };
         for k in 0..3 {
             let down = down & (1 << k) != 0;
-            near[k] = k + 3 * usize::from(down);
-            far[k] = k + 3 * usize::from(!down);
-            (r_lo[k], r_hi[k]) = (rlo_a[3 + k], rhi_a[3 + k]);
-            (o_near[k], o_far[k]) = if down { (lo_a[k], hi_a[k]) } else { (hi_a[k], lo_a[k]) };
+            x.near[k] = k + 3 * usize::from(down);
+            x.far[k] = k + 3 * usize::from(!down);
+            (x.r_lo[k], x.r_hi[k]) = (rlo_a[3 + k], rhi_a[3 + k]);
+            (x.o_near[k], x.o_far[k]) = if down { (lo_a[k], hi_a[k]) } else { (hi_a[k], lo_a[k]) };
         }
+        Some(x)
+    }
+}
+
+/// `packet::scalar_packet_start` 8 lanes at a time: the same checks and the same values
+/// (each lane's reciprocal and shear are the same correctly rounded quotients; the
+/// direction test the same products and sums in the same order). The extremes of the
+/// origins may differ from the reference's in the sign of a zero only, which changes no
+/// box test.
+///
+/// # Safety
+/// The CPU must support AVX and AVX2.
+#[inline(always)]
+pub(super) unsafe fn packet_start(rays: &[crate::Ray3; PACKET], spread: f32) -> Option<PacketStart<'_>> {
+    // SAFETY: AVX/AVX2 per this function's contract; the stores write 8-float rows of
+    // local structs; the row indices `k[i]` are a permutation of 0, 1, 2.
+    unsafe {
+        let r = ray_vectors(rays);
+        let (lo, hi) = field_bounds(&r);
+        let x = packet_extremes(lo, hi, spread)?;
+        let one = _mm256_set1_ps(1.0);
+        let abs = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fff_ffff));
         let [ox, oy, oz, dx, dy, dz, t_min, t_max] = transpose(r);
         let origin = [ox, oy, oz];
         let rdir = [_mm256_div_ps(one, dx), _mm256_div_ps(one, dy), _mm256_div_ps(one, dz)];
@@ -575,13 +637,13 @@ pub(super) unsafe fn packet_start(rays: &[crate::Ray3; PACKET], spread: f32) -> 
             origin: [[0.0; PACKET]; 3],
             rdir: [[0.0; PACKET]; 3],
             t_min: [0.0; PACKET],
-            o_near,
-            o_far,
-            r_lo,
-            r_hi,
-            t_min_lo: lo_a[6],
-            near,
-            far,
+            o_near: x.o_near,
+            o_far: x.o_far,
+            r_lo: x.r_lo,
+            r_hi: x.r_hi,
+            t_min_lo: x.t_min_lo,
+            near: x.near,
+            far: x.far,
         };
         let mut woop =
             PacketWoop { o: [[0.0; PACKET]; 3], s: [[0.0; PACKET]; 3], t_min: [0.0; PACKET], k, rays };
@@ -601,23 +663,24 @@ pub(super) unsafe fn packet_start(rays: &[crate::Ray3; PACKET], spread: f32) -> 
     }
 }
 
-/// `packet::scalar_packet_normals` 4 lanes of `f64` at a time: the same operations in the
+/// `packet::scalar_packet_normals` 4 lanes of `f64` at a time (`N` of them, a multiple of 4): the same operations in the
 /// same order (correctly rounded products, differences, square root and quotient; no fused
 /// multiply-add), so the same bits.
 ///
 /// # Safety
 /// The CPU must support AVX.
 #[inline(always)]
-pub(super) unsafe fn packet_normals(
-    v: &[[f32; PACKET]; 9],
-    dir: &[[f32; PACKET]; 3],
-) -> ([[f32; PACKET]; 3], u32) {
-    // SAFETY: AVX per this function's contract; the loads read 4 floats at offset 0 or 4
-    // of 8-float rows, the stores write 4 floats there in local arrays.
+pub(super) unsafe fn packet_normals<const N: usize>(
+    v: &[[f32; N]; 9],
+    dir: &[[f32; N]; 3],
+) -> ([[f32; N]; 3], u32) {
+    // SAFETY: AVX per this function's contract; the loads read 4 floats at offsets below
+    // `N` of `N`-float rows, the stores write 4 floats there in local arrays.
     unsafe {
-        let mut normals = [[0.0f32; PACKET]; 3];
+        const { assert!(N.is_multiple_of(4) && N <= 32) };
+        let mut normals = [[0.0f32; N]; 3];
         let mut front = 0u32;
-        for half in [0, 4] {
+        for half in (0..N).step_by(4) {
             macro_rules! ld {
                 ($row:expr) => {
                     _mm256_cvtps_pd(_mm_loadu_ps($row.as_ptr().add(half)))

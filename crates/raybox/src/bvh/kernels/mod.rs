@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
 use super::node::WideNode;
 
-pub(crate) use packet::{PACKET, PacketBest, PacketStart, PacketWoop, RayPacket, farthest, rays_reaching};
+pub(crate) use packet::{PACKET, PacketBest, PacketStart, PacketWoop, RayPacket, WIDE};
 pub(crate) use scalar::Scalar;
 pub(crate) use soup::SoupKernel;
 pub(crate) use stack::{STACK_CAPACITY, Stack, StackStorage};
@@ -176,67 +176,98 @@ pub(crate) struct NodeHits {
     pub t_enter: [f32; 8],
 }
 
-/// A node kernel: the conservative slab test of one ray against the 8 boxes of a node.
+/// A node kernel: the conservative slab test of one ray against the 8 boxes of a node,
+/// and the packet tests for packets of 8 and of 16 rays ([`PacketKernel`]).
 ///
 /// A value of a kernel type is a proof that the CPU supports its instructions (only
 /// [`Kernel::detect`] makes the SIMD ones), which is what makes `intersect` safe to call.
-pub(crate) trait NodeKernel: Copy {
+pub(crate) trait NodeKernel: Copy + PacketKernel<PACKET> + PacketKernel<WIDE> {
     fn intersect(self, ray: &PreparedRay, node: &WideNode, t_max: f32) -> NodeHits;
 
     /// Whether packets pay off with this kernel (the SIMD ones; the scalar kernel has the
     /// packet tests too, as the reference, but a packet walk with them is slower).
     const PACKETS: bool = false;
 
-    /// The packet `p` against the 8 children of `node` (see `packet.rs`): conservative.
-    #[inline(always)]
-    fn packet_node(self, p: &RayPacket, node: &WideNode, t_max: f32) -> NodeHits {
-        packet::scalar_packet_node(p, node, t_max)
-    }
-
-    /// Which rays of `p` may enter child `child` of `node` within their own `t_max`.
-    #[inline(always)]
-    fn rays_in_box(self, p: &RayPacket, node: &WideNode, child: usize, t_max: &[f32; PACKET]) -> u32 {
-        packet::scalar_rays_in_box(p, node, child, t_max)
-    }
-
-    /// Whether 8 rays make a packet (origins within `spread` of each other on every axis,
-    /// and see `packet::scalar_packet_start`, the reference), and if so its set-up.
-    #[inline(always)]
-    fn packet_start(self, rays: &[crate::Ray3; PACKET], spread: f32) -> Option<PacketStart<'_>> {
-        packet::scalar_packet_start(rays, &self.ray_lanes(rays), spread)
-    }
-
-    /// Which rays of `p` may enter the box `[min, max]` within their own `t_max` (the
-    /// single-ray kernels' test, as `rays_in_box`).
-    #[inline(always)]
-    fn rays_in_bounds(self, p: &RayPacket, min: [f32; 3], max: [f32; 3], t_max: &[f32; PACKET]) -> u32 {
-        packet::rays_in_bounds(p, min, max, t_max)
-    }
-
-    /// The unit normals of 8 triangles (lane by lane) and which face `dir` (see
-    /// `packet::scalar_packet_normals`, bit for bit).
-    #[inline(always)]
-    fn packet_normals(self, v: &[[f32; PACKET]; 9], dir: &[[f32; PACKET]; 3]) -> ([[f32; PACKET]; 3], u32) {
-        packet::scalar_packet_normals(v, dir)
-    }
-
-    /// 8 rays lane by lane: rows `origin.x, .y, .z, dir.x, .y, .z, t_min, t_max`.
-    #[inline(always)]
-    fn ray_lanes(self, rays: &[crate::Ray3; PACKET]) -> [[f32; PACKET]; 8] {
-        packet::scalar_ray_lanes(rays)
-    }
+    /// The rays per packet of a batch: [`PACKET`], or [`WIDE`] for a kernel whose wide
+    /// packet tests are one vector per row (AVX-512); a batch then falls back to packets of
+    /// [`PACKET`] where a run of [`WIDE`] rays is not coherent.
+    const PACKET_WIDTH: usize = PACKET;
 
     /// The ray made ready for block tests ([`BlockRay::new`], bit for bit).
     #[inline(always)]
     fn block_ray(self, origin: glam::Vec3, dir: glam::Vec3) -> BlockRay {
         BlockRay::new(origin, dir)
     }
+}
+
+/// The packet tests of a kernel for packets of `N` rays (`N` a multiple of 4, at most 32:
+/// bit `i` of a `u32` mask is ray `i`). Each method's default is the plain reference of
+/// `packet.rs`, which the SIMD versions must match (the tests compare them); a kernel
+/// overrides the widths it has vector code for.
+pub(crate) trait PacketKernel<const N: usize>: Copy {
+    /// The packet `p` against the 8 children of `node` (see `packet.rs`): conservative.
+    #[inline(always)]
+    fn packet_node(self, p: &RayPacket<N>, node: &WideNode, t_max: f32) -> NodeHits {
+        packet::scalar_packet_node(p, node, t_max)
+    }
+
+    /// Which rays of `p` may enter child `child` of `node` within their own `t_max`.
+    #[inline(always)]
+    fn rays_in_box(self, p: &RayPacket<N>, node: &WideNode, child: usize, t_max: &[f32; N]) -> u32 {
+        packet::scalar_rays_in_box(p, node, child, t_max)
+    }
+
+    /// Whether `N` rays make a packet (origins within `spread` of each other on every
+    /// axis, and see `packet::scalar_packet_start`, the reference), and if so its set-up.
+    #[inline(always)]
+    fn packet_start(self, rays: &[crate::Ray3; N], spread: f32) -> Option<PacketStart<'_, N>> {
+        packet::scalar_packet_start(rays, &self.ray_lanes(rays), spread)
+    }
+
+    /// Which rays of `p` may enter the box `[min, max]` within their own `t_max` (the
+    /// single-ray kernels' test, as `rays_in_box`).
+    #[inline(always)]
+    fn rays_in_bounds(self, p: &RayPacket<N>, min: [f32; 3], max: [f32; 3], t_max: &[f32; N]) -> u32 {
+        packet::rays_in_bounds(p, min, max, t_max)
+    }
+
+    /// The unit normals of `N` triangles (lane by lane) and which face `dir` (see
+    /// `packet::scalar_packet_normals`, bit for bit).
+    #[inline(always)]
+    fn packet_normals(self, v: &[[f32; N]; 9], dir: &[[f32; N]; 3]) -> ([[f32; N]; 3], u32) {
+        packet::scalar_packet_normals(v, dir)
+    }
+
+    /// `N` rays lane by lane: rows `origin.x, .y, .z, dir.x, .y, .z, t_min, t_max`.
+    #[inline(always)]
+    fn ray_lanes(self, rays: &[crate::Ray3; N]) -> [[f32; N]; 8] {
+        packet::scalar_ray_lanes(rays)
+    }
 
     /// The rays `who` of a packet against the triangles of block number `b`, recording
     /// each ray's hits in `best` (see `packet::scalar_packet_block`, bit for bit).
     #[inline(always)]
-    fn packet_block(self, w: &PacketWoop<'_>, block: &TriBlock4, b: u32, who: u32, best: &mut PacketBest) {
+    fn packet_block(
+        self,
+        w: &PacketWoop<'_, N>,
+        block: &TriBlock4,
+        b: u32,
+        who: u32,
+        best: &mut PacketBest<N>,
+    ) {
         packet::scalar_packet_block(w, block, b, who, best);
+    }
+
+    /// The rays of `who` whose `t_max` is at least `t` (`packet::rays_reaching`).
+    #[inline(always)]
+    fn rays_reaching(self, t: f32, t_max: &[f32; N], who: u32) -> u32 {
+        packet::rays_reaching(t, t_max, who)
+    }
+
+    /// The greatest `t_max` of the rays of `who`, not empty (`packet::farthest`).
+    #[inline(always)]
+    fn farthest(self, t_max: &[f32; N], who: u32) -> f32 {
+        packet::farthest(t_max, who)
     }
 }
 

@@ -1,4 +1,4 @@
-//! Packets: 8 rays that run the same way walk the tree together, so that one test of a
+//! Packets: 8 or 16 rays (`N`) that run the same way walk the tree together, so that one test of a
 //! node's 8 children serves all of them (Wald, Boulos and Shirley, *Ray Tracing Deformable
 //! Scenes Using Dynamic Bounding Volume Hierarchies*, ACM TOG 2007: the interval-arithmetic
 //! test of a packet against a box).
@@ -18,7 +18,10 @@
 //!   kernel; the AVX version tests 8 rays per vector, one triangle at a time, with the same
 //!   operations per lane (the same bits), and sends a lane with an exact-zero edge function
 //!   to the scalar kernel ([`scalar_tie`]).
-//! - [`scalar_ray_lanes`]: 8 rays lane by lane; the AVX version is an 8x8 transpose.
+//! - [`scalar_ray_lanes`]: the rays lane by lane; the AVX version is an 8x8 transpose.
+//!
+//! The AVX-512 kernel has 16-ray versions too (`avx512.rs`), with one 512-bit vector per
+//! row: a 4x4 tile of camera rays is one packet.
 
 use glam::Vec3;
 
@@ -26,20 +29,25 @@ use super::{NodeHits, TriBlock4, padded};
 use crate::bvh::node::WideNode;
 use crate::query::{WoopRay, ray_triangle_watertight};
 
-/// Rays in a packet.
+/// Rays in a packet (every kernel's packets; the AVX-512 kernel's also come [`WIDE`] wide).
 pub(crate) const PACKET: usize = 8;
 
-/// Up to 8 rays made ready for the packet tests, structure-of-arrays. All run the same way
+/// Rays in a wide packet: a 4x4 tile of camera rays, one 512-bit vector of `f32` per row
+/// (the AVX-512 kernel's packets; the others trace them only in the tests, with the
+/// references of this file).
+pub(crate) const WIDE: usize = 16;
+
+/// Up to `N` rays made ready for the packet tests, structure-of-arrays. All run the same way
 /// along each axis (same `near`, `far` plane rows) and none parallel to an axis.
 #[derive(Clone, Copy, Debug)]
-#[repr(C, align(32))]
-pub(crate) struct RayPacket {
+#[repr(C, align(64))]
+pub(crate) struct RayPacket<const N: usize = PACKET> {
     /// Per axis, the rays' origins (a ray not in the packet repeats another's values).
-    pub origin: [[f32; PACKET]; 3],
+    pub origin: [[f32; N]; 3],
     /// Per axis, the rays' reciprocal directions (all finite, one sign per axis).
-    pub rdir: [[f32; PACKET]; 3],
+    pub rdir: [[f32; N]; 3],
     /// The rays' `t_min`.
-    pub t_min: [f32; PACKET],
+    pub t_min: [f32; N],
     /// Per axis, the origin bound that gives the least distance to a near plane: the
     /// greatest origin when the rays run up the axis, the least otherwise.
     pub o_near: [f32; 3],
@@ -55,19 +63,15 @@ pub(crate) struct RayPacket {
     pub far: [usize; 3],
 }
 
-impl RayPacket {
-    /// The packet of 8 rays given lane by lane (origins, directions, `t_min`): `None` when
+impl<const N: usize> RayPacket<N> {
+    /// The packet of `N` rays given lane by lane (origins, directions, `t_min`): `None` when
     /// they do not all run the same way along every axis or one runs parallel to an axis
     /// plane (its reciprocal direction is not finite). Each ray's values are those of its
     /// `PreparedRay` (the same reciprocal, the same plane rows), computed a row at a time.
     #[inline(always)]
-    pub fn from_lanes(
-        origin: &[[f32; PACKET]; 3],
-        dir: &[[f32; PACKET]; 3],
-        t_min: &[f32; PACKET],
-    ) -> Option<Self> {
+    pub fn from_lanes(origin: &[[f32; N]; 3], dir: &[[f32; N]; 3], t_min: &[f32; N]) -> Option<Self> {
         // Lane by lane `1 / dir`, correctly rounded as in `PreparedRay::new`.
-        let rdir: [[f32; PACKET]; 3] = core::array::from_fn(|k| core::array::from_fn(|i| 1.0 / dir[k][i]));
+        let rdir: [[f32; N]; 3] = core::array::from_fn(|k| core::array::from_fn(|i| 1.0 / dir[k][i]));
         let mut near = [0; 3];
         let mut far = [0; 3];
         let (mut o_near, mut o_far, mut r_lo, mut r_hi) = ([0.0; 3], [0.0; 3], [0.0; 3], [0.0; 3]);
@@ -86,7 +90,7 @@ impl RayPacket {
             far[k] = k + 3 * usize::from(!down);
             let (mut lo, mut hi) = (r[0], r[0]);
             let (mut o_lo, mut o_hi) = (origin[k][0], origin[k][0]);
-            for i in 1..PACKET {
+            for i in 1..N {
                 lo = if r[i] < lo { r[i] } else { lo };
                 hi = if r[i] > hi { r[i] } else { hi };
                 o_lo = if origin[k][i] < o_lo { origin[k][i] } else { o_lo };
@@ -102,25 +106,25 @@ impl RayPacket {
 }
 
 /// A packet ready to trace: its box-test set-up, its triangle-test set-up and the rays'
-/// `t_max`, made by `NodeKernel::packet_start` (the reference: [`scalar_packet_start`]).
+/// `t_max`, made by `PacketKernel::packet_start` (the reference: [`scalar_packet_start`]).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct PacketStart<'r> {
-    pub packet: RayPacket,
-    pub woop: PacketWoop<'r>,
-    pub t_max: [f32; PACKET],
+pub(crate) struct PacketStart<'r, const N: usize = PACKET> {
+    pub packet: RayPacket<N>,
+    pub woop: PacketWoop<'r, N>,
+    pub t_max: [f32; N],
 }
 
-/// Whether 8 rays (given lane by lane in `lanes`, `NodeKernel::ray_lanes`) make a packet,
+/// Whether `N` rays (given lane by lane in `lanes`, `PacketKernel::ray_lanes`) make a packet,
 /// and if so its set-up: they must run the same way along every axis and none parallel
 /// to an axis plane ([`RayPacket::from_lanes`]), their origins must lie within `spread`
 /// of each other on every axis, their directions within about 3 degrees of the first
 /// ray's, and their `WoopRay`s must share their axes ([`PacketWoop::new`]).
 #[inline(always)]
-pub(crate) fn scalar_packet_start<'r>(
-    rays: &'r [crate::Ray3; PACKET],
-    lanes: &[[f32; PACKET]; 8],
+pub(crate) fn scalar_packet_start<'r, const N: usize>(
+    rays: &'r [crate::Ray3; N],
+    lanes: &[[f32; N]; 8],
     spread: f32,
-) -> Option<PacketStart<'r>> {
+) -> Option<PacketStart<'r, N>> {
     let origin = [lanes[0], lanes[1], lanes[2]];
     let dir = [lanes[3], lanes[4], lanes[5]];
     let packet = RayPacket::from_lanes(&origin, &dir, &lanes[6])?;
@@ -130,7 +134,7 @@ pub(crate) fn scalar_packet_start<'r>(
     // (d . d0)^2 >= cos^2 |d|^2 |d0|^2, with d . d0 > 0 as the signs agree.
     let d0 = [dir[0][0], dir[1][0], dir[2][0]];
     let d0_sq = d0[0] * d0[0] + d0[1] * d0[1] + d0[2] * d0[2];
-    let close: [bool; PACKET] = core::array::from_fn(|i| {
+    let close: [bool; N] = core::array::from_fn(|i| {
         let dot = dir[0][i] * d0[0] + dir[1][i] * d0[1] + dir[2][i] * d0[2];
         let len_sq = dir[0][i] * dir[0][i] + dir[1][i] * dir[1][i] + dir[2][i] * dir[2][i];
         dot * dot >= 0.997 * len_sq * d0_sq
@@ -145,7 +149,7 @@ pub(crate) fn scalar_packet_start<'r>(
 /// The packet against the 8 children of `node` within `[t_min_lo, t_max]`: bit `i` of the
 /// mask is set when some ray of the packet may enter child `i` (never a false miss);
 /// `t_enter[i]` is at most where any ray enters it.
-pub(crate) fn scalar_packet_node(p: &RayPacket, node: &WideNode, t_max: f32) -> NodeHits {
+pub(crate) fn scalar_packet_node<const N: usize>(p: &RayPacket<N>, node: &WideNode, t_max: f32) -> NodeHits {
     let mut hits = NodeHits { mask: 0, t_enter: [f32::INFINITY; 8] };
     for lane in 0..8 {
         let mut t_enter = p.t_min_lo;
@@ -170,7 +174,12 @@ pub(crate) fn scalar_packet_node(p: &RayPacket, node: &WideNode, t_max: f32) -> 
 
 /// Each ray of the packet against child `child` of `node`, within its own `[t_min,
 /// t_max[i]]`: bit `i` set when ray `i` may enter the box (the single-ray kernels' test).
-pub(crate) fn scalar_rays_in_box(p: &RayPacket, node: &WideNode, child: usize, t_max: &[f32; PACKET]) -> u32 {
+pub(crate) fn scalar_rays_in_box<const N: usize>(
+    p: &RayPacket<N>,
+    node: &WideNode,
+    child: usize,
+    t_max: &[f32; N],
+) -> u32 {
     let b = node.child_bounds(child);
     rays_in_bounds(p, b.min.to_array(), b.max.to_array(), t_max)
 }
@@ -179,10 +188,15 @@ pub(crate) fn scalar_rays_in_box(p: &RayPacket, node: &WideNode, child: usize, t
 /// kernels' test): bit `i` set when ray `i` may enter it.
 #[inline(always)]
 #[allow(clippy::needless_range_loop)] // lane `i` of several arrays
-pub(crate) fn rays_in_bounds(p: &RayPacket, min: [f32; 3], max: [f32; 3], t_max: &[f32; PACKET]) -> u32 {
+pub(crate) fn rays_in_bounds<const N: usize>(
+    p: &RayPacket<N>,
+    min: [f32; 3],
+    max: [f32; 3],
+    t_max: &[f32; N],
+) -> u32 {
     let planes = [min[0], min[1], min[2], max[0], max[1], max[2]];
     let mut mask = 0;
-    for i in 0..PACKET {
+    for i in 0..N {
         let mut t_enter = p.t_min[i];
         let mut t_exit = t_max[i];
         for k in 0..3 {
@@ -199,28 +213,28 @@ pub(crate) fn rays_in_bounds(p: &RayPacket, min: [f32; 3], max: [f32; 3], t_max:
 /// The watertight triangle test's per-ray set-up for a packet whose rays share their
 /// axis permutation `k` (a `WoopRay`'s, the same for nearly parallel rays), lane by lane.
 #[derive(Clone, Copy, Debug)]
-#[repr(C, align(32))]
-pub(crate) struct PacketWoop<'r> {
+#[repr(C, align(64))]
+pub(crate) struct PacketWoop<'r, const N: usize = PACKET> {
     /// `origin[kx]`, `origin[ky]`, `origin[kz]` of each ray.
-    pub o: [[f32; PACKET]; 3],
+    pub o: [[f32; N]; 3],
     /// The shear `(sx, sy, sz)` of each ray: `(dir[kx], dir[ky], 1) / dir[kz]`.
-    pub s: [[f32; PACKET]; 3],
-    pub t_min: [f32; PACKET],
+    pub s: [[f32; N]; 3],
+    pub t_min: [f32; N],
     pub k: [usize; 3],
     /// The rays, for the rare tie that the scalar kernel decides.
-    pub rays: &'r [crate::Ray3; PACKET],
+    pub rays: &'r [crate::Ray3; N],
 }
 
-impl<'r> PacketWoop<'r> {
-    /// The set-up of `rays`, given lane by lane in `lanes` (`NodeKernel::ray_lanes`);
+impl<'r, const N: usize> PacketWoop<'r, N> {
+    /// The set-up of `rays`, given lane by lane in `lanes` (`PacketKernel::ray_lanes`);
     /// `None` when some ray's `WoopRay` has another axis permutation than the first's.
     #[inline(always)]
-    pub fn new(rays: &'r [crate::Ray3; PACKET], lanes: &[[f32; PACKET]; 8]) -> Option<Self> {
+    pub fn new(rays: &'r [crate::Ray3; N], lanes: &[[f32; N]; 8]) -> Option<Self> {
         let dir = [&lanes[3], &lanes[4], &lanes[5]];
         let k = super::woop_axes(Vec3::new(dir[0][0], dir[1][0], dir[2][0]));
         // Every lane's `kz` must be the first's (the signs of the directions already
         // agree, so then the whole permutation does): `woop_axes`' rule, lane by lane.
-        let same: [bool; PACKET] = core::array::from_fn(|i| {
+        let same: [bool; N] = core::array::from_fn(|i| {
             let (x, y, z) = (dir[0][i].abs(), dir[1][i].abs(), dir[2][i].abs());
             let z_largest = z > (if y > x { y } else { x });
             match k[2] {
@@ -250,29 +264,22 @@ impl<'r> PacketWoop<'r> {
 
 /// Each ray's closest hit so far in a packet walk.
 #[derive(Clone, Copy, Debug)]
-#[repr(C, align(32))]
-pub(crate) struct PacketBest {
+#[repr(C, align(64))]
+pub(crate) struct PacketBest<const N: usize = PACKET> {
     /// The hit's `t`, or the ray's `t_max` while it has none: the ray's reach.
-    pub t: [f32; PACKET],
-    pub u: [f32; PACKET],
-    pub v: [f32; PACKET],
+    pub t: [f32; N],
+    pub u: [f32; N],
+    pub v: [f32; N],
     /// The triangle hit (`u32::MAX`: none yet), its block and lane.
-    pub id: [u32; PACKET],
-    pub block: [u32; PACKET],
-    pub lane: [u32; PACKET],
+    pub id: [u32; N],
+    pub block: [u32; N],
+    pub lane: [u32; N],
 }
 
-impl PacketBest {
+impl<const N: usize> PacketBest<N> {
     #[inline(always)]
-    pub fn new(t_max: [f32; PACKET]) -> Self {
-        Self {
-            t: t_max,
-            u: [0.0; PACKET],
-            v: [0.0; PACKET],
-            id: [u32::MAX; PACKET],
-            block: [0; PACKET],
-            lane: [0; PACKET],
-        }
+    pub fn new(t_max: [f32; N]) -> Self {
+        Self { t: t_max, u: [0.0; N], v: [0.0; N], id: [u32::MAX; N], block: [0; N], lane: [0; N] }
     }
 
     /// Records a hit of ray `i` if it wins: nearer than the best so far, or as near with a
@@ -289,14 +296,14 @@ impl PacketBest {
 
 /// The rays of `who` against the triangles of block number `b`, in lane order, with the
 /// scalar kernel: the reference of the SIMD versions, which must give the same bits.
-pub(crate) fn scalar_packet_block(
-    w: &PacketWoop,
+pub(crate) fn scalar_packet_block<const N: usize>(
+    w: &PacketWoop<'_, N>,
     block: &TriBlock4,
     b: u32,
     who: u32,
-    best: &mut PacketBest,
+    best: &mut PacketBest<N>,
 ) {
-    for i in (0..PACKET).filter(|&i| who & (1 << i) != 0) {
+    for i in (0..N).filter(|&i| who & (1 << i) != 0) {
         let ray = WoopRay::new(w.rays[i].origin(), w.rays[i].dir());
         for lane in block.lanes() {
             if let Some(hit) = ray_triangle_watertight(&ray, block.triangle(lane), w.t_min[i], best.t[i]) {
@@ -310,13 +317,13 @@ pub(crate) fn scalar_packet_block(
 /// for a lane whose edge function is exactly 0).
 #[cold]
 #[inline(never)]
-pub(crate) fn scalar_tie(
-    w: &PacketWoop,
+pub(crate) fn scalar_tie<const N: usize>(
+    w: &PacketWoop<'_, N>,
     block: &TriBlock4,
     b: u32,
     i: usize,
     lane: usize,
-    best: &mut PacketBest,
+    best: &mut PacketBest<N>,
 ) {
     let ray = WoopRay::new(w.rays[i].origin(), w.rays[i].dir());
     if let Some(hit) = ray_triangle_watertight(&ray, block.triangle(lane), w.t_min[i], best.t[i]) {
@@ -324,10 +331,10 @@ pub(crate) fn scalar_tie(
     }
 }
 
-/// 8 rays lane by lane (see `NodeKernel::ray_lanes`), through their accessors.
+/// `N` rays lane by lane (see `PacketKernel::ray_lanes`), through their accessors.
 #[inline(always)]
-pub(crate) fn scalar_ray_lanes(rays: &[crate::Ray3; PACKET]) -> [[f32; PACKET]; 8] {
-    let mut rows = [[0.0; PACKET]; 8];
+pub(crate) fn scalar_ray_lanes<const N: usize>(rays: &[crate::Ray3; N]) -> [[f32; N]; 8] {
+    let mut rows = [[0.0; N]; 8];
     for (i, r) in rays.iter().enumerate() {
         let (o, d) = (r.origin(), r.dir());
         for (row, x) in rows.iter_mut().zip([o.x, o.y, o.z, d.x, d.y, d.z, r.t_min(), r.t_max()]) {
@@ -342,13 +349,13 @@ pub(crate) fn scalar_ray_lanes(rays: &[crate::Ray3; PACKET]) -> [[f32; PACKET]; 
 /// glam's `DVec3::normalize` (`n * (1 / |n|)`) and rounded to `f32`; with bit `i` of the
 /// mask set when lane `i`'s unnormalised normal points against `dir` (`n · dir < 0`).
 #[allow(clippy::needless_range_loop)] // lane `i` of several arrays
-pub(crate) fn scalar_packet_normals(
-    v: &[[f32; PACKET]; 9],
-    dir: &[[f32; PACKET]; 3],
-) -> ([[f32; PACKET]; 3], u32) {
-    let mut normals = [[0.0; PACKET]; 3];
+pub(crate) fn scalar_packet_normals<const N: usize>(
+    v: &[[f32; N]; 9],
+    dir: &[[f32; N]; 3],
+) -> ([[f32; N]; 3], u32) {
+    let mut normals = [[0.0; N]; 3];
     let mut front = 0;
-    for i in 0..PACKET {
+    for i in 0..N {
         let vertex =
             |j: usize| glam::DVec3::new(v[3 * j][i].into(), v[3 * j + 1][i].into(), v[3 * j + 2][i].into());
         let a = vertex(0);
@@ -365,43 +372,51 @@ pub(crate) fn scalar_packet_normals(
 
 /// The rays of `who` whose `t_max` is at least `t` (bit `i` for ray `i`).
 #[inline(always)]
-pub(crate) fn rays_reaching(t: f32, t_max: &[f32; PACKET], who: u32) -> u32 {
+pub(crate) fn rays_reaching<const N: usize>(t: f32, t_max: &[f32; N], who: u32) -> u32 {
     #[cfg(target_arch = "x86_64")]
     {
         use core::arch::x86_64::*;
-        // SAFETY: SSE is part of every x86-64 CPU; the loads read the 8 floats of `t_max`.
+        const { assert!(N.is_multiple_of(4) && N <= 32) };
+        // SAFETY: SSE is part of every x86-64 CPU; the loads read the `N` floats of
+        // `t_max`, 4 at a time (`N` is a multiple of 4).
         unsafe {
             let t = _mm_set1_ps(t);
-            let lo = _mm_movemask_ps(_mm_cmple_ps(t, _mm_loadu_ps(t_max.as_ptr()))) as u32;
-            let hi = _mm_movemask_ps(_mm_cmple_ps(t, _mm_loadu_ps(t_max.as_ptr().add(4)))) as u32;
-            (lo | hi << 4) & who
+            let mut mask = 0;
+            for q in 0..N / 4 {
+                let le = _mm_cmple_ps(t, _mm_loadu_ps(t_max.as_ptr().add(4 * q)));
+                mask |= (_mm_movemask_ps(le) as u32) << (4 * q);
+            }
+            mask & who
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        (0..PACKET).fold(0, |m, i| m | u32::from(t <= t_max[i]) << i) & who
+        (0..N).fold(0, |m, i| m | u32::from(t <= t_max[i]) << i) & who
     }
 }
 
 /// The greatest `t_max` of the rays of `who` (not empty); no `t_max` is NaN.
 #[inline(always)]
-pub(crate) fn farthest(t_max: &[f32; PACKET], who: u32) -> f32 {
+pub(crate) fn farthest<const N: usize>(t_max: &[f32; N], who: u32) -> f32 {
     #[cfg(target_arch = "x86_64")]
     {
         use core::arch::x86_64::*;
-        // SAFETY: SSE2 is part of every x86-64 CPU; the loads read the 8 floats of
-        // `t_max` and the 32 bytes of `LANE_BITS`.
+        const { assert!(N.is_multiple_of(4) && N <= 32) };
+        // SAFETY: SSE2 is part of every x86-64 CPU; the loads read the `N` floats of
+        // `t_max`, 4 at a time (`N` is a multiple of 4).
         unsafe {
-            // Lanes not in `who` become -inf, then a max over the 8 lanes.
-            const LANE_BITS: [i32; PACKET] = [1, 2, 4, 8, 16, 32, 64, 128];
-            let bits = _mm_set1_epi32(who as i32);
-            let keep = |half: usize| {
-                let lane = _mm_loadu_si128(LANE_BITS.as_ptr().add(4 * half).cast());
+            // Lanes not in `who` become -inf, then a max over the lanes.
+            let lane = _mm_setr_epi32(1, 2, 4, 8);
+            let mut m = _mm_set1_ps(f32::NEG_INFINITY);
+            for q in 0..N / 4 {
+                let bits = _mm_set1_epi32((who >> (4 * q)) as i32);
                 let on = _mm_castsi128_ps(_mm_cmpeq_epi32(_mm_and_si128(bits, lane), lane));
-                let t = _mm_loadu_ps(t_max.as_ptr().add(4 * half));
-                _mm_or_ps(_mm_and_ps(on, t), _mm_andnot_ps(on, _mm_set1_ps(f32::NEG_INFINITY)))
-            };
-            let m = _mm_max_ps(keep(0), keep(1));
+                let t = _mm_loadu_ps(t_max.as_ptr().add(4 * q));
+                m = _mm_max_ps(
+                    m,
+                    _mm_or_ps(_mm_and_ps(on, t), _mm_andnot_ps(on, _mm_set1_ps(f32::NEG_INFINITY))),
+                );
+            }
             let m = _mm_max_ps(m, _mm_shuffle_ps::<0b10_11_00_01>(m, m));
             let m = _mm_max_ps(m, _mm_shuffle_ps::<0b01_00_11_10>(m, m));
             _mm_cvtss_f32(m)
@@ -409,14 +424,14 @@ pub(crate) fn farthest(t_max: &[f32; PACKET], who: u32) -> f32 {
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        (0..PACKET).filter(|&i| who & (1 << i) != 0).map(|i| t_max[i]).fold(f32::NEG_INFINITY, f32::max)
+        (0..N).filter(|&i| who & (1 << i) != 0).map(|i| t_max[i]).fold(f32::NEG_INFINITY, f32::max)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bvh::kernels::{Kernel, NodeKernel, PreparedRay, Scalar, with_kernel};
+    use crate::bvh::kernels::{Kernel, NodeKernel, PacketKernel, PreparedRay, Scalar, with_kernel};
     use crate::mesh::scene::Pcg32;
 
     fn random_node(rng: &mut Pcg32) -> WideNode {
@@ -430,208 +445,274 @@ mod tests {
         node
     }
 
-    /// A packet of rays from near one point, in directions near one direction (sometimes
-    /// spread wide), aimed at the boxes' region, and which of them take part.
-    fn random_packet(rng: &mut Pcg32) -> Option<([PreparedRay; PACKET], u32, RayPacket)> {
-        let o = glam::Vec3::new(rng.range(-8.0, 8.0), rng.range(-8.0, 8.0), rng.range(-8.0, 8.0));
-        let target = glam::Vec3::new(rng.range(-4.0, 4.0), rng.range(-4.0, 4.0), rng.range(-4.0, 4.0));
-        let d = (target - o).normalize();
-        let spread = if rng.next_u32().is_multiple_of(4) { 0.5 } else { 0.02 };
-        let dirs: [glam::Vec3; PACKET] = core::array::from_fn(|_| d + rng.unit_vector() * spread);
-        let rays: [PreparedRay; PACKET] = core::array::from_fn(|i| {
-            let origin = o + rng.unit_vector() * spread;
-            PreparedRay::new(origin.to_array(), dirs[i].to_array(), rng.range(0.0, 0.5))
-        });
-        let who = (rng.next_u32() & 0xff) | 1;
-        let origin = core::array::from_fn(|k| core::array::from_fn(|i| rays[i].origin[k]));
-        let dir = core::array::from_fn(|k| core::array::from_fn(|i| dirs[i][k]));
-        let t_min = core::array::from_fn(|i| rays[i].t_min);
-        let p = RayPacket::from_lanes(&origin, &dir, &t_min)?;
-        for (i, ray) in rays.iter().enumerate() {
-            for k in 0..3 {
-                assert_eq!(p.rdir[k][i], ray.rdir[k], "from_lanes' reciprocal");
-                assert_eq!((p.near[k], p.far[k]), (ray.near[k], ray.far[k]), "from_lanes' plane rows");
-            }
-        }
-        Some((rays, who, p))
-    }
+    /// The tests of one packet width: every kernel's tests of packets of `$n` rays against
+    /// the references (the AVX-512 kernel's own vector code at both widths; the other
+    /// kernels' at 8, the references themselves at 16).
+    macro_rules! width_tests {
+        ($m:ident, $n:expr) => {
+            mod $m {
+                use super::*;
 
-    /// The packet test never misses a child that one of its rays enters (checked with the
-    /// scalar single-ray kernel), and each kernel's packet tests agree with the reference.
-    #[test]
-    fn packet_tests_are_conservative_and_kernels_agree() {
-        let mut rng = Pcg32::new(11);
-        let (mut packets, mut entered) = (0, 0);
-        for _ in 0..20_000 {
-            let node = random_node(&mut rng);
-            let Some((rays, who, p)) = random_packet(&mut rng) else { continue };
-            packets += 1;
-            let t_max: [f32; PACKET] = core::array::from_fn(|_| rng.range(1.0, 30.0));
-            let t_hi = farthest(&t_max, who);
-            let want = scalar_packet_node(&p, &node, t_hi);
-            for (i, ray) in rays.iter().enumerate().filter(|&(i, _)| who & (1 << i) != 0) {
-                let alone = Scalar.intersect(ray, &node, t_max[i]);
-                assert_eq!(alone.mask & !want.mask, 0, "the packet test missed a child ray {i} enters");
-                for lane in 0..8 {
-                    if alone.mask & (1 << lane) != 0 {
-                        entered += 1;
-                        assert!(want.t_enter[lane] <= alone.t_enter[lane], "t_enter above a ray's");
-                        let in_box = scalar_rays_in_box(&p, &node, lane, &t_max);
-                        assert!(in_box & (1 << i) != 0, "rays_in_box dropped ray {i}");
+                const N: usize = $n;
+                /// Every ray of a packet.
+                const ALL: u32 = ((1u64 << N) - 1) as u32;
+
+                /// A packet of rays from near one point, in directions near one direction (sometimes
+                /// spread wide), aimed at the boxes' region, and which of them take part.
+                fn random_packet(rng: &mut Pcg32) -> Option<([PreparedRay; N], u32, RayPacket<N>)> {
+                    let o = glam::Vec3::new(rng.range(-8.0, 8.0), rng.range(-8.0, 8.0), rng.range(-8.0, 8.0));
+                    let target =
+                        glam::Vec3::new(rng.range(-4.0, 4.0), rng.range(-4.0, 4.0), rng.range(-4.0, 4.0));
+                    let d = (target - o).normalize();
+                    let spread = if rng.next_u32().is_multiple_of(4) { 0.5 } else { 0.02 };
+                    let dirs: [glam::Vec3; N] = core::array::from_fn(|_| d + rng.unit_vector() * spread);
+                    let rays: [PreparedRay; N] = core::array::from_fn(|i| {
+                        let origin = o + rng.unit_vector() * spread;
+                        PreparedRay::new(origin.to_array(), dirs[i].to_array(), rng.range(0.0, 0.5))
+                    });
+                    let who = (rng.next_u32() & ALL) | 1;
+                    let origin = core::array::from_fn(|k| core::array::from_fn(|i| rays[i].origin[k]));
+                    let dir = core::array::from_fn(|k| core::array::from_fn(|i| dirs[i][k]));
+                    let t_min = core::array::from_fn(|i| rays[i].t_min);
+                    let p = RayPacket::from_lanes(&origin, &dir, &t_min)?;
+                    for (i, ray) in rays.iter().enumerate() {
+                        for k in 0..3 {
+                            assert_eq!(p.rdir[k][i], ray.rdir[k], "from_lanes' reciprocal");
+                            assert_eq!(
+                                (p.near[k], p.far[k]),
+                                (ray.near[k], ray.far[k]),
+                                "from_lanes' plane rows"
+                            );
+                        }
+                    }
+                    Some((rays, who, p))
+                }
+
+                /// The packet test never misses a child that one of its rays enters (checked with the
+                /// scalar single-ray kernel), and each kernel's packet tests agree with the reference.
+                #[test]
+                fn packet_tests_are_conservative_and_kernels_agree() {
+                    let mut rng = Pcg32::new(11);
+                    let (mut packets, mut entered) = (0, 0);
+                    for _ in 0..20_000 {
+                        let node = random_node(&mut rng);
+                        let Some((rays, who, p)) = random_packet(&mut rng) else { continue };
+                        packets += 1;
+                        let t_max: [f32; N] = core::array::from_fn(|_| rng.range(1.0, 30.0));
+                        let t_hi = farthest(&t_max, who);
+                        let want = scalar_packet_node(&p, &node, t_hi);
+                        for (i, ray) in rays.iter().enumerate().filter(|&(i, _)| who & (1 << i) != 0) {
+                            let alone = Scalar.intersect(ray, &node, t_max[i]);
+                            assert_eq!(
+                                alone.mask & !want.mask,
+                                0,
+                                "the packet test missed a child ray {i} enters"
+                            );
+                            for lane in 0..8 {
+                                if alone.mask & (1 << lane) != 0 {
+                                    entered += 1;
+                                    assert!(
+                                        want.t_enter[lane] <= alone.t_enter[lane],
+                                        "t_enter above a ray's"
+                                    );
+                                    let in_box = scalar_rays_in_box(&p, &node, lane, &t_max);
+                                    assert!(in_box & (1 << i) != 0, "rays_in_box dropped ray {i}");
+                                }
+                            }
+                        }
+                        for kernel in Kernel::all_supported() {
+                            with_kernel!(kernel, |k| {
+                                let got = k.packet_node(&p, &node, t_hi);
+                                assert_eq!(got.mask, want.mask, "{}: packet_node mask", kernel.name());
+                                for lane in 0..8 {
+                                    if want.mask & (1 << lane) != 0 {
+                                        // The SIMD kernels pad with one fused multiply-add (one rounding).
+                                        let (a, b) = (got.t_enter[lane], want.t_enter[lane]);
+                                        assert!(
+                                            (a - b).abs() <= 1e-6 * b.abs().max(1.0),
+                                            "{}: t_enter {a} vs {b}",
+                                            kernel.name()
+                                        );
+                                    }
+                                    let got = k.rays_in_box(&p, &node, lane, &t_max);
+                                    assert_eq!(
+                                        got,
+                                        scalar_rays_in_box(&p, &node, lane, &t_max),
+                                        "{}: rays_in_box",
+                                        kernel.name()
+                                    );
+                                }
+                            });
+                        }
+                    }
+                    assert!(
+                        packets > 10_000 && entered > 5_000,
+                        "{packets} packets, {entered} boxes entered"
+                    );
+                }
+
+                #[test]
+                fn lane_helpers_match_their_definitions() {
+                    let mut rng = Pcg32::new(3);
+                    for _ in 0..10_000 {
+                        let t_max: [f32; N] = core::array::from_fn(|_| match rng.next_u32() % 4 {
+                            0 => f32::INFINITY,
+                            _ => rng.range(0.0, 10.0),
+                        });
+                        let who = rng.next_u32() & ALL;
+                        let t = rng.range(0.0, 10.0);
+                        let want = (0..N).fold(0, |m, i| m | u32::from(t <= t_max[i]) << i) & who;
+                        assert_eq!(rays_reaching(t, &t_max, who), want);
+                        if who != 0 {
+                            let want = (0..N)
+                                .filter(|&i| who & (1 << i) != 0)
+                                .map(|i| t_max[i])
+                                .fold(f32::NEG_INFINITY, f32::max);
+                            assert_eq!(farthest(&t_max, who), want);
+                        }
                     }
                 }
-            }
-            for kernel in Kernel::all_supported() {
-                with_kernel!(kernel, |k| {
-                    let got = k.packet_node(&p, &node, t_hi);
-                    assert_eq!(got.mask, want.mask, "{}: packet_node mask", kernel.name());
-                    for lane in 0..8 {
-                        if want.mask & (1 << lane) != 0 {
-                            // The SIMD kernels pad with one fused multiply-add (one rounding).
-                            let (a, b) = (got.t_enter[lane], want.t_enter[lane]);
-                            assert!(
-                                (a - b).abs() <= 1e-6 * b.abs().max(1.0),
-                                "{}: t_enter {a} vs {b}",
+
+                /// Every kernel's `packet_start` accepts the same groups as the reference and makes the
+                /// same set-up: the same bits lane by lane (the extremes of the origins equal, up to
+                /// the sign of a zero).
+                #[test]
+                fn every_kernel_starts_packets_as_the_reference() {
+                    let mut rng = Pcg32::new(8);
+                    let (mut made, mut refused) = (0, 0);
+                    let picks = [0.0, -0.0, 1.0, -1.0, 0.5];
+                    for _ in 0..20_000 {
+                        let o =
+                            glam::Vec3::new(rng.range(-9.0, 9.0), rng.range(-9.0, 9.0), rng.range(-9.0, 9.0));
+                        let d = rng.unit_vector();
+                        let spread = [0.0, 0.001, 0.02, 0.3][(rng.next_u32() % 4) as usize];
+                        let rays: [crate::Ray3; N] = core::array::from_fn(|_| {
+                            let mut dir = d + rng.unit_vector() * spread;
+                            if rng.next_u32().is_multiple_of(64) {
+                                // Axis-aligned components and ties between components now and then.
+                                dir = glam::Vec3::from_array(
+                                    [0, 1, 2].map(|_| picks[(rng.next_u32() % 5) as usize]),
+                                );
+                                if dir == glam::Vec3::ZERO {
+                                    dir = glam::Vec3::X;
+                                }
+                            }
+                            let origin = if rng.next_u32().is_multiple_of(3) {
+                                o
+                            } else {
+                                o + rng.unit_vector() * spread
+                            };
+                            crate::Ray3::with_range(origin, dir, rng.range(0.0, 1.0), rng.range(1.0, 50.0))
+                        });
+                        let limit = [0.0, 0.01, 0.5, 10.0][(rng.next_u32() % 4) as usize];
+                        let want = scalar_packet_start(&rays, &scalar_ray_lanes(&rays), limit);
+                        match &want {
+                            Some(_) => made += 1,
+                            None => refused += 1,
+                        }
+                        for kernel in Kernel::all_supported() {
+                            let got = with_kernel!(kernel, |k| k.packet_start(&rays, limit));
+                            let name = kernel.name();
+                            assert_eq!(got.is_some(), want.is_some(), "{name}: accepted differently");
+                            let (Some(g), Some(w)) = (got, want) else { continue };
+                            let bits = |rows: &[[f32; N]]| {
+                                rows.iter().flatten().map(|x| x.to_bits()).collect::<Vec<_>>()
+                            };
+                            let (gp, wp) = (&g.packet, &w.packet);
+                            assert_eq!(bits(&gp.origin), bits(&wp.origin), "{name}: origins");
+                            assert_eq!(bits(&gp.rdir), bits(&wp.rdir), "{name}: reciprocals");
+                            assert_eq!(
+                                bits(&[gp.t_min, g.t_max]),
+                                bits(&[wp.t_min, w.t_max]),
+                                "{name}: t ranges"
+                            );
+                            assert_eq!((gp.near, gp.far), (wp.near, wp.far), "{name}: plane rows");
+                            assert_eq!(
+                                (gp.o_near, gp.o_far),
+                                (wp.o_near, wp.o_far),
+                                "{name}: origin extremes"
+                            );
+                            assert_eq!(
+                                (gp.r_lo.map(f32::to_bits), gp.r_hi.map(f32::to_bits), gp.t_min_lo.to_bits()),
+                                (wp.r_lo.map(f32::to_bits), wp.r_hi.map(f32::to_bits), wp.t_min_lo.to_bits()),
+                                "{name}: reciprocal extremes"
+                            );
+                            assert_eq!(g.woop.k, w.woop.k, "{name}: Woop axes");
+                            assert_eq!(bits(&g.woop.o), bits(&w.woop.o), "{name}: Woop origins");
+                            assert_eq!(bits(&g.woop.s), bits(&w.woop.s), "{name}: shears");
+                            assert_eq!(bits(&[g.woop.t_min]), bits(&[w.woop.t_min]), "{name}: Woop t_min");
+                        }
+                        // The root test, every kernel alike.
+                        if let Some(w) = want {
+                            let (min, max) =
+                                ([-3.0, -2.0, -4.0], [rng.range(-1.0, 3.0), 2.0, rng.range(-3.0, 4.0)]);
+                            let reference = rays_in_bounds(&w.packet, min, max, &w.t_max);
+                            for kernel in Kernel::all_supported() {
+                                let got =
+                                    with_kernel!(kernel, |k| k.rays_in_bounds(&w.packet, min, max, &w.t_max));
+                                assert_eq!(got, reference, "{}: rays_in_bounds", kernel.name());
+                            }
+                        }
+                    }
+                    assert!(made > 5_000 && refused > 5_000, "{made} packets made, {refused} refused");
+                }
+
+                /// Every kernel's packet normals are the reference's, bit for bit.
+                #[test]
+                fn every_kernel_makes_the_same_normals() {
+                    let mut rng = Pcg32::new(12);
+                    for _ in 0..5_000 {
+                        let c =
+                            glam::Vec3::new(rng.range(-9.0, 9.0), rng.range(-9.0, 9.0), rng.range(-9.0, 9.0));
+                        let scale = [1e-3, 1.0, 100.0][(rng.next_u32() % 3) as usize];
+                        let v: [[f32; N]; 9] = core::array::from_fn(|r| {
+                            core::array::from_fn(|_| c[r % 3] + rng.range(-1.0, 1.0) * scale)
+                        });
+                        let dir: [[f32; N]; 3] =
+                            core::array::from_fn(|_| core::array::from_fn(|_| rng.range(-1.0, 1.0)));
+                        let (want, want_front) = scalar_packet_normals(&v, &dir);
+                        for kernel in Kernel::all_supported() {
+                            let (got, front) = with_kernel!(kernel, |k| k.packet_normals(&v, &dir));
+                            let bits = |n: &[[f32; N]; 3]| n.map(|row| row.map(f32::to_bits));
+                            assert_eq!(bits(&got), bits(&want), "{}: normals", kernel.name());
+                            assert_eq!(front, want_front, "{}: facing", kernel.name());
+                        }
+                    }
+                }
+
+                #[test]
+                fn every_kernel_reads_rays_into_the_same_lanes() {
+                    let mut rng = Pcg32::new(4);
+                    for _ in 0..100 {
+                        let rays: [crate::Ray3; N] = core::array::from_fn(|_| {
+                            let o = glam::Vec3::new(
+                                rng.range(-9.0, 9.0),
+                                rng.range(-9.0, 9.0),
+                                rng.range(-9.0, 9.0),
+                            );
+                            crate::Ray3::with_range(
+                                o,
+                                rng.unit_vector(),
+                                rng.range(0.0, 1.0),
+                                rng.range(1.0, 5.0),
+                            )
+                        });
+                        let want = scalar_ray_lanes(&rays);
+                        assert_eq!(want[4][3], rays[3].dir().y);
+                        for kernel in Kernel::all_supported() {
+                            assert_eq!(
+                                with_kernel!(kernel, |k| k.ray_lanes(&rays)),
+                                want,
+                                "{}",
                                 kernel.name()
                             );
                         }
-                        let got = k.rays_in_box(&p, &node, lane, &t_max);
-                        assert_eq!(
-                            got,
-                            scalar_rays_in_box(&p, &node, lane, &t_max),
-                            "{}: rays_in_box",
-                            kernel.name()
-                        );
-                    }
-                });
-            }
-        }
-        assert!(packets > 10_000 && entered > 5_000, "{packets} packets, {entered} boxes entered");
-    }
-
-    #[test]
-    fn lane_helpers_match_their_definitions() {
-        let mut rng = Pcg32::new(3);
-        for _ in 0..10_000 {
-            let t_max: [f32; PACKET] = core::array::from_fn(|_| match rng.next_u32() % 4 {
-                0 => f32::INFINITY,
-                _ => rng.range(0.0, 10.0),
-            });
-            let who = rng.next_u32() & 0xff;
-            let t = rng.range(0.0, 10.0);
-            let want = (0..PACKET).fold(0, |m, i| m | u32::from(t <= t_max[i]) << i) & who;
-            assert_eq!(rays_reaching(t, &t_max, who), want);
-            if who != 0 {
-                let want = (0..PACKET)
-                    .filter(|&i| who & (1 << i) != 0)
-                    .map(|i| t_max[i])
-                    .fold(f32::NEG_INFINITY, f32::max);
-                assert_eq!(farthest(&t_max, who), want);
-            }
-        }
-    }
-
-    /// Every kernel's `packet_start` accepts the same groups as the reference and makes the
-    /// same set-up: the same bits lane by lane (the extremes of the origins equal, up to
-    /// the sign of a zero).
-    #[test]
-    fn every_kernel_starts_packets_as_the_reference() {
-        let mut rng = Pcg32::new(8);
-        let (mut made, mut refused) = (0, 0);
-        let picks = [0.0, -0.0, 1.0, -1.0, 0.5];
-        for _ in 0..20_000 {
-            let o = glam::Vec3::new(rng.range(-9.0, 9.0), rng.range(-9.0, 9.0), rng.range(-9.0, 9.0));
-            let d = rng.unit_vector();
-            let spread = [0.0, 0.001, 0.02, 0.3][(rng.next_u32() % 4) as usize];
-            let rays: [crate::Ray3; PACKET] = core::array::from_fn(|_| {
-                let mut dir = d + rng.unit_vector() * spread;
-                if rng.next_u32().is_multiple_of(64) {
-                    // Axis-aligned components and ties between components now and then.
-                    dir = glam::Vec3::from_array([0, 1, 2].map(|_| picks[(rng.next_u32() % 5) as usize]));
-                    if dir == glam::Vec3::ZERO {
-                        dir = glam::Vec3::X;
                     }
                 }
-                let origin =
-                    if rng.next_u32().is_multiple_of(3) { o } else { o + rng.unit_vector() * spread };
-                crate::Ray3::with_range(origin, dir, rng.range(0.0, 1.0), rng.range(1.0, 50.0))
-            });
-            let limit = [0.0, 0.01, 0.5, 10.0][(rng.next_u32() % 4) as usize];
-            let want = scalar_packet_start(&rays, &scalar_ray_lanes(&rays), limit);
-            match &want {
-                Some(_) => made += 1,
-                None => refused += 1,
             }
-            for kernel in Kernel::all_supported() {
-                let got = with_kernel!(kernel, |k| k.packet_start(&rays, limit));
-                let name = kernel.name();
-                assert_eq!(got.is_some(), want.is_some(), "{name}: accepted differently");
-                let (Some(g), Some(w)) = (got, want) else { continue };
-                let bits =
-                    |rows: &[[f32; PACKET]]| rows.iter().flatten().map(|x| x.to_bits()).collect::<Vec<_>>();
-                let (gp, wp) = (&g.packet, &w.packet);
-                assert_eq!(bits(&gp.origin), bits(&wp.origin), "{name}: origins");
-                assert_eq!(bits(&gp.rdir), bits(&wp.rdir), "{name}: reciprocals");
-                assert_eq!(bits(&[gp.t_min, g.t_max]), bits(&[wp.t_min, w.t_max]), "{name}: t ranges");
-                assert_eq!((gp.near, gp.far), (wp.near, wp.far), "{name}: plane rows");
-                assert_eq!((gp.o_near, gp.o_far), (wp.o_near, wp.o_far), "{name}: origin extremes");
-                assert_eq!(
-                    (gp.r_lo.map(f32::to_bits), gp.r_hi.map(f32::to_bits), gp.t_min_lo.to_bits()),
-                    (wp.r_lo.map(f32::to_bits), wp.r_hi.map(f32::to_bits), wp.t_min_lo.to_bits()),
-                    "{name}: reciprocal extremes"
-                );
-                assert_eq!(g.woop.k, w.woop.k, "{name}: Woop axes");
-                assert_eq!(bits(&g.woop.o), bits(&w.woop.o), "{name}: Woop origins");
-                assert_eq!(bits(&g.woop.s), bits(&w.woop.s), "{name}: shears");
-                assert_eq!(bits(&[g.woop.t_min]), bits(&[w.woop.t_min]), "{name}: Woop t_min");
-            }
-            // The root test, every kernel alike.
-            if let Some(w) = want {
-                let (min, max) = ([-3.0, -2.0, -4.0], [rng.range(-1.0, 3.0), 2.0, rng.range(-3.0, 4.0)]);
-                let reference = rays_in_bounds(&w.packet, min, max, &w.t_max);
-                for kernel in Kernel::all_supported() {
-                    let got = with_kernel!(kernel, |k| k.rays_in_bounds(&w.packet, min, max, &w.t_max));
-                    assert_eq!(got, reference, "{}: rays_in_bounds", kernel.name());
-                }
-            }
-        }
-        assert!(made > 5_000 && refused > 5_000, "{made} packets made, {refused} refused");
+        };
     }
 
-    /// Every kernel's packet normals are the reference's, bit for bit.
-    #[test]
-    fn every_kernel_makes_the_same_normals() {
-        let mut rng = Pcg32::new(12);
-        for _ in 0..5_000 {
-            let c = glam::Vec3::new(rng.range(-9.0, 9.0), rng.range(-9.0, 9.0), rng.range(-9.0, 9.0));
-            let scale = [1e-3, 1.0, 100.0][(rng.next_u32() % 3) as usize];
-            let v: [[f32; PACKET]; 9] =
-                core::array::from_fn(|r| core::array::from_fn(|_| c[r % 3] + rng.range(-1.0, 1.0) * scale));
-            let dir: [[f32; PACKET]; 3] =
-                core::array::from_fn(|_| core::array::from_fn(|_| rng.range(-1.0, 1.0)));
-            let (want, want_front) = scalar_packet_normals(&v, &dir);
-            for kernel in Kernel::all_supported() {
-                let (got, front) = with_kernel!(kernel, |k| k.packet_normals(&v, &dir));
-                let bits = |n: &[[f32; PACKET]; 3]| n.map(|row| row.map(f32::to_bits));
-                assert_eq!(bits(&got), bits(&want), "{}: normals", kernel.name());
-                assert_eq!(front, want_front, "{}: facing", kernel.name());
-            }
-        }
-    }
-
-    #[test]
-    fn every_kernel_reads_rays_into_the_same_lanes() {
-        let mut rng = Pcg32::new(4);
-        for _ in 0..100 {
-            let rays: [crate::Ray3; PACKET] = core::array::from_fn(|_| {
-                let o = glam::Vec3::new(rng.range(-9.0, 9.0), rng.range(-9.0, 9.0), rng.range(-9.0, 9.0));
-                crate::Ray3::with_range(o, rng.unit_vector(), rng.range(0.0, 1.0), rng.range(1.0, 5.0))
-            });
-            let want = scalar_ray_lanes(&rays);
-            assert_eq!(want[4][3], rays[3].dir().y);
-            for kernel in Kernel::all_supported() {
-                assert_eq!(with_kernel!(kernel, |k| k.ray_lanes(&rays)), want, "{}", kernel.name());
-            }
-        }
-    }
+    width_tests!(packets_of_8, PACKET);
+    width_tests!(packets_of_16, WIDE);
 }

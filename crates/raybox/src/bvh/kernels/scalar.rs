@@ -1,11 +1,15 @@
 //! The reference node kernel, in plain Rust: one lane at a time.
 
-use super::{NodeHits, NodeKernel, PreparedRay, padded};
+use super::{NodeHits, NodeKernel, PACKET, PacketKernel, PreparedRay, WIDE, padded};
 use crate::bvh::node::WideNode;
 
 /// The scalar kernel; always available.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Scalar;
+
+// The packet tests' references, as they are.
+impl PacketKernel<PACKET> for Scalar {}
+impl PacketKernel<WIDE> for Scalar {}
 
 impl NodeKernel for Scalar {
     #[inline(always)]

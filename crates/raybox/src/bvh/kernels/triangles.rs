@@ -107,7 +107,7 @@ impl BlockRay {
     /// `BlockRay::new` of ray `i` of a packet, from the packet's own set-up (the same
     /// axes and shear, bit for bit: `PacketWoop::new` computes them as `WoopRay::new`).
     #[inline(always)]
-    pub fn of_packet(w: &PacketWoop<'_>, i: usize) -> Self {
+    pub fn of_packet<const N: usize>(w: &PacketWoop<'_, N>, i: usize) -> Self {
         let ray = &w.rays[i];
         #[cfg(target_arch = "x86_64")]
         {
@@ -287,7 +287,7 @@ mod sse {
     impl RayLanes {
         /// The lanes of ray `i` of a packet, broadcast from its set-up.
         #[inline(always)]
-        pub(super) fn of_packet(w: &PacketWoop<'_>, i: usize) -> Self {
+        pub(super) fn of_packet<const N: usize>(w: &PacketWoop<'_, N>, i: usize) -> Self {
             // SAFETY: SSE is part of every x86-64 CPU.
             unsafe {
                 Self {
