@@ -681,8 +681,10 @@ impl TriMesh {
                     }
                     if any_hit {
                         // A ray with a hit is done: a reach of -inf drops it everywhere.
-                        for i in (0..N).filter(|&i| who & (1 << i) != 0 && best.id[i] != u32::MAX) {
-                            best.t[i] = f32::NEG_INFINITY;
+                        let mut done = who & best.found();
+                        while done != 0 {
+                            best.t[done.trailing_zeros() as usize % N] = f32::NEG_INFINITY;
+                            done &= done - 1;
                         }
                     }
                 },

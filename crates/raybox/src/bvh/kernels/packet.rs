@@ -282,6 +282,32 @@ impl<const N: usize> PacketBest<N> {
         Self { t: t_max, u: [0.0; N], v: [0.0; N], id: [u32::MAX; N], block: [0; N], lane: [0; N] }
     }
 
+    /// The rays with a hit (bit `i`: `id[i]` is a triangle), 4 lanes per SSE compare.
+    #[inline(always)]
+    pub fn found(&self) -> u32 {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use core::arch::x86_64::*;
+            const { assert!(N.is_multiple_of(4) && N <= 32) };
+            // SAFETY: SSE2 is part of every x86-64 CPU; the loads read the `N` ids, 4 at a
+            // time (`N` is a multiple of 4).
+            unsafe {
+                let none = _mm_set1_epi32(-1);
+                let mut mask = 0;
+                for q in 0..N / 4 {
+                    let ids = _mm_loadu_si128(self.id.as_ptr().add(4 * q).cast());
+                    let empty = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(ids, none))) as u32;
+                    mask |= (!empty & 0xf) << (4 * q);
+                }
+                mask
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            (0..N).fold(0, |m, i| m | u32::from(self.id[i] != u32::MAX) << i)
+        }
+    }
+
     /// Records a hit of ray `i` if it wins: nearer than the best so far, or as near with a
     /// lower triangle index (the rule of the single-ray casts). `t` is at most `self.t[i]`.
     #[inline(always)]
@@ -570,6 +596,18 @@ mod tests {
                                 .fold(f32::NEG_INFINITY, f32::max);
                             assert_eq!(farthest(&t_max, who), want);
                         }
+                        // `found`: the rays whose id is not `u32::MAX` (ids near it too).
+                        let mut best = PacketBest::<N>::new(t_max);
+                        for i in 0..N {
+                            best.id[i] = match rng.next_u32() % 4 {
+                                0 => u32::MAX,
+                                1 => u32::MAX - 1,
+                                2 => 0,
+                                _ => rng.next_u32(),
+                            };
+                        }
+                        let want = (0..N).fold(0, |m, i| m | u32::from(best.id[i] != u32::MAX) << i);
+                        assert_eq!(best.found(), want);
                     }
                 }
 
