@@ -28,14 +28,23 @@ impl TriBlock4 {
     /// first lane of equal `t` is the lowest index).
     pub fn new(triangles: &[(u32, [Vec3; 3])]) -> Self {
         debug_assert!((1..=4).contains(&triangles.len()));
-        let mut sorted = [triangles[0]; 4];
-        sorted[..triangles.len()].copy_from_slice(triangles);
-        sorted[..triangles.len()].sort_unstable_by_key(|&(id, _)| id);
-        let triangles = &sorted[..triangles.len()];
+        let n = triangles.len().min(4);
+        // The lanes in id order: an insertion sort of at most 4 indices (the builders call
+        // this once per leaf, so it shows in build times; a general sort of the 40-byte
+        // tuples cost ~3x more).
+        let mut order = [0usize, 1, 2, 3];
+        for i in 1..n {
+            let mut j = i;
+            while j > 0 && triangles[order[j - 1] & 3].0 > triangles[order[j] & 3].0 {
+                order.swap(j - 1, j);
+                j -= 1;
+            }
+        }
         let mut block = Self { v: [[0.0; 4]; 9], ids: [u32::MAX; 4] };
         for lane in 0..4 {
-            let (id, tri) = triangles[lane.min(triangles.len() - 1)];
-            if lane < triangles.len() {
+            // Padding lanes repeat the last triangle (with id `u32::MAX`, never reported).
+            let (id, tri) = triangles[order[lane.min(n - 1)] & 3];
+            if lane < n {
                 block.ids[lane] = id;
             }
             for (vertex, p) in tri.iter().enumerate() {
