@@ -6,7 +6,9 @@
 //! `compare` binary, which times the full sets and all threads. Each iteration casts the
 //! next 1,024 rays of the set, on the calling thread, one call per ray. Before timing, each
 //! peer's closest hits are checked against raybox's on a sample; a peer that disagrees is
-//! printed as such and left out of the group.
+//! printed as such and left out of the group. "raybox closest hit" is `first_hit` (`t`,
+//! triangle, barycentrics: the peers' calls return the distance, at most with the
+//! primitive); "with normal and point" is `cast_ray`.
 //!
 //! `cargo bench -p raybox-bench --bench bvh_trace` (the dragon is included when
 //! `scripts/fetch-dragon.sh` has cached it).
@@ -74,7 +76,10 @@ fn bvh_trace(c: &mut Criterion) {
             g.throughput(Throughput::Elements(CHUNK as u64));
             g.warm_up_time(Duration::from_millis(500));
             g.measurement_time(Duration::from_secs(2));
-            bench_rays(&mut g, "raybox closest hit", &set.rays, |r| mesh.cast_ray(r).is_some());
+            bench_rays(&mut g, "raybox closest hit", &set.rays, |r| mesh.first_hit(r).is_some());
+            bench_rays(&mut g, "raybox closest hit with normal and point", &set.rays, |r| {
+                mesh.cast_ray(r).is_some()
+            });
             bench_rays(&mut g, "raybox any hit", &set.rays, |r| mesh.occluded(r));
             bench_peer(&mut g, &label, &mesh, &parry, &set.rays);
             bench_peer(&mut g, &label, &mesh, &obvhs, &set.rays);
