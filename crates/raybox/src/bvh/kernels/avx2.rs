@@ -491,6 +491,25 @@ pub(super) struct Extremes {
     pub far: [usize; 3],
 }
 
+impl Extremes {
+    /// A packet with these extremes and its lanes still zero (the caller fills them).
+    #[inline(always)]
+    pub fn packet<const N: usize>(&self) -> RayPacket<N> {
+        RayPacket {
+            origin: [[0.0; N]; 3],
+            rdir: [[0.0; N]; 3],
+            t_min: [0.0; N],
+            o_near: self.o_near,
+            o_far: self.o_far,
+            r_lo: self.r_lo,
+            r_hi: self.r_hi,
+            t_min_lo: self.t_min_lo,
+            near: self.near,
+            far: self.far,
+        }
+    }
+}
+
 /// The least and greatest of every field of some rays (`ray_vectors`), in the rays' own
 /// layout: `o_lo, o_hi` for the origins, `d_lo, d_hi` for the directions, `t_min_lo`.
 ///
@@ -633,18 +652,7 @@ pub(super) unsafe fn packet_start(rays: &[crate::Ray3; PACKET], spread: f32) -> 
         }
         let dir = [dx, dy, dz];
         let dz = dir[k[2] % 3];
-        let mut packet = RayPacket {
-            origin: [[0.0; PACKET]; 3],
-            rdir: [[0.0; PACKET]; 3],
-            t_min: [0.0; PACKET],
-            o_near: x.o_near,
-            o_far: x.o_far,
-            r_lo: x.r_lo,
-            r_hi: x.r_hi,
-            t_min_lo: x.t_min_lo,
-            near: x.near,
-            far: x.far,
-        };
+        let mut packet = x.packet();
         let mut woop =
             PacketWoop { o: [[0.0; PACKET]; 3], s: [[0.0; PACKET]; 3], t_min: [0.0; PACKET], k, rays };
         let mut t_max_row = [0.0; PACKET];

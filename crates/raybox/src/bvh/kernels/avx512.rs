@@ -427,18 +427,7 @@ unsafe fn packet_start(rays: &[crate::Ray3; WIDE], spread: f32) -> Option<Packet
         let origin = [ox, oy, oz];
         let dir = [dx, dy, dz];
         let dz = dir[k[2] % 3];
-        let mut packet = RayPacket {
-            origin: [[0.0; WIDE]; 3],
-            rdir: [[0.0; WIDE]; 3],
-            t_min: [0.0; WIDE],
-            o_near: x.o_near,
-            o_far: x.o_far,
-            r_lo: x.r_lo,
-            r_hi: x.r_hi,
-            t_min_lo: x.t_min_lo,
-            near: x.near,
-            far: x.far,
-        };
+        let mut packet = x.packet();
         let mut woop = PacketWoop { o: [[0.0; WIDE]; 3], s: [[0.0; WIDE]; 3], t_min: [0.0; WIDE], k, rays };
         let mut t_max_row = [0.0; WIDE];
         for a in 0..3 {
