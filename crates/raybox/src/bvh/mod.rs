@@ -14,6 +14,7 @@ mod collapse;
 pub(crate) mod kernels;
 mod morton;
 mod node;
+pub(crate) mod pages;
 pub(crate) mod traverse;
 
 use glam::Vec3;
@@ -145,7 +146,7 @@ impl Tree {
             }
         };
         let mut tree = Self {
-            nodes: wide.nodes,
+            nodes: pages::on_huge_pages(wide.nodes),
             root: wide.root,
             order: prims.iter().map(PrimRef::index).collect(),
             root_min: wide.root_bounds.min.into(),
@@ -375,13 +376,14 @@ struct BvhData {
 impl TryFrom<BvhData> for Bvh {
     type Error = String;
     fn try_from(data: BvhData) -> Result<Self, String> {
-        let tree = data.tree;
+        let mut tree = data.tree;
         tree.check_structure(tree.order.len())?;
         if tree.order.len() != tree.stats.primitive_count
             || tree.order.iter().any(|&p| p as usize >= tree.order.len())
         {
             return Err("BVH primitive order out of range".into());
         }
+        tree.nodes = pages::on_huge_pages(tree.nodes);
         Ok(Self { tree })
     }
 }

@@ -532,11 +532,11 @@ impl Tree {
             depth: wide.depth,
             sah_cost: if root_area > 0.0 { (built.cost / root_area) as f32 } else { built.cost as f32 },
         };
-        tree.nodes = wide.nodes;
+        tree.nodes = super::pages::on_huge_pages(wide.nodes);
         tree.root = wide.root;
         tree.root_min = wide.root_bounds.min.into();
         tree.root_max = wide.root_bounds.max.into();
-        Ok(FastBlocks { tree, blocks: leaves.blocks, left_out })
+        Ok(FastBlocks { tree, blocks: super::pages::on_huge_pages(leaves.blocks), left_out })
     }
 }
 

@@ -16,7 +16,7 @@ use crate::bvh::kernels::{
 };
 use crate::bvh::traverse::{AnyWalk, ClosestWalk, Step};
 use crate::bvh::{Bounds, box_distance_squared};
-use crate::bvh::{BuildQuality, BvhStats, ChildRef, MAX_PRIMITIVES, PrimRef, Tree, prepare, traverse};
+use crate::bvh::{BuildQuality, BvhStats, ChildRef, MAX_PRIMITIVES, PrimRef, Tree, pages, prepare, traverse};
 use crate::query::overlap::box_triangle_separated;
 use crate::query::{WoopRay, ray_triangle_watertight};
 use crate::{Aabb3, Ray3};
@@ -125,11 +125,14 @@ impl TryFrom<TriMeshData> for TriMesh {
         if !ids_ok || !indices_ok || d.degenerate > d.indices.len() {
             return Err("mesh indices out of range".into());
         }
+        // Read into ordinary pages; the walks want the large arrays on huge ones (bvh/pages.rs).
+        let mut tree = d.tree;
+        tree.nodes = pages::on_huge_pages(tree.nodes);
         Ok(Self {
             vertices: d.vertices,
             indices: d.indices,
-            tree: d.tree,
-            blocks: d.blocks,
+            tree,
+            blocks: pages::on_huge_pages(d.blocks),
             degenerate: d.degenerate,
         })
     }
@@ -203,6 +206,8 @@ impl TriMesh {
         // block, written in node order; the leaf then refers to its block.
         let order = std::mem::take(&mut tree.order);
         let mut blocks = Vec::with_capacity(valid.div_ceil(3));
+        // Before the first write, so the blocks of a large mesh land on huge pages (bvh/pages.rs).
+        pages::advise_huge_pages(&blocks);
         let mut to_block = |r: ChildRef| {
             let (first, count) = r.leaf_range();
             let mut tris = [(0u32, [Vec3::ZERO; 3]); LEAF_SIZE as usize];
