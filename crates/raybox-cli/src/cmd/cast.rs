@@ -274,17 +274,20 @@ fn stream(
     }
     let mut totals = Totals::default();
     let mut rays = Vec::new();
+    // Refilled batch after batch (fresh pages for each batch's answers would cost about as
+    // much as the casts on a small mesh).
+    let (mut hits, mut blocked) = (Vec::new(), Vec::new());
     let batch = usize::try_from(args.batch).unwrap_or(usize::MAX);
     loop {
         let more = reader.next_batch(batch, &mut rays)?;
         let start = Instant::now();
         if args.occluded {
-            let blocked = pool.install(|| mesh.occluded_rays(&rays));
+            pool.install(|| mesh.occluded_rays_into(&rays, &mut blocked));
             totals.trace_time += start.elapsed();
             totals.hits += blocked.iter().filter(|&&b| b).count();
             write_occluded(out, format, &blocked).map_err(io)?;
         } else {
-            let hits = pool.install(|| mesh.cast_rays(&rays));
+            pool.install(|| mesh.cast_rays_into(&rays, &mut hits));
             totals.trace_time += start.elapsed();
             totals.hits += hits.iter().flatten().count();
             write_hits(out, format, &hits).map_err(io)?;
