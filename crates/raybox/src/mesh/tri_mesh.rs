@@ -205,7 +205,9 @@ impl TriMesh {
         // Each leaf's triangles (the tree's order lists triangle indices) become one SIMD
         // block, written in node order; the leaf then refers to its block.
         let order = std::mem::take(&mut tree.order);
-        let mut blocks = Vec::with_capacity(valid.div_ceil(3));
+        // One block per leaf: the exact size, so the vector never grows (and moves off the
+        // pages advised below).
+        let mut blocks = Vec::with_capacity(tree.stats.leaf_count);
         // Before the first write, so the blocks of a large mesh land on huge pages (bvh/pages.rs).
         pages::advise_huge_pages(&blocks);
         let mut to_block = |r: ChildRef| {
@@ -227,6 +229,7 @@ impl TriMesh {
                 }
             }
         }
+        debug_assert_eq!(blocks.len(), blocks.capacity());
         let degenerate = indices.len() - valid;
         Ok(Self { vertices, indices, tree, blocks, degenerate })
     }
