@@ -100,8 +100,8 @@ impl Avx2 {
     }
 }
 
-/// The conservative slab test of one ray against the 8 boxes of `node`: the padded
-/// `(t_enter, t_exit)` of each lane. Shared by the AVX2 and AVX-512 kernels, which differ
+/// The conservative slab test of one ray against the 8 boxes of `node`: each lane's
+/// `(t_enter, t_exit)`, never narrower than the exact interval. Shared by the AVX2 and AVX-512 kernels, which differ
 /// only in how they turn `t_enter <= t_exit` into a bit mask.
 ///
 /// # Safety
@@ -118,9 +118,8 @@ pub(super) unsafe fn padded_slabs(ray: &PreparedRay, node: &WideNode, t_max: f32
         let mut far = [_mm256_setzero_ps(); 3];
         for k in 0..3 {
             let o = _mm256_set1_ps(ray.origin[k]);
-            let r = _mm256_set1_ps(ray.rdir[k]);
-            near[k] = _mm256_mul_ps(_mm256_sub_ps(plane(ray.near[k]), o), r);
-            far[k] = _mm256_mul_ps(_mm256_sub_ps(plane(ray.far[k]), o), r);
+            near[k] = _mm256_mul_ps(_mm256_sub_ps(plane(ray.near[k]), o), _mm256_set1_ps(ray.r_near[k]));
+            far[k] = _mm256_mul_ps(_mm256_sub_ps(plane(ray.far[k]), o), _mm256_set1_ps(ray.r_far[k]));
         }
         let ([n0, n1, n2], [f0, f1, f2]) = (near, far);
         // t_enter = max(t_min, n0, n1, n2) as a tree of two levels rather than a chain of
@@ -131,8 +130,9 @@ pub(super) unsafe fn padded_slabs(ray: &PreparedRay, node: &WideNode, t_max: f32
         // not depend on the grouping: the same bits as a chain.
         let t_enter = _mm256_max_ps(_mm256_max_ps(n1, n2), _mm256_max_ps(n0, _mm256_set1_ps(ray.t_min)));
         let t_exit = _mm256_min_ps(_mm256_min_ps(f1, f2), _mm256_min_ps(f0, _mm256_set1_ps(t_max)));
-        // Conservative widening.
-        pad(t_enter, t_exit)
+        // Conservative as it is with scaled reciprocals (`RDIR_SCALE`, the usual case:
+        // `t_min >= 0`); otherwise widened. The branch goes the same way for a whole walk.
+        if ray.scaled { (t_enter, t_exit) } else { pad(t_enter, t_exit) }
     }
 }
 

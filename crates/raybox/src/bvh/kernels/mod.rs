@@ -33,11 +33,38 @@ pub(crate) struct PreparedRay {
     pub origin: [f32; 3],
     /// `1 / dir`, with `±inf` for a `±0` component.
     pub rdir: [f32; 3],
+    /// The reciprocals the node kernels multiply the near and the far planes' offsets by:
+    /// `rdir` shrunk and grown by [`RDIR_SCALE`] when `exact` holds, `rdir` otherwise.
+    pub r_near: [f32; 3],
+    pub r_far: [f32; 3],
+    /// Whether the scaled reciprocals alone make the node test conservative (`t_min >= 0`),
+    /// so that the kernels skip the padding of [`padded`].
+    pub scaled: bool,
     /// Plane row (0–5 in [`WideNode::planes`]) of the near and far plane on each axis.
     pub near: [usize; 3],
     pub far: [usize; 3],
     pub t_min: f32,
 }
+
+/// `2⁻²¹`: how much [`PreparedRay::r_near`] is shrunk and `r_far` grown, relative to `1 / d`.
+///
+/// **Why this makes the node test conservative with no padding** (for `t_min >= 0`). A
+/// kernel computes `t = RN(RN(p - o) · r')` with `r' = RN(r (1 ∓ c))`, `r = RN(1 / d)`,
+/// `c = 2⁻²¹ = 8u` (`u = 2⁻²⁴`, `1 ∓ c` exact in `f32`). Each of the four roundings is a
+/// factor `1 + e`, `|e| <= u`, so `t = t* (1 ∓ c) Π(1 + eᵢ)` for the exact `t* = (p - o) / d`,
+/// with a positive factor: `t` has the sign of `t*`. Shrunk, the factor is at most
+/// `(1 - 8u)(1 + u)⁴ < 1`, so a near-plane `t >= 0` is at most `t*`; grown, at least
+/// `(1 + 8u)(1 - u)⁴ > 1`, so a far-plane `t > 0` is at least `t*`. The other signs do not
+/// matter: a negative near `t` never exceeds `t_min >= 0` in `t_enter = max(t_min, ..)`, and
+/// a negative far `t` means `t* < 0 <= t_min`, a box the ray misses anyway. So the computed
+/// `t_enter` is at most the exact one and `t_exit` at least the exact one: no false miss,
+/// and `t_enter` stays a lower bound of the entry for the walk's ordering and culling.
+/// `d = ±0` gives `r = ±inf`, unchanged by the scaling, and the kernels drop `0 · inf` as
+/// before. For `t_min < 0` a negative near `t` could decide, so those rays keep `r` and the
+/// padding. (As with the padding, `t` in the subnormal range, below `2⁻¹²⁶`, has only an
+/// absolute error bound of `2⁻¹⁵⁰`.) This saves the padding's four vector operations and
+/// its latency on every node of a walk.
+pub(crate) const RDIR_SCALE: f32 = 1.0 / (1 << 21) as f32;
 
 /// `[near, far]` plane rows for each combination of direction signs (bit `k` set: the ray
 /// runs down axis `k`, so it meets the max plane, row `k + 3`, first).
@@ -65,7 +92,18 @@ impl PreparedRay {
         // The plane rows from the three sign bits (one movemask and one table read, no
         // per-axis selects): `1 / ±0` keeps the sign, so a `-0.0` component counts as down.
         let [near, far] = PLANE_ROWS[(r.is_negative_bitmask() & 7) as usize];
-        Self { origin, rdir: r.to_array(), near, far, t_min }
+        let scaled = t_min >= 0.0;
+        let (r_near, r_far) = if scaled { (r * (1.0 - RDIR_SCALE), r * (1.0 + RDIR_SCALE)) } else { (r, r) };
+        Self {
+            origin,
+            rdir: r.to_array(),
+            r_near: r_near.to_array(),
+            r_far: r_far.to_array(),
+            scaled,
+            near,
+            far,
+            t_min,
+        }
     }
 
     /// The scalar kernel's conservative slab test against one box: whether the ray may
@@ -429,7 +467,7 @@ mod tests {
     /// Every node kernel's single-ray test (the walks' `intersect`) keeps every child box
     /// that the exact `ray_span` enters within the ray's range (no false miss: Ize 2013), on
     /// rays that graze faces, edges and corners, run parallel to axes (±0 components) or
-    /// start on a box's plane; and where no NaN arises (no zero component), the SIMD
+    /// start on a box's plane, with an entry `t` no greater than the exact one; and where no NaN arises (no zero component), the SIMD
     /// kernels' masks equal the scalar kernel's.
     #[test]
     fn every_kernel_keeps_every_box_the_ray_enters() {
@@ -483,12 +521,20 @@ mod tests {
             for kernel in Kernel::all_supported() {
                 let hits = with_kernel!(kernel, |k| k.intersect(&prepared, &node, t_max));
                 for (lane, b) in boxes.iter().enumerate() {
-                    if b.ray_span(&ray).is_some() {
+                    if let Some(span) = b.ray_span(&ray) {
                         entered += 1;
                         assert!(
                             hits.mask & (1 << lane) != 0,
                             "{}: false miss of {b:?} by {ray:?}",
                             kernel.name()
+                        );
+                        // A lower bound of the entry (the walks order and cull boxes by it).
+                        assert!(
+                            hits.t_enter[lane] <= span.t_enter,
+                            "{}: t_enter {} above the entry {} of {b:?} by {ray:?}",
+                            kernel.name(),
+                            hits.t_enter[lane],
+                            span.t_enter
                         );
                     }
                 }

@@ -485,7 +485,12 @@ mod tests {
 
                 /// A packet of rays from near one point, in directions near one direction (sometimes
                 /// spread wide), aimed at the boxes' region, and which of them take part.
-                fn random_packet(rng: &mut Pcg32) -> Option<([PreparedRay; N], u32, RayPacket<N>)> {
+                /// Random rays (as prepared for the single-ray kernels, with their directions),
+                /// which of them take part, and their packet.
+                #[allow(clippy::type_complexity)]
+                fn random_packet(
+                    rng: &mut Pcg32,
+                ) -> Option<([PreparedRay; N], [glam::Vec3; N], u32, RayPacket<N>)> {
                     let o = glam::Vec3::new(rng.range(-8.0, 8.0), rng.range(-8.0, 8.0), rng.range(-8.0, 8.0));
                     let target =
                         glam::Vec3::new(rng.range(-4.0, 4.0), rng.range(-4.0, 4.0), rng.range(-4.0, 4.0));
@@ -511,7 +516,7 @@ mod tests {
                             );
                         }
                     }
-                    Some((rays, who, p))
+                    Some((rays, dirs, who, p))
                 }
 
                 /// The packet test never misses a child that one of its rays enters (checked with the
@@ -522,7 +527,7 @@ mod tests {
                     let (mut packets, mut entered) = (0, 0);
                     for _ in 0..20_000 {
                         let node = random_node(&mut rng);
-                        let Some((rays, who, p)) = random_packet(&mut rng) else { continue };
+                        let Some((rays, dirs, who, p)) = random_packet(&mut rng) else { continue };
                         packets += 1;
                         let t_max: [f32; N] = core::array::from_fn(|_| rng.range(1.0, 30.0));
                         let t_hi = farthest(&t_max, who);
@@ -534,12 +539,26 @@ mod tests {
                                 0,
                                 "the packet test missed a child ray {i} enters"
                             );
+                            // Where the ray enters a box, nearly exactly: `plane - o` is exact in
+                            // `f64`, and the division rounds by 2^-53, far below the kernels' margins.
+                            let entry = |lane: usize| {
+                                (0..3).fold(f64::from(ray.t_min), |t, k| {
+                                    let plane = f64::from(node.planes[ray.near[k]][lane]);
+                                    t.max((plane - f64::from(ray.origin[k])) / f64::from(dirs[i][k]))
+                                })
+                            };
                             for lane in 0..8 {
                                 if alone.mask & (1 << lane) != 0 {
                                     entered += 1;
+                                    // Both are lower bounds of the entry (the walks order and cull by them).
+                                    let t = entry(lane);
                                     assert!(
-                                        want.t_enter[lane] <= alone.t_enter[lane],
-                                        "t_enter above a ray's"
+                                        f64::from(want.t_enter[lane]) <= t,
+                                        "packet t_enter above a ray's entry"
+                                    );
+                                    assert!(
+                                        f64::from(alone.t_enter[lane]) <= t,
+                                        "single t_enter above the entry"
                                     );
                                     let in_box = scalar_rays_in_box(&p, &node, lane, &t_max);
                                     assert!(in_box & (1 << i) != 0, "rays_in_box dropped ray {i}");

@@ -22,12 +22,15 @@ impl NodeKernel for Scalar {
                 // t = (plane - o) / d. A ray parallel to the slab (rdir = ±inf) whose origin
                 // lies on the plane gives 0 * inf = NaN: f32::max/min drop it, which is right
                 // for a closed slab (the ray is inside it for every t).
-                let t_near = (node.planes[ray.near[k]][lane] - ray.origin[k]) * ray.rdir[k];
-                let t_far = (node.planes[ray.far[k]][lane] - ray.origin[k]) * ray.rdir[k];
+                // (The reciprocals are scaled so that no padding is needed: `RDIR_SCALE`.)
+                let t_near = (node.planes[ray.near[k]][lane] - ray.origin[k]) * ray.r_near[k];
+                let t_far = (node.planes[ray.far[k]][lane] - ray.origin[k]) * ray.r_far[k];
                 t_enter = t_enter.max(t_near);
                 t_exit = t_exit.min(t_far);
             }
-            if let Some(t_enter) = padded(t_enter, t_exit) {
+            let verdict =
+                if ray.scaled { (t_enter <= t_exit).then_some(t_enter) } else { padded(t_enter, t_exit) };
+            if let Some(t_enter) = verdict {
                 hits.mask |= 1 << lane;
                 hits.t_enter[lane] = t_enter;
             }
