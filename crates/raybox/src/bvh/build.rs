@@ -241,6 +241,51 @@ impl Binning {
         let t = if t > 0.0 { t } else { 0.0 };
         ((t + ROUND).to_bits() & MANTISSA) as usize
     }
+
+    /// The smallest float `x` whose bin on `AXIS` is `bin` or more, for a `bin` that
+    /// splits the node (`1 <= bin`, and the largest centroid on `AXIS`, `hi`, in `bin` or
+    /// above). Every step of [`Binning::bin`] is monotone in `c`, so a centroid's bin is
+    /// below `bin` exactly when `c[AXIS] < x`: one comparison per primitive in the
+    /// partition instead of the whole mapping. Found by bisection over the ordered floats,
+    /// first within 64 floats of where the plane should be, which nearly always holds it.
+    fn threshold<const AXIS: usize>(&self, bin: usize, hi: f32) -> f32 {
+        let at_or_above = |k: u32| self.bin::<AXIS>(Vec3A::splat(from_key(k))) >= bin;
+        // `below` is never at or above the bin, `above` always is.
+        let (lo, mut below, mut above) = (self.lo[AXIS], key(self.lo[AXIS]), key(hi));
+        let guess = lo + (bin as f32 - 0.5) / self.scale[AXIS];
+        if guess.is_finite() {
+            let g = key(guess.clamp(lo, hi));
+            let (a, b) = (g.saturating_sub(64).max(below), g.saturating_add(64).min(above));
+            if !at_or_above(a) {
+                below = a;
+            }
+            if at_or_above(b) {
+                above = b;
+            }
+        }
+        while above - below > 1 {
+            let mid = below + (above - below) / 2;
+            if at_or_above(mid) {
+                above = mid;
+            } else {
+                below = mid;
+            }
+        }
+        from_key(above)
+    }
+}
+
+/// A key that orders floats as they compare (`-0.0` just before `0.0`; no NaNs here).
+#[inline]
+fn key(x: f32) -> u32 {
+    let u = x.to_bits();
+    if u >> 31 == 1 { !u } else { u | 1 << 31 }
+}
+
+/// The float of a [`key`].
+#[inline]
+fn from_key(k: u32) -> f32 {
+    f32::from_bits(if k >> 31 == 1 { k & !(1 << 31) } else { !k })
 }
 
 impl Splitter for SahSplitter {
@@ -261,7 +306,7 @@ impl Splitter for SahSplitter {
         let candidate = if depth < MAX_SAH_DEPTH { self.find(prims, info) } else { None };
         let leaf_cost = INTERSECTION_COST * p.blocks(n);
         match candidate {
-            Some(c) if c.cost < leaf_cost || !fits => Some(self.apply(prims, c)),
+            Some(c) if c.cost < leaf_cost || !fits => Some(self.apply(prims, info, c)),
             _ if fits => None,
             // No usable plane (all centroids in one bin, or too deep for the SAH).
             _ => Some(median_split(prims, info)),
@@ -295,13 +340,16 @@ impl SahSplitter {
         }
     }
 
-    fn apply(&self, prims: &mut [PrimRef], c: Candidate) -> (usize, NodeInfo, NodeInfo) {
+    fn apply(&self, prims: &mut [PrimRef], info: &NodeInfo, c: Candidate) -> (usize, NodeInfo, NodeInfo) {
         match c.how {
-            How::Bin { binning, bin, left, right } => match c.axis {
-                0 => partition_bins::<0>(prims, &binning, bin, left, right),
-                1 => partition_bins::<1>(prims, &binning, bin, left, right),
-                _ => partition_bins::<2>(prims, &binning, bin, left, right),
-            },
+            How::Bin { binning, bin, left, right } => {
+                let hi = info.centers.max[c.axis];
+                match c.axis {
+                    0 => partition_bins::<0>(prims, &binning, bin, hi, left, right),
+                    1 => partition_bins::<1>(prims, &binning, bin, hi, left, right),
+                    _ => partition_bins::<2>(prims, &binning, bin, hi, left, right),
+                }
+            }
             How::Sorted { count } => {
                 sort_by_center(prims, c.axis);
                 let (l, r) = prims.split_at(count);
@@ -365,6 +413,13 @@ impl Bin {
     }
 }
 
+/// Holds the empty bin sets of each size as a constant.
+struct EmptySets<const N: usize, const SETS: usize>;
+
+impl<const N: usize, const SETS: usize> EmptySets<N, SETS> {
+    const SETS: [[[Bin; N]; 3]; SETS] = [[[Bin::EMPTY; N]; 3]; SETS];
+}
+
 /// The half areas of three boxes, one per lane (`w` is 0), each computed as
 /// [`Bounds::half_area`] computes it, so the sweep below picks the planes the scalar one did.
 #[inline(always)]
@@ -407,7 +462,9 @@ fn binned<const N: usize, const SETS: usize>(
 ) -> Option<Candidate> {
     debug_assert!(bins <= N && N.is_power_of_two() && (SETS == 1 || SETS == 2));
     let binning = Binning::new(&info.centers, bins);
-    let mut sets = [[[Bin::EMPTY; N]; 3]; SETS];
+    // Copied from a constant: `[[[Bin::EMPTY; N]; 3]; SETS]` made one row and then called
+    // `memcpy` once per copy of it, a cost that shows on the many small nodes.
+    let mut sets = EmptySets::<N, SETS>::SETS;
     // Per bin, the counts of the three axes in lanes x, y and z, moved out of the `w` lanes
     // after each chunk (and those lanes cleared if another chunk follows).
     let mut counts = [IVec4::ZERO; N];
@@ -525,17 +582,37 @@ fn bin_into<const N: usize, const SETS: usize>(
     }
 }
 
-/// Moves the primitives whose centroid bin on `AXIS` is below `bin` to the front (a
-/// two-ended swap partition), gathering each side's centroid box on the way; the sides'
-/// boxes come from the bins.
+/// Nodes with at least this many primitives are partitioned by [`Binning::threshold`]
+/// (whose search costs about as much as mapping 20 centroids to bins).
+const THRESHOLD_FROM: usize = 64;
+
+/// Moves the primitives whose centroid bin on `AXIS` is below `bin` to the front (`hi` is
+/// the largest centroid on `AXIS`), gathering each side's centroid box on the way; the
+/// sides' boxes come from the bins.
 fn partition_bins<const AXIS: usize>(
     prims: &mut [PrimRef],
     binning: &Binning,
     bin: usize,
+    hi: f32,
     left_bounds: Bounds,
     right_bounds: Bounds,
 ) -> (usize, NodeInfo, NodeInfo) {
-    let goes_left = |c: Vec3A| binning.bin::<AXIS>(c) < bin;
+    let (k, lc, rc) = if prims.len() >= THRESHOLD_FROM {
+        let x = binning.threshold::<AXIS>(bin, hi);
+        partition(prims, |c| {
+            debug_assert_eq!(c[AXIS] < x, binning.bin::<AXIS>(c) < bin);
+            c[AXIS] < x
+        })
+    } else {
+        partition(prims, |c| binning.bin::<AXIS>(c) < bin)
+    };
+    (k, NodeInfo { bounds: left_bounds, centers: lc }, NodeInfo { bounds: right_bounds, centers: rc })
+}
+
+/// Moves the primitives whose doubled centroid `goes_left` to the front (a two-ended swap
+/// partition); returns their number and both sides' centroid boxes.
+#[inline(always)]
+fn partition(prims: &mut [PrimRef], goes_left: impl Fn(Vec3A) -> bool) -> (usize, Bounds, Bounds) {
     let (mut lc, mut rc) = (Bounds::EMPTY, Bounds::EMPTY);
     let (mut i, mut j) = (0, prims.len());
     loop {
@@ -565,7 +642,7 @@ fn partition_bins<const AXIS: usize>(
         i += 1;
         j -= 1;
     }
-    (i, NodeInfo { bounds: left_bounds, centers: lc }, NodeInfo { bounds: right_bounds, centers: rc })
+    (i, lc, rc)
 }
 
 /// Sorts by centroid along `axis`, ties by primitive index (so the order is deterministic).
