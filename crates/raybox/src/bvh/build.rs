@@ -610,37 +610,46 @@ fn partition_bins<const AXIS: usize>(
 }
 
 /// Moves the primitives whose doubled centroid `goes_left` to the front (a two-ended swap
-/// partition); returns their number and both sides' centroid boxes.
+/// partition); returns their number and both sides' centroid boxes. The two primitives
+/// found on the wrong sides are written from the registers they were read into, with the
+/// centroids already computed (`slice::swap` went through the stack and read both again).
 #[inline(always)]
 fn partition(prims: &mut [PrimRef], goes_left: impl Fn(Vec3A) -> bool) -> (usize, Bounds, Bounds) {
     let (mut lc, mut rc) = (Bounds::EMPTY, Bounds::EMPTY);
+    // `prims[..i]` go left, `prims[j..]` right.
     let (mut i, mut j) = (0, prims.len());
-    loop {
-        while i < j {
-            let c = prims[i].center2();
+    'done: loop {
+        let (a, ca) = loop {
+            if i == j {
+                break 'done;
+            }
+            let p = prims[i];
+            let c = p.center2();
             if !goes_left(c) {
-                break;
+                break (p, c);
             }
             lc.grow_point(c);
             i += 1;
-        }
-        while i < j {
-            let c = prims[j - 1].center2();
+        };
+        // `a` (at `i`) goes right: look for one that goes left after it.
+        let (b, cb) = loop {
+            j -= 1;
+            if j == i {
+                rc.grow_point(ca);
+                break 'done;
+            }
+            let p = prims[j];
+            let c = p.center2();
             if goes_left(c) {
-                break;
+                break (p, c);
             }
             rc.grow_point(c);
-            j -= 1;
-        }
-        if i >= j {
-            break;
-        }
-        // prims[i] goes right and prims[j - 1] left: swap them.
-        prims.swap(i, j - 1);
-        lc.grow_point(prims[i].center2());
-        rc.grow_point(prims[j - 1].center2());
+        };
+        prims[i] = b;
+        prims[j] = a;
+        lc.grow_point(cb);
+        rc.grow_point(ca);
         i += 1;
-        j -= 1;
     }
     (i, lc, rc)
 }
