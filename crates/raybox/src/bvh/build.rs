@@ -16,7 +16,7 @@
 //! three axes, the children's boxes taken from the bins and their centroid boxes gathered
 //! during the partition (no separate bounds pass), and no allocation per node.
 
-use glam::{Vec3A, Vec4};
+use glam::{BVec4A, IVec4, Vec3A, Vec4};
 
 use super::node::{Bounds, MAX_LEAF_SIZE};
 
@@ -241,6 +241,51 @@ impl Binning {
         let t = if t > 0.0 { t } else { 0.0 };
         ((t + ROUND).to_bits() & MANTISSA) as usize
     }
+
+    /// The smallest float `x` whose bin on `AXIS` is `bin` or more, for a `bin` that
+    /// splits the node (`1 <= bin`, and the largest centroid on `AXIS`, `hi`, in `bin` or
+    /// above). Every step of [`Binning::bin`] is monotone in `c`, so a centroid's bin is
+    /// below `bin` exactly when `c[AXIS] < x`: one comparison per primitive in the
+    /// partition instead of the whole mapping. Found by bisection over the ordered floats,
+    /// first within 64 floats of where the plane should be, which nearly always holds it.
+    fn threshold<const AXIS: usize>(&self, bin: usize, hi: f32) -> f32 {
+        let at_or_above = |k: u32| self.bin::<AXIS>(Vec3A::splat(from_key(k))) >= bin;
+        // `below` is never at or above the bin, `above` always is.
+        let (lo, mut below, mut above) = (self.lo[AXIS], key(self.lo[AXIS]), key(hi));
+        let guess = lo + (bin as f32 - 0.5) / self.scale[AXIS];
+        if guess.is_finite() {
+            let g = key(guess.clamp(lo, hi));
+            let (a, b) = (g.saturating_sub(64).max(below), g.saturating_add(64).min(above));
+            if !at_or_above(a) {
+                below = a;
+            }
+            if at_or_above(b) {
+                above = b;
+            }
+        }
+        while above - below > 1 {
+            let mid = below + (above - below) / 2;
+            if at_or_above(mid) {
+                above = mid;
+            } else {
+                below = mid;
+            }
+        }
+        from_key(above)
+    }
+}
+
+/// A key that orders floats as they compare (`-0.0` just before `0.0`; no NaNs here).
+#[inline]
+fn key(x: f32) -> u32 {
+    let u = x.to_bits();
+    if u >> 31 == 1 { !u } else { u | 1 << 31 }
+}
+
+/// The float of a [`key`].
+#[inline]
+fn from_key(k: u32) -> f32 {
+    f32::from_bits(if k >> 31 == 1 { k & !(1 << 31) } else { !k })
 }
 
 impl Splitter for SahSplitter {
@@ -261,7 +306,7 @@ impl Splitter for SahSplitter {
         let candidate = if depth < MAX_SAH_DEPTH { self.find(prims, info) } else { None };
         let leaf_cost = INTERSECTION_COST * p.blocks(n);
         match candidate {
-            Some(c) if c.cost < leaf_cost || !fits => Some(self.apply(prims, c)),
+            Some(c) if c.cost < leaf_cost || !fits => Some(self.apply(prims, info, c)),
             _ if fits => None,
             // No usable plane (all centroids in one bin, or too deep for the SAH).
             _ => Some(median_split(prims, info)),
@@ -289,19 +334,22 @@ impl SahSplitter {
         let bins = self.params.bins.min(4 + n / 20);
         // Bin arrays sized to the bin count: clearing 32 bins costs more than binning a small node.
         match bins {
-            ..=8 => binned::<8>(&self.params, prims, info, bins),
-            9..=16 => binned::<16>(&self.params, prims, info, bins),
-            _ => binned::<MAX_BINS>(&self.params, prims, info, bins),
+            ..=8 => binned::<8, 1>(&self.params, prims, info, bins),
+            9..=16 => binned::<16, 2>(&self.params, prims, info, bins),
+            _ => binned::<MAX_BINS, 2>(&self.params, prims, info, bins),
         }
     }
 
-    fn apply(&self, prims: &mut [PrimRef], c: Candidate) -> (usize, NodeInfo, NodeInfo) {
+    fn apply(&self, prims: &mut [PrimRef], info: &NodeInfo, c: Candidate) -> (usize, NodeInfo, NodeInfo) {
         match c.how {
-            How::Bin { binning, bin, left, right } => match c.axis {
-                0 => partition_bins::<0>(prims, &binning, bin, left, right),
-                1 => partition_bins::<1>(prims, &binning, bin, left, right),
-                _ => partition_bins::<2>(prims, &binning, bin, left, right),
-            },
+            How::Bin { binning, bin, left, right } => {
+                let hi = info.centers.max[c.axis];
+                match c.axis {
+                    0 => partition_bins::<0>(prims, &binning, bin, hi, left, right),
+                    1 => partition_bins::<1>(prims, &binning, bin, hi, left, right),
+                    _ => partition_bins::<2>(prims, &binning, bin, hi, left, right),
+                }
+            }
             How::Sorted { count } => {
                 sort_by_center(prims, c.axis);
                 let (l, r) = prims.split_at(count);
@@ -328,113 +376,282 @@ fn split_cost(
     TRAVERSAL_COST + INTERSECTION_COST * relative
 }
 
+/// One bin of one axis: the box around the primitives whose centroid falls in it, with their
+/// number in the `w` lane of `hi` (the `w` lane of `lo` is unused). Keeping the count in the
+/// box's own vector makes adding a primitive two loads, two stores and three vector
+/// operations, where a separate count array added a load, an add and a store per axis.
+#[derive(Clone, Copy)]
+struct Bin {
+    lo: Vec4,
+    hi: Vec4,
+}
+
+/// Added to `hi` for each primitive: one in the count lane, and `-0.0` in the others, which
+/// leaves every coordinate bit for bit as it is (`x + -0.0 == x`, `-0.0` included).
+const ONE_IN_W: Vec4 = Vec4::new(-0.0, -0.0, -0.0, 1.0);
+
+/// The counts are `f32`, exact up to 2^24: nodes are binned in chunks of this many
+/// primitives (each bin set sees half of a chunk), the counts moved to integers after each.
+const CHUNK: usize = 1 << 24;
+
+impl Bin {
+    const EMPTY: Self = Self {
+        lo: Vec4::INFINITY,
+        hi: Vec4::new(f32::NEG_INFINITY, f32::NEG_INFINITY, f32::NEG_INFINITY, 0.0),
+    };
+
+    /// Adds `p`: its `hi.w` is 0, so `max` keeps the count, which the add then increments.
+    #[inline(always)]
+    fn add(&mut self, p: &PrimRef) {
+        self.lo = self.lo.min(p.lo);
+        self.hi = self.hi.max(p.hi) + ONE_IN_W;
+    }
+
+    #[inline]
+    fn bounds(&self) -> Bounds {
+        Bounds { min: Vec3A::from_vec4(self.lo), max: Vec3A::from_vec4(self.hi) }
+    }
+}
+
+/// Holds the empty bin sets of each size as a constant.
+struct EmptySets<const N: usize, const SETS: usize>;
+
+impl<const N: usize, const SETS: usize> EmptySets<N, SETS> {
+    const SETS: [[[Bin; N]; 3]; SETS] = [[[Bin::EMPTY; N]; 3]; SETS];
+}
+
+/// The half areas of three boxes, one per lane (`w` is 0), each computed as
+/// [`Bounds::half_area`] computes it, so the sweep below picks the planes the scalar one did.
+#[inline(always)]
+fn half_areas(lo: &[Vec4; 3], hi: &[Vec4; 3]) -> Vec4 {
+    let [a, b, c] = [0, 1, 2].map(|k| (hi[k] - lo[k]).max(Vec4::ZERO));
+    let dx = Vec4::new(a.x, b.x, c.x, 0.0);
+    let dy = Vec4::new(a.y, b.y, c.y, 0.0);
+    let dz = Vec4::new(a.z, b.z, c.z, 0.0);
+    dx * dy + dy * dz + dz * dx
+}
+
+impl BuildParams {
+    /// [`BuildParams::blocks`] of the counts in each lane.
+    #[inline(always)]
+    fn blocks4(&self, n: IVec4) -> Vec4 {
+        let block = self.block as i32;
+        if block.count_ones() == 1 {
+            ((n + IVec4::splat(block - 1)) >> block.trailing_zeros()).as_vec4()
+        } else {
+            n.to_array().map(|k| self.blocks(k as usize)).into()
+        }
+    }
+}
+
 /// Bins the centroids on all three axes in one pass, then sweeps each axis's bins from both
 /// ends for the cheapest plane.
-fn binned<const N: usize>(
+///
+/// Consecutive primitives (neighbours in the mesh, or in a part of one) mostly fall in the
+/// same bins, so growing one bin per primitive makes each update wait for the previous
+/// one to be stored and reloaded. With `SETS == 2`, even and odd primitives go to two sets
+/// of bins, merged before the sweep (the usual remedy for a histogram: one copy per
+/// interleaved stream), which halves those chains; small nodes, for which clearing and
+/// merging a second set costs more than it saves, use one. The sweep treats the three
+/// axes in the three lanes of a vector.
+fn binned<const N: usize, const SETS: usize>(
     params: &BuildParams,
     prims: &[PrimRef],
     info: &NodeInfo,
     bins: usize,
 ) -> Option<Candidate> {
-    debug_assert!(bins <= N && N.is_power_of_two());
+    debug_assert!(bins <= N && N.is_power_of_two() && (SETS == 1 || SETS == 2));
     let binning = Binning::new(&info.centers, bins);
-    let mut bin_bounds = [[Bounds::EMPTY; N]; 3];
-    let mut bin_counts = [[0u32; N]; 3];
-    // `& (N - 1)` changes nothing (bins are below N) but lets the compiler drop the bounds checks.
-    for p in prims {
-        let [x, y, z] = binning.bins(p.center2()).map(|b| b & (N - 1));
-        let bounds = p.bounds();
-        bin_bounds[0][x].grow(&bounds);
-        bin_counts[0][x] += 1;
-        bin_bounds[1][y].grow(&bounds);
-        bin_counts[1][y] += 1;
-        bin_bounds[2][z].grow(&bounds);
-        bin_counts[2][z] += 1;
+    // Copied from a constant: `[[[Bin::EMPTY; N]; 3]; SETS]` made one row and then called
+    // `memcpy` once per copy of it, a cost that shows on the many small nodes.
+    let mut sets = EmptySets::<N, SETS>::SETS;
+    // Per bin, the counts of the three axes in lanes x, y and z, moved out of the `w` lanes
+    // after each chunk (and those lanes cleared if another chunk follows).
+    let mut counts = [IVec4::ZERO; N];
+    let drain = |sets: &mut [[[Bin; N]; 3]; SETS], counts: &mut [IVec4; N], reset: bool| {
+        for (b, count) in counts.iter_mut().enumerate().take(bins) {
+            let c = |axis: usize| sets.iter().map(|set| set[axis][b].hi.w).sum::<f32>();
+            *count += Vec4::new(c(0), c(1), c(2), 0.0).as_ivec4();
+            if reset {
+                for set in sets.iter_mut() {
+                    for axis in set.iter_mut() {
+                        axis[b].hi.w = 0.0;
+                    }
+                }
+            }
+        }
+    };
+    let mut rest = prims;
+    loop {
+        let (chunk, tail) = rest.split_at(rest.len().min(CHUNK));
+        bin_into::<N, SETS>(&binning, chunk, &mut sets);
+        drain(&mut sets, &mut counts, !tail.is_empty());
+        if tail.is_empty() {
+            break;
+        }
+        rest = tail;
     }
+    let (merged, others) = sets.split_at_mut(1);
+    let merged = &mut merged[0];
+    for other in others.iter() {
+        for (axis, bins_of_axis) in merged.iter_mut().enumerate() {
+            for (b, bin) in bins_of_axis.iter_mut().enumerate().take(bins) {
+                bin.lo = bin.lo.min(other[axis][b].lo);
+                bin.hi = bin.hi.max(other[axis][b].hi);
+            }
+        }
+    }
+    let merged = &*merged;
     let n = prims.len();
     let parent_area = info.bounds.half_area();
-    // Within a node, `C_trav + C_int W / A` orders splits as `W = A_L B_L + A_R B_R` does
-    // (or as `B_L + B_R` for a node of zero area): compare `W`, divide once at the end.
-    let weigh = |left_area: f32, left_n: usize, right_area: f32, right_n: usize| {
-        let (bl, br) = (params.blocks(left_n), params.blocks(right_n));
-        if parent_area > 0.0 { left_area * bl + right_area * br } else { bl + br }
-    };
+    // Right-to-left sweep: the areas of bins b.. for each b, the axes in lanes.
+    let mut right_area = [Vec4::ZERO; N];
+    let (mut lo, mut hi) = ([Vec4::INFINITY; 3], [Vec4::NEG_INFINITY; 3]);
+    for b in (1..bins).rev() {
+        for axis in 0..3 {
+            lo[axis] = lo[axis].min(merged[axis][b].lo);
+            hi[axis] = hi[axis].max(merged[axis][b].hi);
+        }
+        right_area[b] = half_areas(&lo, &hi);
+    }
+    // Left-to-right sweep. Within a node, `C_trav + C_int W / A` orders splits as
+    // `W = A_L B_L + A_R B_R` does (or as `B_L + B_R` for a node of zero area): compare `W`,
+    // divide once at the end. Each lane keeps its axis's first cheapest plane; an axis whose
+    // centroids are all equal has none (every split along it leaves one side empty).
+    let axis_ok = info.centers.max.extend(0.0).cmpgt(info.centers.min.extend(0.0));
+    let total = IVec4::splat(n as i32);
+    let (mut lo, mut hi) = ([Vec4::INFINITY; 3], [Vec4::NEG_INFINITY; 3]);
+    let mut left_n = IVec4::ZERO;
+    let (mut best_w, mut best_bin) = (Vec4::INFINITY, Vec4::ZERO);
+    let mut found = BVec4A::splat(false);
+    for b in 1..bins {
+        for axis in 0..3 {
+            lo[axis] = lo[axis].min(merged[axis][b - 1].lo);
+            hi[axis] = hi[axis].max(merged[axis][b - 1].hi);
+        }
+        left_n += counts[b - 1];
+        let right_n = total - left_n;
+        let (bl, br) = (params.blocks4(left_n), params.blocks4(right_n));
+        let w = if parent_area > 0.0 { half_areas(&lo, &hi) * bl + right_area[b] * br } else { bl + br };
+        let valid = axis_ok & left_n.as_vec4().cmpgt(Vec4::ZERO) & right_n.as_vec4().cmpgt(Vec4::ZERO);
+        let better = valid & (!found | w.cmplt(best_w));
+        best_w = Vec4::select(better, w, best_w);
+        best_bin = Vec4::select(better, Vec4::splat(b as f32), best_bin);
+        found |= valid;
+    }
+    // The axes in order, a later one only if strictly cheaper: the plane the scalar sweep
+    // over axis 0, then 1, then 2 would have kept.
     let mut best: Option<(usize, usize, f32)> = None;
     for axis in 0..3 {
-        if info.centers.max[axis] <= info.centers.min[axis] {
-            continue; // every split along this axis leaves one side empty
-        }
-        let (bounds, counts) = (&bin_bounds[axis], &bin_counts[axis]);
-        // Right-to-left sweep: the area of bins b.. for each b.
-        let mut right_area = [0.0f32; N];
-        let mut acc = Bounds::EMPTY;
-        for b in (1..bins).rev() {
-            acc.grow(&bounds[b]);
-            right_area[b] = acc.half_area();
-        }
-        let (mut left, mut left_n) = (Bounds::EMPTY, 0usize);
-        for b in 1..bins {
-            left.grow(&bounds[b - 1]);
-            left_n += counts[b - 1] as usize;
-            let right_n = n - left_n;
-            if left_n == 0 || right_n == 0 {
-                continue;
-            }
-            let w = weigh(left.half_area(), left_n, right_area[b], right_n);
-            if best.is_none_or(|(_, _, c)| w < c) {
-                best = Some((axis, b, w));
-            }
+        if found.test(axis) && best.is_none_or(|(_, _, c)| best_w[axis] < c) {
+            best = Some((axis, best_bin[axis] as usize, best_w[axis]));
         }
     }
     let (axis, bin, w) = best?;
     let cost = TRAVERSAL_COST + INTERSECTION_COST * if parent_area > 0.0 { w / parent_area } else { w };
-    let side =
-        |r: core::ops::Range<usize>| bin_bounds[axis][r].iter().fold(Bounds::EMPTY, |acc, b| acc.union(b));
+    let side = |r: core::ops::Range<usize>| {
+        merged[axis][r].iter().fold(Bounds::EMPTY, |acc, b| acc.union(&b.bounds()))
+    };
     let (left, right) = (side(0..bin), side(bin..bins));
     Some(Candidate { axis, cost, how: How::Bin { binning, bin, left, right } })
 }
 
-/// Moves the primitives whose centroid bin on `AXIS` is below `bin` to the front (a
-/// two-ended swap partition), gathering each side's centroid box on the way; the sides'
-/// boxes come from the bins.
+/// Adds each primitive of `prims` to its bin on each axis, alternating between the sets.
+#[inline(always)]
+fn bin_into<const N: usize, const SETS: usize>(
+    binning: &Binning,
+    prims: &[PrimRef],
+    sets: &mut [[[Bin; N]; 3]; SETS],
+) {
+    // `& (N - 1)` changes nothing (bins are below N) but lets the compiler drop the bounds checks.
+    let bins = |p: &PrimRef| binning.bins(p.center2()).map(|b| b & (N - 1));
+    let mut groups = prims.chunks_exact(SETS);
+    for group in &mut groups {
+        for (set, p) in sets.iter_mut().zip(group) {
+            let [x, y, z] = bins(p);
+            set[0][x].add(p);
+            set[1][y].add(p);
+            set[2][z].add(p);
+        }
+    }
+    for p in groups.remainder() {
+        let [x, y, z] = bins(p);
+        sets[0][0][x].add(p);
+        sets[0][1][y].add(p);
+        sets[0][2][z].add(p);
+    }
+}
+
+/// Nodes with at least this many primitives are partitioned by [`Binning::threshold`]
+/// (whose search costs about as much as mapping 20 centroids to bins).
+const THRESHOLD_FROM: usize = 64;
+
+/// Moves the primitives whose centroid bin on `AXIS` is below `bin` to the front (`hi` is
+/// the largest centroid on `AXIS`), gathering each side's centroid box on the way; the
+/// sides' boxes come from the bins.
 fn partition_bins<const AXIS: usize>(
     prims: &mut [PrimRef],
     binning: &Binning,
     bin: usize,
+    hi: f32,
     left_bounds: Bounds,
     right_bounds: Bounds,
 ) -> (usize, NodeInfo, NodeInfo) {
-    let goes_left = |c: Vec3A| binning.bin::<AXIS>(c) < bin;
+    let (k, lc, rc) = if prims.len() >= THRESHOLD_FROM {
+        let x = binning.threshold::<AXIS>(bin, hi);
+        partition(prims, |c| {
+            debug_assert_eq!(c[AXIS] < x, binning.bin::<AXIS>(c) < bin);
+            c[AXIS] < x
+        })
+    } else {
+        partition(prims, |c| binning.bin::<AXIS>(c) < bin)
+    };
+    (k, NodeInfo { bounds: left_bounds, centers: lc }, NodeInfo { bounds: right_bounds, centers: rc })
+}
+
+/// Moves the primitives whose doubled centroid `goes_left` to the front (a two-ended swap
+/// partition); returns their number and both sides' centroid boxes. The two primitives
+/// found on the wrong sides are written from the registers they were read into, with the
+/// centroids already computed (`slice::swap` went through the stack and read both again).
+#[inline(always)]
+fn partition(prims: &mut [PrimRef], goes_left: impl Fn(Vec3A) -> bool) -> (usize, Bounds, Bounds) {
     let (mut lc, mut rc) = (Bounds::EMPTY, Bounds::EMPTY);
+    // `prims[..i]` go left, `prims[j..]` right.
     let (mut i, mut j) = (0, prims.len());
-    loop {
-        while i < j {
-            let c = prims[i].center2();
+    'done: loop {
+        let (a, ca) = loop {
+            if i == j {
+                break 'done;
+            }
+            let p = prims[i];
+            let c = p.center2();
             if !goes_left(c) {
-                break;
+                break (p, c);
             }
             lc.grow_point(c);
             i += 1;
-        }
-        while i < j {
-            let c = prims[j - 1].center2();
+        };
+        // `a` (at `i`) goes right: look for one that goes left after it.
+        let (b, cb) = loop {
+            j -= 1;
+            if j == i {
+                rc.grow_point(ca);
+                break 'done;
+            }
+            let p = prims[j];
+            let c = p.center2();
             if goes_left(c) {
-                break;
+                break (p, c);
             }
             rc.grow_point(c);
-            j -= 1;
-        }
-        if i >= j {
-            break;
-        }
-        // prims[i] goes right and prims[j - 1] left: swap them.
-        prims.swap(i, j - 1);
-        lc.grow_point(prims[i].center2());
-        rc.grow_point(prims[j - 1].center2());
+        };
+        prims[i] = b;
+        prims[j] = a;
+        lc.grow_point(cb);
+        rc.grow_point(ca);
         i += 1;
-        j -= 1;
     }
-    (i, NodeInfo { bounds: left_bounds, centers: lc }, NodeInfo { bounds: right_bounds, centers: rc })
+    (i, lc, rc)
 }
 
 /// Sorts by centroid along `axis`, ties by primitive index (so the order is deterministic).

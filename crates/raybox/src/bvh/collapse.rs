@@ -34,16 +34,20 @@ struct Child {
     node: BinaryNode,
     centers: Bounds,
     depth: u32,
+    /// `node.bounds.half_area()`, computed once: the search for the largest child reads it
+    /// up to 7 times per child.
+    area: f32,
 }
 
 impl Child {
-    const UNUSED: Self = Self { node: BinaryNode::UNUSED, centers: Bounds::EMPTY, depth: 0 };
+    const UNUSED: Self = Self { node: BinaryNode::UNUSED, centers: Bounds::EMPTY, depth: 0, area: 0.0 };
 
     fn open(offset: usize, count: usize, info: NodeInfo, depth: u32) -> Self {
         Self {
             node: BinaryNode { bounds: info.bounds, a: offset as u32, b: count as u32 },
             centers: info.centers,
             depth,
+            area: info.bounds.half_area(),
         }
     }
 
@@ -119,9 +123,8 @@ impl<S: Splitter> Builder<'_, S> {
             // The open child with the largest area (the first of equals).
             let mut pick: Option<(usize, f32)> = None;
             for (i, c) in kids[..len].iter().enumerate() {
-                let area = c.node.bounds.half_area();
-                if !c.node.is_leaf() && pick.is_none_or(|(_, best)| area > best) {
-                    pick = Some((i, area));
+                if !c.node.is_leaf() && pick.is_none_or(|(_, best)| c.area > best) {
+                    pick = Some((i, c.area));
                 }
             }
             let Some((i, _)) = pick else { break };
