@@ -10,7 +10,11 @@ use parry3d::query::RayCast as _;
 use raybox::mesh::scene::{self, Pcg32};
 use raybox::{MeshData, Ray3, TriMesh};
 
-fn camera_rays(data: &MeshData, size: usize) -> Vec<Ray3> {
+/// A pinhole camera's rays at the mesh, `size` x `size` pixels: row after row (row-major,
+/// as most callers make them) or, with `tile`, in `tile` x `tile` pixel tiles (as
+/// `raybox-bench`'s `compare` makes them: neighbours in the batch are neighbours in the
+/// image both ways).
+fn camera_rays(data: &MeshData, size: usize, tile: usize) -> Vec<Ray3> {
     let (lo, hi) = data.vertices.iter().fold((Vec3::MAX, Vec3::MIN), |(lo, hi), v| (lo.min(*v), hi.max(*v)));
     let centre = (lo + hi) * 0.5;
     let extent = (hi - lo).length();
@@ -18,9 +22,13 @@ fn camera_rays(data: &MeshData, size: usize) -> Vec<Ray3> {
     let forward = (centre - eye).normalize();
     let right = forward.cross(Vec3::Y).normalize();
     let up = right.cross(forward);
+    let per_row = size / tile;
     (0..size * size)
         .map(|i| {
-            let (x, y) = ((i % size) as f32 / size as f32 - 0.5, (i / size) as f32 / size as f32 - 0.5);
+            // Pixel `i` of tile `i / tile²`, the tiles row after row.
+            let (t, j) = (i / (tile * tile), i % (tile * tile));
+            let (px, py) = ((t % per_row) * tile + j % tile, (t / per_row) * tile + j / tile);
+            let (x, y) = (px as f32 / size as f32 - 0.5, py as f32 / size as f32 - 0.5);
             Ray3::new(eye, forward + (right * x + up * y) * 0.8)
         })
         .collect()
@@ -57,7 +65,12 @@ fn main() {
         if std::env::var_os("BUILD_ONLY").is_some() {
             continue;
         }
-        for (set, rays) in [("primary", camera_rays(&data, 512)), ("random", random_rays(&data, 1 << 17))] {
+        let sets = [
+            ("primary", camera_rays(&data, 512, 1)),
+            ("tiles", camera_rays(&data, 1024, 4)),
+            ("random", random_rays(&data, 1 << 17)),
+        ];
+        for (set, rays) in sets {
             let peer_rays: Vec<parry3d::query::Ray> = rays
                 .iter()
                 .map(|r| {
@@ -71,23 +84,52 @@ fn main() {
             // Rounds alternate the libraries; each library's best round counts, so a burst
             // of load from other processes on the shared machine does not decide the ratio.
             let (mut ours, mut ours_any, mut theirs, mut batch) = (f64::MAX, f64::MAX, f64::MAX, f64::MAX);
+            let (mut firsts, mut firsts_batch, mut any_batch) = (f64::MAX, f64::MAX, f64::MAX);
             let mut buf = Vec::new();
             mesh.cast_rays_into(&rays, &mut buf);
+            let mut lean = Vec::new();
+            mesh.first_hits_into(&rays, &mut lean);
+            let mut blocked = Vec::new();
+            mesh.occluded_rays_into(&rays, &mut blocked);
             let (mut hits, mut peer_hits) = (0, 0);
             for _ in 0..5 {
+                // The loops of single casts write their answers as the batch calls do.
                 let t0 = Instant::now();
-                hits = rays.iter().filter(|r| mesh.cast_ray(r).is_some()).count();
+                for (r, o) in rays.iter().zip(&mut buf) {
+                    *o = mesh.cast_ray(r);
+                }
                 ours = ours.min(t0.elapsed().as_secs_f64());
+                hits = std::hint::black_box(&buf).iter().flatten().count();
                 let t0 = Instant::now();
                 mesh.cast_rays_into(&rays, &mut buf);
                 batch = batch.min(t0.elapsed().as_secs_f64());
+                std::hint::black_box(&buf);
                 let t0 = Instant::now();
-                std::hint::black_box(rays.iter().filter(|r| mesh.occluded(r)).count());
+                for (r, o) in rays.iter().zip(&mut lean) {
+                    *o = mesh.first_hit(r);
+                }
+                firsts = firsts.min(t0.elapsed().as_secs_f64());
+                std::hint::black_box(&lean);
+                let t0 = Instant::now();
+                mesh.first_hits_into(&rays, &mut lean);
+                firsts_batch = firsts_batch.min(t0.elapsed().as_secs_f64());
+                std::hint::black_box(&lean);
+                let t0 = Instant::now();
+                for (r, o) in rays.iter().zip(&mut blocked) {
+                    *o = mesh.occluded(r);
+                }
                 ours_any = ours_any.min(t0.elapsed().as_secs_f64());
+                std::hint::black_box(&blocked);
                 let t0 = Instant::now();
-                peer_hits =
-                    peer_rays.iter().filter(|r| peer.cast_local_ray(r, f32::MAX, true).is_some()).count();
-                theirs = theirs.min(t0.elapsed().as_secs_f64());
+                mesh.occluded_rays_into(&rays, &mut blocked);
+                any_batch = any_batch.min(t0.elapsed().as_secs_f64());
+                std::hint::black_box(&blocked);
+                if std::env::var_os("NO_PEER").is_none() {
+                    let t0 = Instant::now();
+                    peer_hits =
+                        peer_rays.iter().filter(|r| peer.cast_local_ray(r, f32::MAX, true).is_some()).count();
+                    theirs = theirs.min(t0.elapsed().as_secs_f64());
+                }
             }
             let mut disagree = 0;
             for (r, pr) in rays.iter().zip(&peer_rays).step_by(61) {
@@ -99,14 +141,15 @@ fn main() {
             }
             let mrays = |secs: f64| rays.len() as f64 / secs / 1e6;
             println!(
-                "  {set:8} raybox {:6.2} Mrays/s (any-hit {:6.2}, batch {:6.2}), parry3d {:6.2}: ratio {:.2}x (any-hit {:.2}x, batch {:.2}x); hits {hits}/{peer_hits}; sampled disagreements {disagree}",
+                "  {set:8} raybox {:6.2} Mrays/s (batch {:6.2}; first-hit {:6.2}, batch {:6.2}; any-hit {:6.2}, batch {:6.2}), parry3d {:6.2}: ratio {:.2}x; hits {hits}/{peer_hits}; sampled disagreements {disagree}",
                 mrays(ours),
-                mrays(ours_any),
                 mrays(batch),
+                mrays(firsts),
+                mrays(firsts_batch),
+                mrays(ours_any),
+                mrays(any_batch),
                 mrays(theirs),
                 theirs / ours,
-                theirs / ours_any,
-                theirs / batch
             );
         }
     }
