@@ -1192,16 +1192,22 @@ mod tests {
     use crate::bvh::kernels::Kernel;
     use crate::mesh::scene::{self, Pcg32};
 
+    /// A pinhole camera looking at the centre of the mesh's bounds from direction `from`,
+    /// `distance` times the bounds' diagonal away: `(eye, forward, right, up)` and the diagonal.
+    fn camera_frame(data: &MeshData, from: Vec3, distance: f32) -> (Vec3, Vec3, Vec3, Vec3, f32) {
+        let (lo, hi) = data.vertices.iter().fold((Vec3::MAX, Vec3::MIN), |(l, h), v| (l.min(*v), h.max(*v)));
+        let (centre, extent) = ((lo + hi) * 0.5, (hi - lo).length());
+        let eye = centre + from.normalize() * extent * distance;
+        let forward = (centre - eye).normalize();
+        let right = forward.cross(Vec3::Y).normalize();
+        (eye, forward, right, right.cross(forward), extent)
+    }
+
     /// Camera rays at the mesh (rows of a pinhole image, in groups of `PACKET` along a row)
     /// with varied `t_min`/`t_max`, then groups aimed at one triangle's vertices and edge
     /// midpoints (rays through shared vertices and edges: ties between triangles).
     fn coherent_rays(data: &MeshData, rng: &mut Pcg32) -> Vec<Ray3> {
-        let (lo, hi) = data.vertices.iter().fold((Vec3::MAX, Vec3::MIN), |(l, h), v| (l.min(*v), h.max(*v)));
-        let (centre, extent) = ((lo + hi) * 0.5, (hi - lo).length());
-        let eye = centre + Vec3::new(0.3, 0.6, 1.0).normalize() * extent * 1.2;
-        let forward = (centre - eye).normalize();
-        let right = forward.cross(Vec3::Y).normalize();
-        let up = right.cross(forward);
+        let (eye, forward, right, up, extent) = camera_frame(data, Vec3::new(0.3, 0.6, 1.0), 1.2);
         let side = 128;
         let mut rays: Vec<Ray3> = (0..side * side)
             .map(|i| {
@@ -1299,12 +1305,7 @@ mod tests {
     /// have rays that miss its box; with varied `t_min`/`t_max` in some tiles; then tiles
     /// of rays aimed at one triangle's vertices and edge midpoints (ties between triangles).
     fn camera_tiles(data: &MeshData, rng: &mut Pcg32) -> Vec<Ray3> {
-        let (lo, hi) = data.vertices.iter().fold((Vec3::MAX, Vec3::MIN), |(l, h), v| (l.min(*v), h.max(*v)));
-        let (centre, extent) = ((lo + hi) * 0.5, (hi - lo).length());
-        let eye = centre + Vec3::new(-0.4, 0.5, 1.0).normalize() * extent * 1.1;
-        let forward = (centre - eye).normalize();
-        let right = forward.cross(Vec3::Y).normalize();
-        let up = right.cross(forward);
+        let (eye, forward, right, up, extent) = camera_frame(data, Vec3::new(-0.4, 0.5, 1.0), 1.1);
         let side = 96;
         let mut rays = Vec::with_capacity(side * side + 200 * WIDE);
         for tile in 0..(side / 4) * (side / 4) {
@@ -1427,12 +1428,7 @@ mod tests {
     /// make them), over a view wider than the mesh; every 9th ray has a range that ends
     /// before or starts within the mesh.
     fn camera_rows(data: &MeshData, width: usize, height: usize, rng: &mut Pcg32) -> Vec<Ray3> {
-        let (lo, hi) = data.vertices.iter().fold((Vec3::MAX, Vec3::MIN), |(l, h), v| (l.min(*v), h.max(*v)));
-        let (centre, extent) = ((lo + hi) * 0.5, (hi - lo).length());
-        let eye = centre + Vec3::new(0.3, 0.6, 1.0).normalize() * extent * 1.2;
-        let forward = (centre - eye).normalize();
-        let right = forward.cross(Vec3::Y).normalize();
-        let up = right.cross(forward);
+        let (eye, forward, right, up, extent) = camera_frame(data, Vec3::new(0.3, 0.6, 1.0), 1.2);
         (0..width * height)
             .map(|i| {
                 let (x, y) =
