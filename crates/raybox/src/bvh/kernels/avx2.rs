@@ -132,7 +132,7 @@ pub(super) unsafe fn padded_slabs(ray: &PreparedRay, node: &WideNode, t_max: f32
         let t_exit = _mm256_min_ps(_mm256_min_ps(f1, f2), _mm256_min_ps(f0, _mm256_set1_ps(t_max)));
         // Conservative as it is with scaled reciprocals (`RDIR_SCALE`, the usual case:
         // `t_min >= 0`); otherwise widened. The branch goes the same way for a whole walk.
-        if ray.scaled { (t_enter, t_exit) } else { pad(t_enter, t_exit) }
+        if ray.scaled() { (t_enter, t_exit) } else { pad(t_enter, t_exit) }
     }
 }
 

@@ -34,12 +34,9 @@ pub(crate) struct PreparedRay {
     /// `1 / dir`, with `±inf` for a `±0` component.
     pub rdir: [f32; 3],
     /// The reciprocals the node kernels multiply the near and the far planes' offsets by:
-    /// `rdir` shrunk and grown by [`RDIR_SCALE`] when `exact` holds, `rdir` otherwise.
+    /// `rdir` shrunk and grown by [`RDIR_SCALE`] when [`PreparedRay::scaled`], else `rdir`.
     pub r_near: [f32; 3],
     pub r_far: [f32; 3],
-    /// Whether the scaled reciprocals alone make the node test conservative (`t_min >= 0`),
-    /// so that the kernels skip the padding of [`padded`].
-    pub scaled: bool,
     /// Plane row (0–5 in [`WideNode::planes`]) of the near and far plane on each axis.
     pub near: [usize; 3],
     pub far: [usize; 3],
@@ -92,18 +89,24 @@ impl PreparedRay {
         // The plane rows from the three sign bits (one movemask and one table read, no
         // per-axis selects): `1 / ±0` keeps the sign, so a `-0.0` component counts as down.
         let [near, far] = PLANE_ROWS[(r.is_negative_bitmask() & 7) as usize];
-        let scaled = t_min >= 0.0;
-        let (r_near, r_far) = if scaled { (r * (1.0 - RDIR_SCALE), r * (1.0 + RDIR_SCALE)) } else { (r, r) };
+        let (r_near, r_far) =
+            if t_min >= 0.0 { (r * (1.0 - RDIR_SCALE), r * (1.0 + RDIR_SCALE)) } else { (r, r) };
         Self {
             origin,
             rdir: r.to_array(),
             r_near: r_near.to_array(),
             r_far: r_far.to_array(),
-            scaled,
             near,
             far,
             t_min,
         }
+    }
+
+    /// Whether the scaled reciprocals alone make the node test conservative (`t_min >= 0`:
+    /// see [`RDIR_SCALE`]), so that the kernels skip the padding of [`padded`].
+    #[inline(always)]
+    pub fn scaled(&self) -> bool {
+        self.t_min >= 0.0
     }
 
     /// The scalar kernel's conservative slab test against one box: whether the ray may

@@ -29,7 +29,7 @@ impl NodeKernel for Scalar {
                 t_exit = t_exit.min(t_far);
             }
             let verdict =
-                if ray.scaled { (t_enter <= t_exit).then_some(t_enter) } else { padded(t_enter, t_exit) };
+                if ray.scaled() { (t_enter <= t_exit).then_some(t_enter) } else { padded(t_enter, t_exit) };
             if let Some(t_enter) = verdict {
                 hits.mask |= 1 << lane;
                 hits.t_enter[lane] = t_enter;
