@@ -46,9 +46,9 @@ pub enum BuildQuality {
     /// Binned SAH with 32 bins on each axis, and an exact sweep of every split plane between
     /// consecutive centroids on each axis for nodes of 1,024 primitives or fewer: the slowest
     /// build (2.5x–4x `Balanced`'s), with the lowest binary SAH cost. For a
-    /// [`TriMesh`](crate::TriMesh) that has not paid off: on the benchmark meshes (the bunny,
-    /// a 1M-triangle terrain, the Stanford dragon) its trees take as many instructions per
-    /// ray as `Balanced`'s, within 1%, so prefer `Balanced` there. (Spatial splits, which
+    /// [`TriMesh`](crate::TriMesh) that has not paid off: on the bunny and an 80,000-triangle
+    /// terrain its trees take as many instructions per ray as `Balanced`'s, within 1%
+    /// (camera and scattered rays), so prefer `Balanced` there. (Spatial splits, which
     /// would make `High` differ in kind, are not built.)
     High,
 }
