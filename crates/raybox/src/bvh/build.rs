@@ -45,7 +45,7 @@ pub enum BuildQuality {
     Balanced,
     /// Binned SAH with 32 bins on each axis, and an exact sweep of every split plane between
     /// consecutive centroids on each axis for nodes of 1,024 primitives or fewer: the slowest
-    /// build (2.5x–4x `Balanced`'s), with the lowest binary SAH cost. For a
+    /// build (4x–5x `Balanced`'s on the benchmark meshes). For a
     /// [`TriMesh`](crate::TriMesh) that has not paid off: on the bunny and an 80,000-triangle
     /// terrain its trees take as many instructions per ray as `Balanced`'s, within 1%
     /// (camera and scattered rays), so prefer `Balanced` there. (Spatial splits, which
