@@ -12,7 +12,7 @@ use glam::{DVec3, Vec3};
 use super::data::{MeshData, MeshError};
 use crate::bvh::kernels::{
     BlockRay, Kernel, NodeKernel, PACKET, PacketBest, PacketKernel, PacketStart, PreparedRay, STACK_CAPACITY,
-    StackStorage, TriBlock4, WIDE, intersect_block4, with_kernel,
+    StackStorage, Started, TriBlock4, WIDE, intersect_block4, with_kernel,
 };
 use crate::bvh::traverse::{AnyWalk, ClosestWalk, Step};
 use crate::bvh::{Bounds, box_distance_squared};
@@ -660,23 +660,31 @@ impl TriMesh {
     /// or `None` when the rays are not coherent (a packet of scattered rays would visit the
     /// union of their paths); with the hits, how many leaves the packet visited and how
     /// many of its rays tested them (the batch driver's measure of the packet's gain).
+    /// Rays that all miss the mesh's box by the packet test of that box are
+    /// [`Traced::Outside`] as soon as their extremes are known, with no other set-up.
     #[inline(always)]
     fn trace_packet<K: PacketKernel<N>, const N: usize>(
         &self,
         kernel: K,
         rays: &[Ray3],
         any_hit: bool,
-    ) -> Option<(PacketBest<N>, Sharing)> {
+    ) -> Option<Traced<N>> {
         let rays: &[Ray3; N] = rays.try_into().ok()?;
         // Origins within 1% of the mesh's size of each other, directions within about 3
         // degrees, the same direction signs and `WoopRay` axes.
-        let size = (Vec3::from(self.tree.root_max) - Vec3::from(self.tree.root_min)).max_element();
-        let PacketStart { packet, woop, t_max } = kernel.packet_start(rays, 0.01 * size)?;
+        let (lo, hi) = (self.tree.root_min, self.tree.root_max);
+        let size = (Vec3::from(hi) - Vec3::from(lo)).max_element();
+        let bounds = [lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]];
+        let PacketStart { packet, woop, t_max } = match kernel.packet_start(rays, 0.01 * size, bounds) {
+            Started::Packet(start) => start,
+            Started::Outside => return Some(Traced::Outside),
+            Started::Incoherent => return None,
+        };
         let t_min = woop.t_min;
         let mut best = PacketBest::new(t_max);
         let mut sharing = Sharing::default();
         if self.tree.root == ChildRef::EMPTY {
-            return Some((best, sharing));
+            return Some(Traced::Walked(best, sharing));
         }
         let who = kernel.rays_in_bounds(&packet, self.tree.root_min, self.tree.root_max, &t_max);
         if who != 0 {
@@ -724,7 +732,7 @@ impl TriMesh {
                 },
             );
         }
-        Some((best, sharing))
+        Some(Traced::Walked(best, sharing))
     }
 
     /// Closest hits of `rays` as one packet (see `trace_packet`), and how well its rays
@@ -737,7 +745,10 @@ impl TriMesh {
         rays: &[Ray3],
         out: &mut [Option<MeshHit>],
     ) -> Option<Sharing> {
-        let (best, sharing) = self.trace_packet::<K, N>(kernel, rays, false)?;
+        let Traced::Walked(best, sharing) = self.trace_packet::<K, N>(kernel, rays, false)? else {
+            out.fill(None);
+            return Some(Sharing::default());
+        };
         let hits = (0..N).fold(0u32, |m, i| m | u32::from(best.id[i] != u32::MAX) << i);
         if hits == 0 {
             out.fill(None);
@@ -781,7 +792,10 @@ impl TriMesh {
         rays: &[Ray3],
         out: &mut [Option<FirstHit>],
     ) -> Option<Sharing> {
-        let (best, sharing) = self.trace_packet::<K, N>(kernel, rays, false)?;
+        let Traced::Walked(best, sharing) = self.trace_packet::<K, N>(kernel, rays, false)? else {
+            out.fill(None);
+            return Some(Sharing::default());
+        };
         for (i, o) in out.iter_mut().enumerate().take(N) {
             *o = (best.id[i] != u32::MAX).then(|| FirstHit {
                 t: best.t[i],
@@ -801,7 +815,10 @@ impl TriMesh {
         rays: &[Ray3],
         out: &mut [bool],
     ) -> Option<Sharing> {
-        let (best, sharing) = self.trace_packet::<K, N>(kernel, rays, true)?;
+        let Traced::Walked(best, sharing) = self.trace_packet::<K, N>(kernel, rays, true)? else {
+            out.fill(false);
+            return Some(Sharing::default());
+        };
         for (i, o) in out.iter_mut().enumerate() {
             *o = best.id[i] != u32::MAX;
         }
@@ -1033,6 +1050,14 @@ struct InFlight {
     prepared: PreparedRay,
     woop: BlockRay,
     best: Option<(usize, usize, f32, f32, f32)>,
+}
+
+/// A packet's trace (`TriMesh::trace_packet`).
+enum Traced<const N: usize> {
+    /// No ray of the packet can reach the mesh's box: all miss.
+    Outside,
+    /// Each ray's closest hit (or some hit), and how well the rays shared the leaves.
+    Walked(PacketBest<N>, Sharing),
 }
 
 /// How a packet went: how many leaves it visited, and how many of its rays tested them
@@ -1337,14 +1362,21 @@ mod tests {
 
     /// Packets of 16 rays give the single casts' answers bit for bit, closest and any hit,
     /// with every kernel (the AVX-512 kernel's own vector code; the others' with the
-    /// references of `packet.rs`): whole tiles, tiles partly off the mesh's box, tiles
-    /// with ranges that end before or start after the mesh, tiles aimed at shared edges.
+    /// references of `packet.rs`): whole tiles, tiles partly or wholly off the mesh's box
+    /// (these end at the packet test of the box, `Traced::Outside`), tiles with ranges that
+    /// end before or start after the mesh, tiles aimed at shared edges.
     #[test]
     fn wide_packets_find_the_single_casts_hits_bit_for_bit() {
         let mut rng = Pcg32::new(21);
         for (name, data) in [("bunny", crate::mesh::bunny()), ("terrain", scene::terrain(40, 3))] {
             let mesh = TriMesh::from_data(data.clone()).unwrap();
             let rays = camera_tiles(&data, &mut rng);
+            let bounds = mesh.bounds().unwrap();
+            let off_box = rays
+                .chunks_exact(WIDE)
+                .filter(|t| t.iter().all(|r| crate::RayCast::cast_ray(&bounds, r).is_none()))
+                .count();
+            assert!(off_box > 20, "{name}: {off_box} tiles off the mesh's box");
             let singles: Vec<Option<MeshHit>> = rays.iter().map(|r| mesh.cast_ray(r)).collect();
             let occluded: Vec<bool> = rays.iter().map(|r| mesh.occluded(r)).collect();
             assert_eq!(occluded, singles.iter().map(Option::is_some).collect::<Vec<_>>(), "{name}");

@@ -5,7 +5,7 @@ use core::arch::x86_64::*;
 use super::packet::scalar_tie;
 use super::{
     NodeHits, NodeKernel, PACKET, PacketBest, PacketStart, PacketWoop, PreparedRay, RayPacket, SLAB_PAD,
-    TriBlock4, WIDE,
+    Started, TriBlock4, WIDE,
 };
 use crate::bvh::node::WideNode;
 
@@ -41,9 +41,10 @@ macro_rules! packet_tests {
                 self,
                 rays: &[crate::Ray3; PACKET],
                 spread: f32,
-            ) -> Option<$crate::bvh::kernels::PacketStart<'_>> {
+                bounds: [f32; 6],
+            ) -> $crate::bvh::kernels::Started<'_> {
                 // SAFETY: `self` proves AVX2 and FMA.
-                unsafe { $crate::bvh::kernels::avx2::packet_start(rays, spread) }
+                unsafe { $crate::bvh::kernels::avx2::packet_start(rays, spread, bounds) }
             }
 
             #[inline(always)]
@@ -487,6 +488,8 @@ pub(super) struct Extremes {
     pub r_lo: [f32; 3],
     pub r_hi: [f32; 3],
     pub t_min_lo: f32,
+    /// The greatest `t_max`.
+    pub t_max_hi: f32,
     pub near: [usize; 3],
     pub far: [usize; 3],
 }
@@ -580,6 +583,7 @@ pub(super) unsafe fn packet_extremes(lo: __m256, hi: __m256, spread: f32) -> Opt
             r_lo: [0.0; 3],
             r_hi: [0.0; 3],
             t_min_lo: lo_a[6],
+            t_max_hi: hi_a[7],
             near: [0; 3],
             far: [0; 3],
         };
@@ -603,13 +607,20 @@ pub(super) unsafe fn packet_extremes(lo: __m256, hi: __m256, spread: f32) -> Opt
 /// # Safety
 /// The CPU must support AVX and AVX2.
 #[inline(always)]
-pub(super) unsafe fn packet_start(rays: &[crate::Ray3; PACKET], spread: f32) -> Option<PacketStart<'_>> {
+pub(super) unsafe fn packet_start<'r>(
+    rays: &'r [crate::Ray3; PACKET],
+    spread: f32,
+    bounds: [f32; 6],
+) -> Started<'r> {
     // SAFETY: AVX/AVX2 per this function's contract; the stores write 8-float rows of
     // local structs; the row indices `k[i]` are a permutation of 0, 1, 2.
     unsafe {
         let r = ray_vectors(rays);
         let (lo, hi) = field_bounds(&r);
-        let x = packet_extremes(lo, hi, spread)?;
+        let Some(x) = packet_extremes(lo, hi, spread) else { return Started::Incoherent };
+        if x.packet::<PACKET>().box_entry(|row| bounds[row % 6], x.t_max_hi).is_none() {
+            return Started::Outside;
+        }
         let one = _mm256_set1_ps(1.0);
         let abs = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fff_ffff));
         let [ox, oy, oz, dx, dy, dz, t_min, t_max] = transpose(r);
@@ -648,7 +659,7 @@ pub(super) unsafe fn packet_start(rays: &[crate::Ray3; PACKET], spread: f32) -> 
             _ => _mm256_andnot_ps(z_largest, _mm256_cmp_ps::<_CMP_LE_OQ>(ay, ax)),
         };
         if _mm256_movemask_ps(_mm256_and_ps(close, same)) != 0xff {
-            return None;
+            return Started::Incoherent;
         }
         let dir = [dx, dy, dz];
         let dz = dir[k[2] % 3];
@@ -667,7 +678,7 @@ pub(super) unsafe fn packet_start(rays: &[crate::Ray3; PACKET], spread: f32) -> 
         _mm256_storeu_ps(packet.t_min.as_mut_ptr(), t_min);
         _mm256_storeu_ps(woop.t_min.as_mut_ptr(), t_min);
         _mm256_storeu_ps(t_max_row.as_mut_ptr(), t_max);
-        Some(PacketStart { packet, woop, t_max: t_max_row })
+        Started::Packet(PacketStart { packet, woop, t_max: t_max_row })
     }
 }
 

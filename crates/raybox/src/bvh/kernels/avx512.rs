@@ -11,7 +11,7 @@ use super::avx2::{
 use super::packet::scalar_tie;
 use super::{
     NodeHits, NodeKernel, PACKET, PacketBest, PacketKernel, PacketStart, PacketWoop, PreparedRay, RayPacket,
-    SLAB_PAD, TriBlock4, WIDE,
+    SLAB_PAD, Started, TriBlock4, WIDE,
 };
 use crate::bvh::node::WideNode;
 
@@ -99,9 +99,9 @@ impl PacketKernel<WIDE> for Avx512 {
     }
 
     #[inline(always)]
-    fn packet_start(self, rays: &[crate::Ray3; WIDE], spread: f32) -> Option<PacketStart<'_, WIDE>> {
+    fn packet_start(self, rays: &[crate::Ray3; WIDE], spread: f32, bounds: [f32; 6]) -> Started<'_, WIDE> {
         // SAFETY: `self` proves AVX-512 F, AVX2 and FMA.
-        unsafe { packet_start(rays, spread) }
+        unsafe { packet_start(rays, spread, bounds) }
     }
 
     #[inline(always)]
@@ -376,7 +376,11 @@ fn halves(rays: &[crate::Ray3; WIDE]) -> (&[crate::Ray3; PACKET], &[crate::Ray3;
 /// # Safety
 /// The CPU must support AVX-512 F and AVX2.
 #[inline(always)]
-unsafe fn packet_start(rays: &[crate::Ray3; WIDE], spread: f32) -> Option<PacketStart<'_, WIDE>> {
+unsafe fn packet_start<'r>(
+    rays: &'r [crate::Ray3; WIDE],
+    spread: f32,
+    bounds: [f32; 6],
+) -> Started<'r, WIDE> {
     let (first, second) = halves(rays);
     // SAFETY: per this function's contract; the stores write 16-float rows of local
     // structs; the row indices `k[i]` are a permutation of 0, 1, 2.
@@ -384,7 +388,12 @@ unsafe fn packet_start(rays: &[crate::Ray3; WIDE], spread: f32) -> Option<Packet
         let (ra, rb) = (ray_vectors(first), ray_vectors(second));
         let (lo_a, hi_a) = field_bounds(&ra);
         let (lo_b, hi_b) = field_bounds(&rb);
-        let x = packet_extremes(_mm256_min_ps(lo_a, lo_b), _mm256_max_ps(hi_a, hi_b), spread)?;
+        let Some(x) = packet_extremes(_mm256_min_ps(lo_a, lo_b), _mm256_max_ps(hi_a, hi_b), spread) else {
+            return Started::Incoherent;
+        };
+        if x.packet::<WIDE>().box_entry(|row| bounds[row % 6], x.t_max_hi).is_none() {
+            return Started::Outside;
+        }
         let (ta, tb) = (transpose(ra), transpose(rb));
         let [ox, oy, oz, dx, dy, dz, t_min, t_max]: [__m512; 8] =
             core::array::from_fn(|i| join(ta[i], tb[i]));
@@ -422,7 +431,7 @@ unsafe fn packet_start(rays: &[crate::Ray3; WIDE], spread: f32) -> Option<Packet
             _ => !z_largest & _mm512_cmp_ps_mask::<_CMP_LE_OQ>(ay, ax),
         };
         if close & same != 0xffff {
-            return None;
+            return Started::Incoherent;
         }
         let origin = [ox, oy, oz];
         let dir = [dx, dy, dz];
@@ -441,7 +450,7 @@ unsafe fn packet_start(rays: &[crate::Ray3; WIDE], spread: f32) -> Option<Packet
         _mm512_storeu_ps(packet.t_min.as_mut_ptr(), t_min);
         _mm512_storeu_ps(woop.t_min.as_mut_ptr(), t_min);
         _mm512_storeu_ps(t_max_row.as_mut_ptr(), t_max);
-        Some(PacketStart { packet, woop, t_max: t_max_row })
+        Started::Packet(PacketStart { packet, woop, t_max: t_max_row })
     }
 }
 

@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
 use super::node::WideNode;
 
-pub(crate) use packet::{PACKET, PacketBest, PacketStart, PacketWoop, RayPacket, WIDE};
+pub(crate) use packet::{PACKET, PacketBest, PacketStart, PacketWoop, RayPacket, Started, WIDE};
 pub(crate) use scalar::Scalar;
 pub(crate) use soup::SoupKernel;
 pub(crate) use stack::{STACK_CAPACITY, Stack, StackStorage};
@@ -261,8 +261,8 @@ pub(crate) trait PacketKernel<const N: usize>: Copy {
     /// Whether `N` rays make a packet (origins within `spread` of each other on every
     /// axis, and see `packet::scalar_packet_start`, the reference), and if so its set-up.
     #[inline(always)]
-    fn packet_start(self, rays: &[crate::Ray3; N], spread: f32) -> Option<PacketStart<'_, N>> {
-        packet::scalar_packet_start(rays, &self.ray_lanes(rays), spread)
+    fn packet_start(self, rays: &[crate::Ray3; N], spread: f32, bounds: [f32; 6]) -> Started<'_, N> {
+        packet::scalar_packet_start(rays, &self.ray_lanes(rays), spread, bounds)
     }
 
     /// Which rays of `p` may enter the box `[min, max]` within their own `t_max` (the

@@ -103,6 +103,40 @@ impl<const N: usize> RayPacket<N> {
         let t_min_lo = t_min.iter().fold(t_min[0], |m, &t| if t < m { t } else { m });
         Some(Self { origin: *origin, rdir, t_min: *t_min, o_near, o_far, r_lo, r_hi, t_min_lo, near, far })
     }
+
+    /// The packet test of one box, whose plane rows (min x, y, z, max x, y, z, as in
+    /// `WideNode::planes`) `plane(row)` gives, within `[t_min_lo, t_max]`: `None` when no ray
+    /// of the packet can enter the box (never a false miss), else a lower bound of where
+    /// any ray enters it. Reads only the extremes (`o_near` … `far`), not the lanes.
+    #[inline(always)]
+    pub fn box_entry(&self, plane: impl Fn(usize) -> f32, t_max: f32) -> Option<f32> {
+        let mut t_enter = self.t_min_lo;
+        let mut t_exit = t_max;
+        for k in 0..3 {
+            // Every ray's (near - o) * rdir is at least the least of the corner products
+            // (one sign of rdir per axis); likewise at most for the far plane.
+            let x = plane(self.near[k]) - self.o_near[k];
+            let t_near = (x * self.r_lo[k]).min(x * self.r_hi[k]);
+            let y = plane(self.far[k]) - self.o_far[k];
+            let t_far = (y * self.r_lo[k]).max(y * self.r_hi[k]);
+            t_enter = t_enter.max(t_near);
+            t_exit = t_exit.min(t_far);
+        }
+        padded(t_enter, t_exit)
+    }
+}
+
+/// What `PacketKernel::packet_start` makes of `N` rays.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Started<'r, const N: usize = PACKET> {
+    /// The rays do not make a packet: they go one by one.
+    Incoherent,
+    /// No ray can enter the box given to `packet_start` (the packet test of that box says
+    /// so): every ray misses what the box holds. Decided as soon as the rays' extremes are
+    /// known, before the lane-by-lane set-up (the camera's tiles that miss the mesh).
+    Outside,
+    /// A packet ready to trace.
+    Packet(PacketStart<'r, N>),
 }
 
 /// A packet ready to trace: its box-test set-up, its triangle-test set-up and the rays'
@@ -118,18 +152,25 @@ pub(crate) struct PacketStart<'r, const N: usize = PACKET> {
 /// and if so its set-up: they must run the same way along every axis and none parallel
 /// to an axis plane ([`RayPacket::from_lanes`]), their origins must lie within `spread`
 /// of each other on every axis, their directions within about 3 degrees of the first
-/// ray's, and their `WoopRay`s must share their axes ([`PacketWoop::new`]).
+/// ray's, and their `WoopRay`s must share their axes ([`PacketWoop::new`]). Rays that pass
+/// the first two checks and that the packet test of the box `bounds` (min x, y, z, max x,
+/// y, z) says all miss it are [`Started::Outside`], with no further set-up.
 #[inline(always)]
 pub(crate) fn scalar_packet_start<'r, const N: usize>(
     rays: &'r [crate::Ray3; N],
     lanes: &[[f32; N]; 8],
     spread: f32,
-) -> Option<PacketStart<'r, N>> {
+    bounds: [f32; 6],
+) -> Started<'r, N> {
     let origin = [lanes[0], lanes[1], lanes[2]];
     let dir = [lanes[3], lanes[4], lanes[5]];
-    let packet = RayPacket::from_lanes(&origin, &dir, &lanes[6])?;
+    let Some(packet) = RayPacket::from_lanes(&origin, &dir, &lanes[6]) else { return Started::Incoherent };
     if (0..3).any(|k| (packet.o_near[k] - packet.o_far[k]).abs() > spread) {
-        return None;
+        return Started::Incoherent;
+    }
+    let t_max_hi = lanes[7].iter().fold(lanes[7][0], |m, &t| if t > m { t } else { m });
+    if packet.box_entry(|row| bounds[row % 6], t_max_hi).is_none() {
+        return Started::Outside;
     }
     // (d . d0)^2 >= cos^2 |d|^2 |d0|^2, with d . d0 > 0 as the signs agree.
     let d0 = [dir[0][0], dir[1][0], dir[2][0]];
@@ -140,10 +181,12 @@ pub(crate) fn scalar_packet_start<'r, const N: usize>(
         dot * dot >= 0.997 * len_sq * d0_sq
     });
     if close.contains(&false) {
-        return None;
+        return Started::Incoherent;
     }
-    let woop = PacketWoop::new(rays, lanes)?;
-    Some(PacketStart { packet, woop, t_max: lanes[7] })
+    match PacketWoop::new(rays, lanes) {
+        Some(woop) => Started::Packet(PacketStart { packet, woop, t_max: lanes[7] }),
+        None => Started::Incoherent,
+    }
 }
 
 /// The packet against the 8 children of `node` within `[t_min_lo, t_max]`: bit `i` of the
@@ -152,19 +195,7 @@ pub(crate) fn scalar_packet_start<'r, const N: usize>(
 pub(crate) fn scalar_packet_node<const N: usize>(p: &RayPacket<N>, node: &WideNode, t_max: f32) -> NodeHits {
     let mut hits = NodeHits { mask: 0, t_enter: [f32::INFINITY; 8] };
     for lane in 0..8 {
-        let mut t_enter = p.t_min_lo;
-        let mut t_exit = t_max;
-        for k in 0..3 {
-            // Every ray's (near - o) * rdir is at least the least of the corner products
-            // (one sign of rdir per axis); likewise at most for the far plane.
-            let x = node.planes[p.near[k]][lane] - p.o_near[k];
-            let t_near = (x * p.r_lo[k]).min(x * p.r_hi[k]);
-            let y = node.planes[p.far[k]][lane] - p.o_far[k];
-            let t_far = (y * p.r_lo[k]).max(y * p.r_hi[k]);
-            t_enter = t_enter.max(t_near);
-            t_exit = t_exit.min(t_far);
-        }
-        if let Some(t_enter) = padded(t_enter, t_exit) {
+        if let Some(t_enter) = p.box_entry(|row| node.planes[row][lane], t_max) {
             hits.mask |= 1 << lane;
             hits.t_enter[lane] = t_enter;
         }
@@ -632,11 +663,12 @@ mod tests {
 
                 /// Every kernel's `packet_start` accepts the same groups as the reference and makes the
                 /// same set-up: the same bits lane by lane (the extremes of the origins equal, up to
-                /// the sign of a zero).
+                /// the sign of a zero). It calls the same groups `Outside` as the reference, and
+                /// then no ray enters the box (the exact cast and the single-ray kernels' test).
                 #[test]
                 fn every_kernel_starts_packets_as_the_reference() {
                     let mut rng = Pcg32::new(8);
-                    let (mut made, mut refused) = (0, 0);
+                    let (mut made, mut refused, mut outside) = (0, 0, 0);
                     let picks = [0.0, -0.0, 1.0, -1.0, 0.5];
                     for _ in 0..20_000 {
                         let o =
@@ -662,16 +694,54 @@ mod tests {
                             crate::Ray3::with_range(origin, dir, rng.range(0.0, 1.0), rng.range(1.0, 50.0))
                         });
                         let limit = [0.0, 0.01, 0.5, 10.0][(rng.next_u32() % 4) as usize];
-                        let want = scalar_packet_start(&rays, &scalar_ray_lanes(&rays), limit);
+                        // A box near the rays' origin: in their way, beside it or around the origin.
+                        let centre = if rng.next_u32().is_multiple_of(2) {
+                            o + d * rng.range(0.0, 30.0) + rng.unit_vector() * rng.range(0.0, 3.0)
+                        } else {
+                            o + rng.unit_vector() * rng.range(0.0, 30.0)
+                        };
+                        let half =
+                            glam::Vec3::new(rng.range(0.1, 6.0), rng.range(0.1, 6.0), rng.range(0.1, 6.0));
+                        let (lo, hi) = ((centre - half).to_array(), (centre + half).to_array());
+                        let bounds = [lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]];
+                        let lanes = scalar_ray_lanes(&rays);
+                        let want = scalar_packet_start(&rays, &lanes, limit, bounds);
                         match &want {
-                            Some(_) => made += 1,
-                            None => refused += 1,
+                            Started::Packet(_) => made += 1,
+                            Started::Incoherent => refused += 1,
+                            Started::Outside => {
+                                outside += 1;
+                                let aabb = crate::Aabb3::new(centre - half, centre + half);
+                                let packet = RayPacket::from_lanes(
+                                    &[lanes[0], lanes[1], lanes[2]],
+                                    &[lanes[3], lanes[4], lanes[5]],
+                                    &lanes[6],
+                                )
+                                .expect("an outside packet runs one way along each axis");
+                                assert_eq!(
+                                    rays_in_bounds(&packet, lo, hi, &lanes[7]),
+                                    0,
+                                    "a ray enters the box"
+                                );
+                                for ray in &rays {
+                                    assert!(
+                                        crate::RayCast::cast_ray(&aabb, ray).is_none(),
+                                        "{ray:?} hits the box"
+                                    );
+                                }
+                            }
                         }
                         for kernel in Kernel::all_supported() {
-                            let got = with_kernel!(kernel, |k| k.packet_start(&rays, limit));
+                            let got = with_kernel!(kernel, |k| k.packet_start(&rays, limit, bounds));
                             let name = kernel.name();
-                            assert_eq!(got.is_some(), want.is_some(), "{name}: accepted differently");
-                            let (Some(g), Some(w)) = (got, want) else { continue };
+                            let (g, w) = match (got, want) {
+                                (Started::Packet(g), Started::Packet(w)) => (g, w),
+                                (Started::Outside, Started::Outside)
+                                | (Started::Incoherent, Started::Incoherent) => {
+                                    continue;
+                                }
+                                (g, w) => panic!("{name}: {g:?} where the reference says {w:?}"),
+                            };
                             let bits = |rows: &[[f32; N]]| {
                                 rows.iter().flatten().map(|x| x.to_bits()).collect::<Vec<_>>()
                             };
@@ -700,7 +770,7 @@ mod tests {
                             assert_eq!(bits(&[g.woop.t_min]), bits(&[w.woop.t_min]), "{name}: Woop t_min");
                         }
                         // The root test, every kernel alike.
-                        if let Some(w) = want {
+                        if let Started::Packet(w) = want {
                             let (min, max) =
                                 ([-3.0, -2.0, -4.0], [rng.range(-1.0, 3.0), 2.0, rng.range(-3.0, 4.0)]);
                             let reference = rays_in_bounds(&w.packet, min, max, &w.t_max);
@@ -711,7 +781,10 @@ mod tests {
                             }
                         }
                     }
-                    assert!(made > 5_000 && refused > 5_000, "{made} packets made, {refused} refused");
+                    assert!(
+                        made > 2_000 && refused > 5_000 && outside > 2_000,
+                        "{made} packets made, {refused} refused, {outside} outside"
+                    );
                 }
 
                 /// Every kernel's packet normals are the reference's, bit for bit.
