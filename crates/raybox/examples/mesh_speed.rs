@@ -2,13 +2,17 @@
 //! process: `cargo run --release -p raybox --example mesh_speed [terrain cells]`. The batch
 //! (`cast_rays_into`) uses all threads; `RAYON_NUM_THREADS=1` compares it on one.
 //! (The full comparison with more peers lives in `crates/raybox-bench`.)
+//!
+//! With `CLASSES=1` it also splits each ray set by what the ray does (misses the mesh's
+//! box, enters it and hits nothing, hits) and times `first_hit` and parry3d's cast on each
+//! class apart: where the single-ray ratio is won or lost.
 
 use std::time::Instant;
 
 use glam::Vec3;
 use parry3d::query::RayCast as _;
 use raybox::mesh::scene::{self, Pcg32};
-use raybox::{MeshData, Ray3, TriMesh};
+use raybox::{MeshData, Ray3, RayCast as _, TriMesh};
 
 /// A pinhole camera's rays at the mesh, `size` x `size` pixels: row after row (row-major,
 /// as most callers make them) or, with `tile`, in `tile` x `tile` pixel tiles (as
@@ -151,6 +155,71 @@ fn main() {
                 mrays(theirs),
                 theirs / ours,
             );
+            if std::env::var_os("CLASSES").is_some() {
+                by_class(&mesh, &peer, &rays, &peer_rays);
+            }
         }
     }
+}
+
+/// `first_hit` and parry3d's cast timed apart on three classes of rays: those that miss the
+/// mesh's box, those that enter it and hit nothing, and those that hit (best of 5 rounds).
+fn by_class(
+    mesh: &TriMesh,
+    peer: &parry3d::shape::TriMesh,
+    rays: &[Ray3],
+    peer_rays: &[parry3d::query::Ray],
+) {
+    let Some(bounds) = mesh.bounds() else { return };
+    let mut classes: [(Vec<Ray3>, Vec<parry3d::query::Ray>); 3] = Default::default();
+    for (r, p) in rays.iter().zip(peer_rays) {
+        let class = match (bounds.cast_ray(r).is_some(), mesh.first_hit(r).is_some()) {
+            (false, _) => 0,
+            (true, false) => 1,
+            (true, true) => 2,
+        };
+        classes[class].0.push(*r);
+        classes[class].1.push(*p);
+    }
+    let total: f64 = rays.len() as f64;
+    let mut times = [(0.0, 0.0); 3];
+    for ((ours, theirs), time) in classes.iter().zip(&mut times) {
+        if ours.is_empty() {
+            continue;
+        }
+        let (mut a, mut b) = (f64::MAX, f64::MAX);
+        for _ in 0..5 {
+            let t0 = Instant::now();
+            std::hint::black_box(ours.iter().filter(|r| mesh.first_hit(r).is_some()).count());
+            a = a.min(t0.elapsed().as_secs_f64());
+            let t0 = Instant::now();
+            std::hint::black_box(
+                theirs.iter().filter(|r| peer.cast_local_ray(r, f32::MAX, true).is_some()).count(),
+            );
+            b = b.min(t0.elapsed().as_secs_f64());
+        }
+        *time = (a * 1e9 / ours.len() as f64, b * 1e9 / ours.len() as f64);
+    }
+    let mean = |k: usize| -> f64 {
+        classes
+            .iter()
+            .zip(&times)
+            .map(|((c, _), t)| if k == 0 { t.0 } else { t.1 } * c.len() as f64)
+            .sum::<f64>()
+            / total
+    };
+    for (label, ((c, _), (a, b))) in
+        ["misses the box", "enters, no hit", "hits"].iter().zip(classes.iter().zip(times))
+    {
+        if c.is_empty() {
+            continue;
+        }
+        println!(
+            "    {label:15} {:5.1}% of rays: first_hit {a:7.1} ns, parry3d {b:7.1} ns ({:.2}x); {:3.0}% of first_hit's time",
+            100.0 * c.len() as f64 / total,
+            b / a,
+            100.0 * a * c.len() as f64 / total / mean(0),
+        );
+    }
+    println!("    all: first_hit {:.1} ns, parry3d {:.1} ns ({:.2}x)", mean(0), mean(1), mean(1) / mean(0));
 }
