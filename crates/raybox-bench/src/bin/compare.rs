@@ -67,11 +67,18 @@ fn prepare<P: MeshPeer>(peer: P, mesh: &TriMesh, rays: &[Ray3]) -> Prepared<P> {
     Prepared { peer, rays: peer_rays, agreement }
 }
 
-/// Seconds `f` takes.
+/// Seconds `f` takes, and what it returns.
 fn seconds(f: impl FnOnce() -> usize) -> (f64, usize) {
     let t0 = Instant::now();
     let hits = std::hint::black_box(f());
     (t0.elapsed().as_secs_f64(), hits)
+}
+
+/// Seconds `f` takes (a batch call, whose results the caller reads afterwards).
+fn seconds_of(f: impl FnOnce()) -> f64 {
+    let t0 = Instant::now();
+    f();
+    t0.elapsed().as_secs_f64()
 }
 
 fn peer_pass<P: MeshPeer>(p: &Prepared<P>, parallel: bool) -> (f64, usize) {
@@ -120,11 +127,7 @@ fn run_set(
             // pass over the results (20-48 MB for a million rays, 1-2 ms) is the harness's
             // work, not the library's; the peers count inside their own parallel loops.
             let (secs, hits) = if parallel {
-                let secs = seconds(|| {
-                    mesh.first_hits_into(rays, &mut first_buf);
-                    0
-                })
-                .0;
+                let secs = seconds_of(|| mesh.first_hits_into(rays, &mut first_buf));
                 (secs, first_buf.iter().filter(|h| h.is_some()).count())
             } else {
                 seconds(|| rays.iter().filter(|r| mesh.first_hit(r).is_some()).count())
@@ -132,11 +135,7 @@ fn run_set(
             keep_best(&mut best[t][0], secs);
             assert_eq!(*ray_hits.get_or_insert(hits), hits, "raybox's hit count changed between passes");
             let (secs, full_hits) = if parallel {
-                let secs = seconds(|| {
-                    mesh.cast_rays_into(rays, &mut hit_buf);
-                    0
-                })
-                .0;
+                let secs = seconds_of(|| mesh.cast_rays_into(rays, &mut hit_buf));
                 (secs, hit_buf.iter().filter(|h| h.is_some()).count())
             } else {
                 seconds(|| rays.iter().filter(|r| mesh.cast_ray(r).is_some()).count())
@@ -144,11 +143,7 @@ fn run_set(
             keep_best(&mut best[t][5], secs);
             assert_eq!(full_hits, hits, "{scene}/{}: cast_ray disagrees with first_hit", set.name);
             let (secs, occluded) = if parallel {
-                let secs = seconds(|| {
-                    mesh.occluded_rays_into(rays, &mut occl_buf);
-                    0
-                })
-                .0;
+                let secs = seconds_of(|| mesh.occluded_rays_into(rays, &mut occl_buf));
                 (secs, occl_buf.iter().filter(|&&o| o).count())
             } else {
                 seconds(|| rays.iter().filter(|r| mesh.occluded(r)).count())

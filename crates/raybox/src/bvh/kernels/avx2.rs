@@ -618,7 +618,8 @@ pub(super) unsafe fn packet_start<'r>(
         let r = ray_vectors(rays);
         let (lo, hi) = field_bounds(&r);
         let Some(x) = packet_extremes(lo, hi, spread) else { return Started::Incoherent };
-        if x.packet::<PACKET>().box_entry(|row| bounds[row % 6], x.t_max_hi).is_none() {
+        let mut packet = x.packet::<PACKET>();
+        if packet.box_entry(|row| bounds[row % 6], x.t_max_hi).is_none() {
             return Started::Outside;
         }
         let one = _mm256_set1_ps(1.0);
@@ -663,7 +664,6 @@ pub(super) unsafe fn packet_start<'r>(
         }
         let dir = [dx, dy, dz];
         let dz = dir[k[2] % 3];
-        let mut packet = x.packet();
         let mut woop =
             PacketWoop { o: [[0.0; PACKET]; 3], s: [[0.0; PACKET]; 3], t_min: [0.0; PACKET], k, rays };
         let mut t_max_row = [0.0; PACKET];

@@ -391,7 +391,8 @@ unsafe fn packet_start<'r>(
         let Some(x) = packet_extremes(_mm256_min_ps(lo_a, lo_b), _mm256_max_ps(hi_a, hi_b), spread) else {
             return Started::Incoherent;
         };
-        if x.packet::<WIDE>().box_entry(|row| bounds[row % 6], x.t_max_hi).is_none() {
+        let mut packet = x.packet::<WIDE>();
+        if packet.box_entry(|row| bounds[row % 6], x.t_max_hi).is_none() {
             return Started::Outside;
         }
         let (ta, tb) = (transpose(ra), transpose(rb));
@@ -436,7 +437,6 @@ unsafe fn packet_start<'r>(
         let origin = [ox, oy, oz];
         let dir = [dx, dy, dz];
         let dz = dir[k[2] % 3];
-        let mut packet = x.packet();
         let mut woop = PacketWoop { o: [[0.0; WIDE]; 3], s: [[0.0; WIDE]; 3], t_min: [0.0; WIDE], k, rays };
         let mut t_max_row = [0.0; WIDE];
         for a in 0..3 {
