@@ -3,9 +3,9 @@
 //! (`cast_rays_into`) uses all threads; `RAYON_NUM_THREADS=1` compares it on one.
 //! (The full comparison with more peers lives in `crates/raybox-bench`.)
 //!
-//! With `CLASSES=1` it also splits each ray set by what the ray does (misses the mesh's
-//! box, enters it and hits nothing, hits) and times `first_hit` and parry3d's cast on each
-//! class apart: where the single-ray ratio is won or lost.
+//! With `CLASSES` set (and `NO_PEER` not) it also splits each ray set by what the ray does
+//! (misses the mesh's box, enters it and hits nothing, hits) and times `first_hit` and
+//! parry3d's cast on each class apart: where `first_hit`'s ratio to parry3d is won or lost.
 
 use std::time::Instant;
 
@@ -155,7 +155,7 @@ fn main() {
                 mrays(theirs),
                 theirs / ours,
             );
-            if std::env::var_os("CLASSES").is_some() {
+            if std::env::var_os("CLASSES").is_some() && std::env::var_os("NO_PEER").is_none() {
                 by_class(&mesh, &peer, &rays, &peer_rays);
             }
         }

@@ -660,8 +660,9 @@ impl TriMesh {
     /// or `None` when the rays are not coherent (a packet of scattered rays would visit the
     /// union of their paths); with the hits, how many leaves the packet visited and how
     /// many of its rays tested them (the batch driver's measure of the packet's gain).
-    /// Rays that all miss the mesh's box by the packet test of that box are
-    /// [`Traced::Outside`] as soon as their extremes are known, with no other set-up.
+    /// Rays whose direction signs and origins pass (the first checks) and that all miss the
+    /// mesh's box by the packet test of that box are [`Traced::Outside`] as soon as their
+    /// extremes are known, with no other set-up, whatever their spread of directions.
     #[inline(always)]
     fn trace_packet<K: PacketKernel<N>, const N: usize>(
         &self,
@@ -1363,7 +1364,8 @@ mod tests {
     /// Packets of 16 rays give the single casts' answers bit for bit, closest and any hit,
     /// with every kernel (the AVX-512 kernel's own vector code; the others' with the
     /// references of `packet.rs`): whole tiles, tiles partly or wholly off the mesh's box
-    /// (these end at the packet test of the box, `Traced::Outside`), tiles with ranges that
+    /// (most of the latter end at the packet test of the box, `Traced::Outside`; the kernel
+    /// test `every_kernel_starts_packets_as_the_reference` counts that path), tiles with ranges that
     /// end before or start after the mesh, tiles aimed at shared edges.
     #[test]
     fn wide_packets_find_the_single_casts_hits_bit_for_bit() {

@@ -259,7 +259,9 @@ pub(crate) trait PacketKernel<const N: usize>: Copy {
     }
 
     /// Whether `N` rays make a packet (origins within `spread` of each other on every
-    /// axis, and see `packet::scalar_packet_start`, the reference), and if so its set-up.
+    /// axis, and see `packet::scalar_packet_start`, the reference), and if so its set-up;
+    /// or, once their extremes are known, that none can enter the box `bounds` (min x, y,
+    /// z, max x, y, z): [`Started::Outside`].
     #[inline(always)]
     fn packet_start(self, rays: &[crate::Ray3; N], spread: f32, bounds: [f32; 6]) -> Started<'_, N> {
         packet::scalar_packet_start(rays, &self.ray_lanes(rays), spread, bounds)

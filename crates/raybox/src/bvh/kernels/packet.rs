@@ -691,17 +691,37 @@ mod tests {
                             } else {
                                 o + rng.unit_vector() * spread
                             };
-                            crate::Ray3::with_range(origin, dir, rng.range(0.0, 1.0), rng.range(1.0, 50.0))
+                            // Ranges mostly from [0, 1), now and then from below 0 or from
+                            // -inf, and now and then to +inf.
+                            let t_min = match rng.next_u32() % 8 {
+                                0 => rng.range(-5.0, 0.0),
+                                1 => f32::NEG_INFINITY,
+                                _ => rng.range(0.0, 1.0),
+                            };
+                            let t_max = if rng.next_u32().is_multiple_of(8) {
+                                f32::INFINITY
+                            } else {
+                                rng.range(1.0, 50.0)
+                            };
+                            crate::Ray3::with_range(origin, dir, t_min, t_max)
                         });
                         let limit = [0.0, 0.01, 0.5, 10.0][(rng.next_u32() % 4) as usize];
                         // A box near the rays' origin: in their way, beside it or around the origin.
-                        let centre = if rng.next_u32().is_multiple_of(2) {
+                        let mut centre = if rng.next_u32().is_multiple_of(2) {
                             o + d * rng.range(0.0, 30.0) + rng.unit_vector() * rng.range(0.0, 3.0)
                         } else {
                             o + rng.unit_vector() * rng.range(0.0, 30.0)
                         };
-                        let half =
+                        let mut half =
                             glam::Vec3::new(rng.range(0.1, 6.0), rng.range(0.1, 6.0), rng.range(0.1, 6.0));
+                        if rng.next_u32().is_multiple_of(8) {
+                            // A flat box (a terrain's, say), its planes sometimes at exactly 0.
+                            let axis = (rng.next_u32() % 3) as usize;
+                            half[axis] = 0.0;
+                            if rng.next_u32().is_multiple_of(2) {
+                                centre[axis] = [0.0, -0.0][(rng.next_u32() % 2) as usize];
+                            }
+                        }
                         let (lo, hi) = ((centre - half).to_array(), (centre + half).to_array());
                         let bounds = [lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]];
                         let lanes = scalar_ray_lanes(&rays);
