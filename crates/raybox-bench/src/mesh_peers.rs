@@ -1,6 +1,6 @@
-//! raybox's mesh peers: parry3d's `TriMesh`, `obvhs`'s compressed wide BVH and `bvh`'s
-//! binary BVH, each built over a [`MeshData`] and answering "the closest hit's `t`" through
-//! its documented API. Every value crosses as an array (parry does its math on glamx,
+//! raybox's mesh peers: parry3d's `TriMesh`, `obvhs`'s compressed wide BVH, `bvh`'s
+//! binary BVH and, where the system has it, Embree 3 (through `embree-peer`), each built
+//! over a [`MeshData`] and answering "the closest hit's `t`" through its documented API. Every value crosses as an array (parry does its math on glamx,
 //! `bvh` on nalgebra 0.35); rays are converted once, before timing, into each library's
 //! own ray type.
 //!
@@ -9,6 +9,7 @@
 //! | parry3d 0.31 | `TriMesh::new(vertices, indices)` | `cast_local_ray(&ray, inf, solid = true)` |
 //! | obvhs 0.4 | `build_cwbvh_from_tris(.., BvhBuildParams::medium_build(), ..)`, triangles reordered by `primitive_indices` (as its `cornell_box_cwbvh` example) | `CwBvh::ray_traverse` with `Triangle::intersect` (Möller–Trumbore, two-sided) |
 //! | bvh 0.13 | `Bvh::build_par` over one shape per triangle | `nearest_traverse_iterator` (leaves in order of entry), stopping once a leaf's box starts beyond the best hit; `Ray::intersects_triangle` on both windings (it culls back faces) |
+//! | Embree 3.13 (the system's `libembree3.so.3`, opened at run time) | one triangle geometry, `RTC_BUILD_QUALITY_MEDIUM` (its default), default device | `rtcIntersect1` (incoherent context); the batch also tries `rtcIntersect16` on runs of 16 rays (coherent context), and any hit is `rtcOccluded1` |
 
 use std::time::Duration;
 
@@ -17,6 +18,8 @@ use bvh::bounding_hierarchy::{BHShape, BoundingHierarchy};
 use nalgebra::{Point3, Vector3};
 use parry3d::query::RayCast as _;
 use raybox::{MeshData, Ray3};
+
+pub use embree_peer::{Embree, Quality as EmbreeQuality};
 
 /// A library that builds a BVH over a triangle mesh and casts closest-hit rays.
 pub trait MeshPeer: Sized + Sync {
@@ -188,5 +191,71 @@ impl MeshPeer for BvhMesh {
             best = best.min(front).min(back);
         }
         best.is_finite().then_some(best)
+    }
+}
+
+/// Embree 3's scene over the mesh (see [`embree_peer`]).
+pub struct EmbreeMesh(embree_peer::Scene);
+
+impl EmbreeMesh {
+    /// Builds the mesh on `device` with `quality`.
+    ///
+    /// # Errors
+    /// When Embree refuses the mesh.
+    pub fn new(
+        device: &embree_peer::Device,
+        data: &MeshData,
+        quality: EmbreeQuality,
+    ) -> Result<Self, embree_peer::Error> {
+        let vertices: Vec<[f32; 3]> = data.vertices.iter().map(|v| v.to_array()).collect();
+        device.scene(&vertices, &data.indices, quality).map(Self)
+    }
+
+    /// Closest hits of a batch on all threads: `rtcIntersect16` on each run of 16 rays
+    /// (Embree's packet path); returns how many rays hit.
+    #[must_use]
+    pub fn cast16_par(&self, rays: &[embree_peer::Ray]) -> usize {
+        use rayon::prelude::*;
+        rays.par_chunks(16)
+            .map(|chunk| {
+                let mut out = [None; 16];
+                self.0.intersect16(chunk, &mut out);
+                out.iter().filter(|h| h.is_some()).count()
+            })
+            .sum()
+    }
+
+    /// Whether `ray` hits anything (`rtcOccluded1`).
+    #[inline]
+    #[must_use]
+    pub fn occluded(&self, ray: &embree_peer::Ray) -> bool {
+        self.0.occluded(ray)
+    }
+}
+
+impl MeshPeer for EmbreeMesh {
+    type Ray = embree_peer::Ray;
+    const NAME: &'static str = "Embree";
+
+    /// # Panics
+    /// When Embree 3 is not installed (callers that may run without it use
+    /// [`EmbreeMesh::new`]).
+    fn build(data: &MeshData) -> Self {
+        let device = Embree::load().and_then(|e| e.device("")).expect("Embree 3 is installed");
+        Self::new(&device, data, EmbreeQuality::Medium).expect("Embree accepts the mesh")
+    }
+
+    fn ray(ray: &Ray3) -> Self::Ray {
+        embree_peer::Ray {
+            origin: ray.origin().to_array(),
+            dir: ray.dir().to_array(),
+            t_min: ray.t_min(),
+            t_max: ray.t_max(),
+        }
+    }
+
+    #[inline]
+    fn cast(&self, ray: &Self::Ray) -> Option<f32> {
+        self.0.intersect(ray).map(|h| h.t)
     }
 }

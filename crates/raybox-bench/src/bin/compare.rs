@@ -1,4 +1,4 @@
-//! Mesh ray casting, raybox beside parry3d, obvhs and bvh, in one process:
+//! Mesh ray casting, raybox beside parry3d, obvhs, bvh and Embree 3, in one process:
 //! `cargo run --release -p raybox-bench --bin compare [-- --quick]`.
 //!
 //! For each scene (bunny, 1M-triangle terrain, Stanford dragon) and ray set (1024x1024
@@ -11,6 +11,11 @@
 //! - all threads: raybox's batch API (`first_hits_into`, `cast_rays_into`,
 //!   `occluded_rays_into`, into buffers kept across rounds) and, for the peers, the same
 //!   single-ray call under rayon's `par_iter` on the same global pool.
+//!
+//! Embree is timed where the system has it (`libembree3.so.3`; see `embree-peer`), else its
+//! column says so. Its batch figure is the faster of its two calls under rayon:
+//! `rtcIntersect1` per ray and `rtcIntersect16` per run of 16 rays (its packet path, which
+//! the camera's 4x4 tiles suit); its any-hit figure is `rtcOccluded1`.
 //!
 //! The peers' calls return the distance alone (parry3d's `cast_local_ray`) or with the
 //! primitive (obvhs, bvh); raybox's `first_hit` returns the distance, the triangle and the
@@ -25,13 +30,35 @@ use std::time::Instant;
 
 use raybox::{BuildQuality, MeshData, Ray3, TriMesh};
 use raybox_bench::median_split::median_split_sah;
-use raybox_bench::mesh_peers::{BvhMesh, MeshPeer, ObvhsMesh, ParryMesh, parry_inputs, parry_trimesh};
+use raybox_bench::mesh_peers::{
+    BvhMesh, Embree, EmbreeMesh, EmbreeQuality, MeshPeer, ObvhsMesh, ParryMesh, parry_inputs, parry_trimesh,
+};
 use raybox_bench::scenes::{self, Scene, Sizes};
 use raybox_bench::trace::{self, Agreement};
 use rayon::prelude::*;
 
 /// Peers in table order.
-const PEERS: [&str; 3] = [ParryMesh::NAME, ObvhsMesh::NAME, BvhMesh::NAME];
+const PEERS: [&str; 4] = [ParryMesh::NAME, ObvhsMesh::NAME, BvhMesh::NAME, EmbreeMesh::NAME];
+
+/// A peer's figure in one row.
+#[derive(Clone, Copy, Debug)]
+enum Cell {
+    /// Best seconds.
+    Time(f64),
+    /// Its closest hits disagree with raybox's: not timed.
+    Disagrees,
+    /// The library is not on this machine (Embree).
+    Absent,
+}
+
+impl Cell {
+    fn time(self) -> Option<f64> {
+        match self {
+            Cell::Time(t) => Some(t),
+            _ => None,
+        }
+    }
+}
 
 /// One timed configuration: a scene, a ray set, a thread count.
 struct Row {
@@ -44,8 +71,12 @@ struct Row {
     closest: f64,
     full: f64,
     any: f64,
-    /// Best seconds per peer (`None`: it disagrees, not timed).
-    peers: [Option<f64>; 3],
+    /// Each peer's closest hits.
+    peers: [Cell; 4],
+    /// Embree's any hit (`rtcOccluded1`).
+    embree_any: Cell,
+    /// Embree's batch calls apart (all-threads rows): `rtcIntersect1`, `rtcIntersect16`.
+    embree_batch: Option<(f64, f64)>,
 }
 
 impl Row {
@@ -99,7 +130,7 @@ fn run_set(
     scene: &'static str,
     set: &scenes::RaySet,
     mesh: &TriMesh,
-    peers: (&ParryMesh, &ObvhsMesh, &BvhMesh),
+    peers: (&ParryMesh, &ObvhsMesh, &BvhMesh, Option<&EmbreeMesh>),
     rounds: usize,
 ) -> [Row; 2] {
     let rays = &set.rays;
@@ -107,13 +138,24 @@ fn run_set(
     let parry = prepare(Ref(peers.0), mesh, rays);
     let obvhs = prepare(Ref(peers.1), mesh, rays);
     let bvh = prepare(Ref(peers.2), mesh, rays);
+    let embree = peers.3.map(|e| prepare(Ref(e), mesh, rays));
     let agreements = [parry.agreement, obvhs.agreement, bvh.agreement];
-    for (name, a) in PEERS.iter().zip(&agreements) {
-        let verdict = if a.agrees() { "agrees" } else { "DISAGREES (not timed)" };
-        println!("check {scene}/{}: {name} {verdict}: {}", set.name, a.summary());
+    for (name, a) in
+        PEERS.iter().zip(agreements.iter().map(Some).chain([embree.as_ref().map(|e| &e.agreement)]))
+    {
+        match a {
+            Some(a) => {
+                let verdict = if a.agrees() { "agrees" } else { "DISAGREES (not timed)" };
+                println!("check {scene}/{}: {name} {verdict}: {}", set.name, a.summary());
+            }
+            None => println!("check {scene}/{}: {name} not installed (not timed)", set.name),
+        }
     }
+    let embree = embree.filter(|e| e.agreement.agrees());
     let threads = rayon::current_num_threads();
     let mut best: [[Option<f64>; 6]; 2] = [[None; 6]; 2];
+    // Embree per thread setting: rtcIntersect1, rtcIntersect16 (all threads only), rtcOccluded1.
+    let mut embree_best: [[Option<f64>; 3]; 2] = [[None; 3]; 2];
     let mut ray_hits = None;
     // The batch calls write into buffers kept across rounds, as a renderer keeps its frame
     // buffer (`cast_rays` would also time the first writes to 48 MB of fresh pages).
@@ -159,17 +201,52 @@ fn run_set(
             if agreements[2].agrees() {
                 keep_best(&mut best[t][4], peer_pass(&bvh, parallel).0);
             }
+            if let Some(e) = &embree {
+                let (secs, h) = peer_pass(e, parallel);
+                keep_best(&mut embree_best[t][0], secs);
+                assert_eq!(h, hits, "{scene}/{}: Embree's hit count (rtcIntersect1)", set.name);
+                if parallel {
+                    let (secs, h) = seconds(|| e.peer.0.cast16_par(&e.rays));
+                    keep_best(&mut embree_best[t][1], secs);
+                    assert_eq!(h, hits, "{scene}/{}: Embree's hit count (rtcIntersect16)", set.name);
+                }
+                let (secs, h) = if parallel {
+                    seconds(|| e.rays.par_iter().filter(|r| e.peer.0.occluded(r)).count())
+                } else {
+                    seconds(|| e.rays.iter().filter(|r| e.peer.0.occluded(r)).count())
+                };
+                keep_best(&mut embree_best[t][2], secs);
+                assert_eq!(h, hits, "{scene}/{}: Embree's occluded count", set.name);
+            }
         }
     }
-    let row = |t: usize, threads: usize| Row {
-        scene,
-        set: set.name,
-        threads,
-        rays: rays.len(),
-        closest: best[t][0].expect("timed"),
-        full: best[t][5].expect("timed"),
-        any: best[t][1].expect("timed"),
-        peers: [best[t][2], best[t][3], best[t][4]],
+    let cell = |secs: Option<f64>| secs.map_or(Cell::Disagrees, Cell::Time);
+    let embree_cell = |secs: Option<f64>| match peers.3 {
+        None => Cell::Absent,
+        Some(_) => cell(secs),
+    };
+    let row = |t: usize, threads: usize| {
+        let e = embree_best[t];
+        Row {
+            scene,
+            set: set.name,
+            threads,
+            rays: rays.len(),
+            closest: best[t][0].expect("timed"),
+            full: best[t][5].expect("timed"),
+            any: best[t][1].expect("timed"),
+            peers: [
+                cell(best[t][2]),
+                cell(best[t][3]),
+                cell(best[t][4]),
+                embree_cell(match (e[0], e[1]) {
+                    (Some(a), Some(b)) => Some(a.min(b)),
+                    (a, b) => a.or(b),
+                }),
+            ],
+            embree_any: embree_cell(e[2]),
+            embree_batch: e[0].zip(e[1]),
+        }
     };
     let hits = ray_hits.unwrap_or(0);
     println!(
@@ -209,10 +286,16 @@ struct BuildRow {
     /// raybox Fast, Balanced, High: (ms, stats).
     raybox: Vec<(BuildQuality, f64, raybox::BvhStats)>,
     parry_ms: f64,
+    /// Embree's Low, Medium and High builds on a 1-thread device (ms), where installed.
+    embree_ms: Option<[f64; 3]>,
     median_sah: f32,
 }
 
-fn run_builds(scene: &Scene, rounds: usize) -> BuildRow {
+const EMBREE_QUALITIES: [EmbreeQuality; 3] = [EmbreeQuality::Low, EmbreeQuality::Medium, EmbreeQuality::High];
+
+fn run_builds(scene: &Scene, rounds: usize, embree: Option<&Embree>) -> BuildRow {
+    let embree_device = embree.map(|e| e.device("threads=1").expect("a 1-thread Embree device"));
+    let mut embree_ms = embree_device.as_ref().map(|_| [f64::MAX; 3]);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a 1-thread pool");
     let qualities = [BuildQuality::Fast, BuildQuality::Balanced, BuildQuality::High];
     let mut best = [f64::MAX; 4];
@@ -232,6 +315,17 @@ fn run_builds(scene: &Scene, rounds: usize) -> BuildRow {
             let built = std::hint::black_box(parry_trimesh(inputs));
             best[3] = best[3].min(t0.elapsed().as_secs_f64() * 1e3);
             drop(built);
+            if let (Some(device), Some(ms)) = (&embree_device, &mut embree_ms) {
+                for (q, quality) in EMBREE_QUALITIES.iter().enumerate() {
+                    // Embree copies the mesh into its own buffers: the copy is part of its build,
+                    // as the conversion of the inputs is part of raybox's and parry3d's.
+                    let t0 = Instant::now();
+                    let built =
+                        EmbreeMesh::new(device, &scene.data, *quality).expect("Embree builds the mesh");
+                    ms[q] = ms[q].min(t0.elapsed().as_secs_f64() * 1e3);
+                    drop(built);
+                }
+            }
         }
     });
     BuildRow {
@@ -243,16 +337,21 @@ fn run_builds(scene: &Scene, rounds: usize) -> BuildRow {
             .map(|(q, quality)| (*quality, best[q], stats[q].expect("built")))
             .collect(),
         parry_ms: best[3],
+        embree_ms,
         median_sah: median_split_sah(&scene.data),
     }
 }
 
-fn fmt_mrays(row: &Row, secs: Option<f64>) -> String {
-    secs.map_or_else(|| "disagrees".to_owned(), |s| format!("{:.2}", row.mrays(s)))
+fn fmt_mrays(row: &Row, cell: Cell) -> String {
+    match cell {
+        Cell::Time(s) => format!("{:.2}", row.mrays(s)),
+        Cell::Disagrees => "disagrees".to_owned(),
+        Cell::Absent => "not installed".to_owned(),
+    }
 }
 
-fn fmt_ratio(ours: f64, theirs: Option<f64>) -> String {
-    theirs.map_or_else(|| "—".to_owned(), |t| format!("{:.2}x", t / ours))
+fn fmt_ratio(ours: f64, theirs: Cell) -> String {
+    theirs.time().map_or_else(|| "—".to_owned(), |t| format!("{:.2}x", t / ours))
 }
 
 fn print_trace_table(rows: &[Row]) {
@@ -260,44 +359,60 @@ fn print_trace_table(rows: &[Row]) {
         "\n### Ray casts (Mrays/s; ratio = raybox's throughput / the peer's, same rays, same thread count)\n"
     );
     println!(
-        "| scene | rays | threads | query | raybox | {} | {} | {} | vs {} | vs {} | vs {} |",
-        PEERS[0], PEERS[1], PEERS[2], PEERS[0], PEERS[1], PEERS[2]
+        "| scene | rays | threads | query | raybox | {} | {} | {} | {} | vs {} | vs {} | vs {} | vs {} |",
+        PEERS[0], PEERS[1], PEERS[2], PEERS[3], PEERS[0], PEERS[1], PEERS[2], PEERS[3]
     );
-    println!("| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    println!("| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     for r in rows {
         let api = if r.threads == 1 { "`first_hit` loop" } else { "batch (`first_hits_into`)" };
+        let [p0, p1, p2, p3] = r.peers.map(|c| fmt_mrays(r, c));
+        let [q0, q1, q2, q3] = r.peers.map(|c| fmt_ratio(r.closest, c));
         println!(
-            "| {} | {} | {} | closest hit, {api} | {:.2} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | closest hit, {api} | {:.2} | {p0} | {p1} | {p2} | {p3} | {q0} | {q1} | {q2} | {q3} |",
             r.scene,
             r.set,
             r.threads,
             r.mrays(r.closest),
-            fmt_mrays(r, r.peers[0]),
-            fmt_mrays(r, r.peers[1]),
-            fmt_mrays(r, r.peers[2]),
-            fmt_ratio(r.closest, r.peers[0]),
-            fmt_ratio(r.closest, r.peers[1]),
-            fmt_ratio(r.closest, r.peers[2]),
         );
         let api = if r.threads == 1 { "`cast_ray` loop" } else { "`cast_rays_into`" };
+        let [q0, q1, q2, q3] = r.peers.map(|c| fmt_ratio(r.full, c));
         println!(
-            "| {} | {} | {} | closest hit with normal and point, {api} | {:.2} | | | | {} | {} | {} |",
+            "| {} | {} | {} | closest hit with normal and point, {api} | {:.2} | | | | | {q0} | {q1} | {q2} | {q3} |",
             r.scene,
             r.set,
             r.threads,
             r.mrays(r.full),
-            fmt_ratio(r.full, r.peers[0]),
-            fmt_ratio(r.full, r.peers[1]),
-            fmt_ratio(r.full, r.peers[2]),
         );
         let api = if r.threads == 1 { "`occluded` loop" } else { "`occluded_rays_into`" };
         println!(
-            "| {} | {} | {} | any hit, {api} | {:.2} | | | | any/closest {:.2}x | | |",
+            "| {} | {} | {} | any hit, {api} (any/closest {:.2}x) | {:.2} | | | | {} | | | | {} |",
             r.scene,
             r.set,
             r.threads,
+            r.closest / r.any,
             r.mrays(r.any),
-            r.closest / r.any
+            fmt_mrays(r, r.embree_any),
+            fmt_ratio(r.any, r.embree_any),
+        );
+    }
+    let batches: Vec<String> = rows
+        .iter()
+        .filter_map(|r| {
+            r.embree_batch.map(|(one, sixteen)| {
+                format!(
+                    "{}/{} `rtcIntersect1` {:.2}, `rtcIntersect16` {:.2}",
+                    r.scene,
+                    r.set,
+                    r.mrays(one),
+                    r.mrays(sixteen)
+                )
+            })
+        })
+        .collect();
+    if !batches.is_empty() {
+        println!(
+            "\nEmbree's batch rows take the faster of its two calls on all threads (Mrays/s): {}.",
+            batches.join("; ")
         );
     }
 }
@@ -330,6 +445,17 @@ fn print_build_table(builds: &[BuildRow]) {
             b.parry_ms,
             b.parry_ms / mtri
         );
+        if let Some(ms) = b.embree_ms {
+            for (quality, ms) in EMBREE_QUALITIES.iter().zip(ms) {
+                println!(
+                    "| {} | {} | Embree {quality:?} (1-thread device) | {ms:.1} | {:.0} | {:.2}x | | | | |",
+                    b.scene,
+                    b.triangles,
+                    ms / mtri,
+                    ms / b.parry_ms
+                );
+            }
+        }
         println!(
             "| {} | {} | median split (reference, not timed) | | | | | | | {:.2} |",
             b.scene, b.triangles, b.median_sah
@@ -343,7 +469,7 @@ fn print_targets(rows: &[Row], builds: &[BuildRow]) {
     let mark = |ok: bool| if ok { "met" } else { "**not met**" };
     let one: Vec<&Row> = rows.iter().filter(|r| r.threads == 1).collect();
     let all: Vec<&Row> = rows.iter().filter(|r| r.threads > 1).collect();
-    let parry_ratio = |r: &Row| r.peers[0].map(|p| p / r.closest);
+    let parry_ratio = |r: &Row| r.peers[0].time().map(|p| p / r.closest);
     let list = |rs: &[&Row], f: &dyn Fn(&Row) -> Option<f64>| {
         rs.iter()
             .map(|r| {
@@ -361,7 +487,7 @@ fn print_targets(rows: &[Row], builds: &[BuildRow]) {
         rs.iter().all(|r| f(r).is_some_and(|x| x >= t))
     };
 
-    let full_ratio = |r: &Row| r.peers[0].map(|p| p / r.full);
+    let full_ratio = |r: &Row| r.peers[0].time().map(|p| p / r.full);
     let ok = all_at_least(&one, &parry_ratio, 3.5);
     println!(
         "- single-ray closest hit (`first_hit`), 1 thread, >= 3.5x parry3d everywhere: {} ({}; with normal and point, `cast_ray`: {})",
@@ -404,6 +530,15 @@ fn print_targets(rows: &[Row], builds: &[BuildRow]) {
             .join(", ")
     );
 
+    let embree_ratio = |r: &Row| r.peers[3].time().map(|p| p / r.closest);
+    if rows.iter().any(|r| r.peers[3].time().is_some()) {
+        println!(
+            "- (beside the targets) raybox against Embree's closest hit: 1 thread ({}); all threads ({})",
+            list(&one, &embree_ratio),
+            list(&all, &embree_ratio)
+        );
+    }
+
     if let Some(t) = builds.iter().find(|b| b.scene == "terrain") {
         for (quality, limit) in [(BuildQuality::Balanced, 0.7), (BuildQuality::Fast, 0.35)] {
             if let Some((_, ms, s)) = t.raybox.iter().find(|(q, _, _)| *q == quality) {
@@ -432,7 +567,14 @@ fn main() {
         "cargo run --release -p raybox-bench --bin compare{}",
         if quick { " -- --quick" } else { "" }
     );
-    println!("## raybox vs parry3d, obvhs, bvh: mesh ray casts\n");
+    let embree = match Embree::load() {
+        Ok(e) => Some(e),
+        Err(e) => {
+            println!("Embree not timed: {e} (Debian: `apt-get install libembree3-3`)\n");
+            None
+        }
+    };
+    println!("## raybox vs parry3d, obvhs, bvh, Embree: mesh ray casts\n");
     println!("- command: `{command}`");
     println!("- date: {}", trace::utc_now());
     println!("- machine: {}", trace::cpu_line());
@@ -461,6 +603,10 @@ fn main() {
         let parry = ParryMesh::build(&scene.data);
         let obvhs = ObvhsMesh::build(&scene.data);
         let bvh = BvhMesh::build(&scene.data);
+        let embree_mesh = embree.as_ref().map(|e| {
+            let device = e.device("").expect("an Embree device");
+            EmbreeMesh::new(&device, &scene.data, EmbreeQuality::Medium).expect("Embree builds the mesh")
+        });
         println!(
             "{}: {} triangles ({} degenerate); raybox built in {:.0} ms ({:?}), the peers in {:.0} ms",
             scene.name,
@@ -471,10 +617,16 @@ fn main() {
             t0.elapsed().as_secs_f64() * 1e3
         );
         for set in scenes::ray_sets(&scene.data, sizes) {
-            rows.extend(run_set(scene.name, &set, &mesh, (&parry, &obvhs, &bvh), rounds));
+            rows.extend(run_set(
+                scene.name,
+                &set,
+                &mesh,
+                (&parry, &obvhs, &bvh, embree_mesh.as_ref()),
+                rounds,
+            ));
         }
-        drop((mesh, parry, obvhs, bvh));
-        builds.push(run_builds(scene, rounds));
+        drop((mesh, parry, obvhs, bvh, embree_mesh));
+        builds.push(run_builds(scene, rounds, embree.as_ref()));
     }
     print_trace_table(&rows);
     print_build_table(&builds);
