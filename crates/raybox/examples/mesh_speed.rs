@@ -6,6 +6,8 @@
 //! With `CLASSES` set (and `NO_PEER` not) it also splits each ray set by what the ray does
 //! (misses the mesh's box, enters it and hits nothing, hits) and times `first_hit` and
 //! parry3d's cast on each class apart: where `first_hit`'s ratio to parry3d is won or lost.
+//! Where Embree 3 is installed (`scripts/install-embree`), its `rtcIntersect1` is timed on
+//! each class too.
 
 use std::time::Instant;
 
@@ -69,6 +71,7 @@ fn main() {
         if std::env::var_os("BUILD_ONLY").is_some() {
             continue;
         }
+        let embree_scene = std::env::var_os("CLASSES").and_then(|_| embree_scene(&data));
         let sets = [
             ("primary", camera_rays(&data, 512, 1)),
             ("tiles", camera_rays(&data, 1024, 4)),
@@ -156,17 +159,28 @@ fn main() {
                 theirs / ours,
             );
             if std::env::var_os("CLASSES").is_some() && std::env::var_os("NO_PEER").is_none() {
-                by_class(&mesh, &peer, &rays, &peer_rays);
+                by_class(&mesh, &peer, embree_scene.as_ref(), &rays, &peer_rays);
             }
         }
     }
 }
 
-/// `first_hit` and parry3d's cast timed apart on three classes of rays: those that miss the
-/// mesh's box, those that enter it and hit nothing, and those that hit (best of 5 rounds).
+/// Embree's scene over `data`, or `None` (with a note) when Embree is not installed.
+fn embree_scene(data: &MeshData) -> Option<embree_peer::Scene> {
+    let vertices: Vec<[f32; 3]> = data.vertices.iter().map(|v| v.to_array()).collect();
+    let scene = embree_peer::Embree::load()
+        .and_then(|e| e.device(""))
+        .and_then(|d| d.scene(&vertices, &data.indices, embree_peer::Quality::Medium));
+    scene.map_err(|e| println!("  (no Embree column: {e})")).ok()
+}
+
+/// `first_hit`, parry3d's cast and Embree's `rtcIntersect1` (if given) timed apart on three
+/// classes of rays: those that miss the mesh's box, those that enter it and hit nothing,
+/// and those that hit (best of 5 rounds).
 fn by_class(
     mesh: &TriMesh,
     peer: &parry3d::shape::TriMesh,
+    embree: Option<&embree_peer::Scene>,
     rays: &[Ray3],
     peer_rays: &[parry3d::query::Ray],
 ) {
@@ -183,12 +197,20 @@ fn by_class(
     }
     let total: f64 = rays.len() as f64;
     let mut times = [(0.0, 0.0); 3];
-    for ((ours, theirs), time) in classes.iter().zip(&mut times) {
+    let mut embree_times = [0.0; 3];
+    for (((ours, theirs), time), embree_time) in classes.iter().zip(&mut times).zip(&mut embree_times) {
         if ours.is_empty() {
             continue;
         }
-        let (mut a, mut b) = (f64::MAX, f64::MAX);
+        let embree_rays: Vec<embree_peer::Ray> =
+            ours.iter().map(|r| embree_peer::Ray::new(r.origin().to_array(), r.dir().to_array())).collect();
+        let (mut a, mut b, mut e) = (f64::MAX, f64::MAX, f64::MAX);
         for _ in 0..5 {
+            if let Some(scene) = embree {
+                let t0 = Instant::now();
+                std::hint::black_box(embree_rays.iter().filter(|r| scene.intersect(r).is_some()).count());
+                e = e.min(t0.elapsed().as_secs_f64());
+            }
             let t0 = Instant::now();
             std::hint::black_box(ours.iter().filter(|r| mesh.first_hit(r).is_some()).count());
             a = a.min(t0.elapsed().as_secs_f64());
@@ -199,6 +221,7 @@ fn by_class(
             b = b.min(t0.elapsed().as_secs_f64());
         }
         *time = (a * 1e9 / ours.len() as f64, b * 1e9 / ours.len() as f64);
+        *embree_time = e * 1e9 / ours.len() as f64;
     }
     let mean = |k: usize| -> f64 {
         classes
@@ -208,18 +231,31 @@ fn by_class(
             .sum::<f64>()
             / total
     };
-    for (label, ((c, _), (a, b))) in
-        ["misses the box", "enters, no hit", "hits"].iter().zip(classes.iter().zip(times))
+    let embree_note = |e: f64, a: f64| {
+        if embree.is_some() { format!(", Embree {e:7.1} ns ({:.2}x)", e / a) } else { String::new() }
+    };
+    for (label, ((c, _), ((a, b), e))) in ["misses the box", "enters, no hit", "hits"]
+        .iter()
+        .zip(classes.iter().zip(times.into_iter().zip(embree_times)))
     {
         if c.is_empty() {
             continue;
         }
         println!(
-            "    {label:15} {:5.1}% of rays: first_hit {a:7.1} ns, parry3d {b:7.1} ns ({:.2}x); {:3.0}% of first_hit's time",
+            "    {label:15} {:5.1}% of rays: first_hit {a:7.1} ns, parry3d {b:7.1} ns ({:.2}x){}; {:3.0}% of first_hit's time",
             100.0 * c.len() as f64 / total,
             b / a,
+            embree_note(e, a),
             100.0 * a * c.len() as f64 / total / mean(0),
         );
     }
-    println!("    all: first_hit {:.1} ns, parry3d {:.1} ns ({:.2}x)", mean(0), mean(1), mean(1) / mean(0));
+    let embree_mean =
+        classes.iter().zip(&embree_times).map(|((c, _), e)| e * c.len() as f64).sum::<f64>() / total;
+    println!(
+        "    all: first_hit {:.1} ns, parry3d {:.1} ns ({:.2}x){}",
+        mean(0),
+        mean(1),
+        mean(1) / mean(0),
+        embree_note(embree_mean, mean(0))
+    );
 }
