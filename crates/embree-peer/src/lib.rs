@@ -5,7 +5,7 @@
 //! installs it; the `EMBREE_LIBRARY` environment variable names another file), so this
 //! crate builds on every machine and [`Embree::load`] says when the peer is not there.
 //! Only what the comparisons need is bound: one triangle mesh per scene, closest hits
-//! (`rtcIntersect1`, `rtcIntersect16`) and occlusion (`rtcOccluded1`).
+//! (`rtcIntersect1`, `rtcIntersect16`) and occlusion (`rtcOccluded1`, `rtcOccluded16`).
 //!
 //! The declarations follow Embree 3.13's headers (`rtcore_*.h`, with
 //! `RTC_MAX_INSTANCE_LEVEL_COUNT` = 1 and `RTC_MIN_WIDTH` = 0, the defaults), and
@@ -206,6 +206,8 @@ struct Api {
     intersect1: unsafe extern "C" fn(RawScene, *mut RtcContext, *mut RtcRayHit),
     intersect16: unsafe extern "C" fn(*const c_int, RawScene, *mut RtcContext, *mut RtcRayHit16),
     occluded1: unsafe extern "C" fn(RawScene, *mut RtcContext, *mut RtcRay),
+    /// Takes an `RTCRay16`: the first 12 rows of [`RtcRayHit16`], which is how it is passed.
+    occluded16: unsafe extern "C" fn(*const c_int, RawScene, *mut RtcContext, *mut RtcRayHit16),
     _library: libloading::Library,
 }
 
@@ -247,6 +249,7 @@ impl Api {
                 intersect1: sym(&library, "rtcIntersect1")?,
                 intersect16: sym(&library, "rtcIntersect16")?,
                 occluded1: sym(&library, "rtcOccluded1")?,
+                occluded16: sym(&library, "rtcOccluded16")?,
                 _library: library,
             })
         }
@@ -489,23 +492,7 @@ impl Scene {
     #[inline]
     pub fn intersect16(&self, rays: &[Ray], out: &mut [Option<Hit>]) {
         let n = rays.len().min(out.len()).min(16);
-        let mut packet = RtcRayHit16 {
-            ray: [[0.0; 16]; 9],
-            ray_ids: [[0; 16]; 3],
-            hit: [[0.0; 16]; 5],
-            hit_ids: [[INVALID_ID; 16]; 3],
-        };
-        let mut valid = Valid16([0; 16]);
-        for (i, r) in rays[..n].iter().enumerate() {
-            valid.0[i] = -1;
-            for k in 0..3 {
-                packet.ray[k][i] = r.origin[k];
-                packet.ray[4 + k][i] = r.dir[k];
-            }
-            packet.ray[3][i] = r.t_min;
-            packet.ray[8][i] = r.t_max;
-            packet.ray_ids[0][i] = u32::MAX;
-        }
+        let (valid, mut packet) = packet16(&rays[..n]);
         let mut context = RtcContext::new(CONTEXT_COHERENT);
         // SAFETY: a committed scene, an initialised context, a 64-byte aligned valid mask
         // and a 64-byte aligned ray-hit laid out as `RTCRayHit16`.
@@ -519,6 +506,45 @@ impl Scene {
             });
         }
     }
+
+    /// Occlusion of up to 16 rays traced as one packet (`rtcOccluded16`, coherent context);
+    /// `out[i]` gets whether ray `i` hits anything within its range. Only the first
+    /// `min(rays.len(), out.len(), 16)` rays are traced.
+    #[inline]
+    pub fn occluded16(&self, rays: &[Ray], out: &mut [bool]) {
+        let n = rays.len().min(out.len()).min(16);
+        let (valid, mut packet) = packet16(&rays[..n]);
+        let mut context = RtcContext::new(CONTEXT_COHERENT);
+        // SAFETY: as in `intersect16`; `rtcOccluded16` reads and writes only the `RTCRay16`
+        // at the start of the packet.
+        unsafe { (self.device.api.occluded16)(valid.0.as_ptr(), self.raw, &mut context, &mut packet) };
+        for (i, o) in out[..n].iter_mut().enumerate() {
+            // Embree sets `tfar` to -inf for an occluded ray.
+            *o = packet.ray[8][i] == f32::NEG_INFINITY;
+        }
+    }
+}
+
+/// The valid mask and the packet of up to 16 rays (the others invalid).
+fn packet16(rays: &[Ray]) -> (Valid16, RtcRayHit16) {
+    let mut packet = RtcRayHit16 {
+        ray: [[0.0; 16]; 9],
+        ray_ids: [[0; 16]; 3],
+        hit: [[0.0; 16]; 5],
+        hit_ids: [[INVALID_ID; 16]; 3],
+    };
+    let mut valid = Valid16([0; 16]);
+    for (i, r) in rays.iter().take(16).enumerate() {
+        valid.0[i] = -1;
+        for k in 0..3 {
+            packet.ray[k][i] = r.origin[k];
+            packet.ray[4 + k][i] = r.dir[k];
+        }
+        packet.ray[3][i] = r.t_min;
+        packet.ray[8][i] = r.t_max;
+        packet.ray_ids[0][i] = u32::MAX;
+    }
+    (valid, packet)
 }
 
 /// The valid mask of a 16-ray call (`-1`: trace the lane), 64-byte aligned as Embree asks.

@@ -9,7 +9,7 @@
 //! | parry3d 0.31 | `TriMesh::new(vertices, indices)` | `cast_local_ray(&ray, inf, solid = true)` |
 //! | obvhs 0.4 | `build_cwbvh_from_tris(.., BvhBuildParams::medium_build(), ..)`, triangles reordered by `primitive_indices` (as its `cornell_box_cwbvh` example) | `CwBvh::ray_traverse` with `Triangle::intersect` (Möller–Trumbore, two-sided) |
 //! | bvh 0.13 | `Bvh::build_par` over one shape per triangle | `nearest_traverse_iterator` (leaves in order of entry), stopping once a leaf's box starts beyond the best hit; `Ray::intersects_triangle` on both windings (it culls back faces) |
-//! | Embree 3.13 (the system's `libembree3.so.3`, opened at run time) | one triangle geometry, `RTC_BUILD_QUALITY_MEDIUM` (its default), default device | `rtcIntersect1` (incoherent context); the batch also tries `rtcIntersect16` on runs of 16 rays (coherent context), and any hit is `rtcOccluded1` |
+//! | Embree 3.13 (the system's `libembree3.so.3`, opened at run time) | one triangle geometry, `RTC_BUILD_QUALITY_MEDIUM` (its default), default device | `rtcIntersect1` (incoherent context); the batch also tries `rtcIntersect16` on runs of 16 rays (coherent context); any hit is `rtcOccluded1`, and in the batch also `rtcOccluded16` |
 
 use std::time::Duration;
 
@@ -221,6 +221,20 @@ impl EmbreeMesh {
                 let mut out = [None; 16];
                 self.0.intersect16(chunk, &mut out);
                 out.iter().filter(|h| h.is_some()).count()
+            })
+            .sum()
+    }
+
+    /// Occlusion of a batch on all threads: `rtcOccluded16` on each run of 16 rays; returns
+    /// how many rays are occluded.
+    #[must_use]
+    pub fn occluded16_par(&self, rays: &[embree_peer::Ray]) -> usize {
+        use rayon::prelude::*;
+        rays.par_chunks(16)
+            .map(|chunk| {
+                let mut out = [false; 16];
+                self.0.occluded16(chunk, &mut out);
+                out.iter().filter(|&&o| o).count()
             })
             .sum()
     }

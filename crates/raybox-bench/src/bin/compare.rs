@@ -15,7 +15,8 @@
 //! Embree is timed where the system has it (`libembree3.so.3`; see `embree-peer`), else its
 //! column says so. Its batch figure is the faster of its two calls under rayon:
 //! `rtcIntersect1` per ray and `rtcIntersect16` per run of 16 rays (its packet path, which
-//! the camera's 4x4 tiles suit); its any-hit figure is `rtcOccluded1`.
+//! the camera's 4x4 tiles suit); its any-hit figure is `rtcOccluded1`, and in the batch the
+//! faster of that and `rtcOccluded16`.
 //!
 //! The peers' calls return the distance alone (parry3d's `cast_local_ray`) or with the
 //! primitive (obvhs, bvh); raybox's `first_hit` returns the distance, the triangle and the
@@ -75,8 +76,9 @@ struct Row {
     peers: [Cell; 4],
     /// Embree's any hit (`rtcOccluded1`).
     embree_any: Cell,
-    /// Embree's batch calls apart (all-threads rows): `rtcIntersect1`, `rtcIntersect16`.
-    embree_batch: Option<(f64, f64)>,
+    /// Embree's batch calls apart (all-threads rows): `rtcIntersect1`, `rtcIntersect16`,
+    /// `rtcOccluded1`, `rtcOccluded16`.
+    embree_batch: Option<[f64; 4]>,
 }
 
 impl Row {
@@ -154,8 +156,9 @@ fn run_set(
     let embree = embree.filter(|e| e.agreement.agrees());
     let threads = rayon::current_num_threads();
     let mut best: [[Option<f64>; 6]; 2] = [[None; 6]; 2];
-    // Embree per thread setting: rtcIntersect1, rtcIntersect16 (all threads only), rtcOccluded1.
-    let mut embree_best: [[Option<f64>; 3]; 2] = [[None; 3]; 2];
+    // Embree per thread setting: rtcIntersect1, rtcIntersect16 (all threads only),
+    // rtcOccluded1, rtcOccluded16 (all threads only).
+    let mut embree_best: [[Option<f64>; 4]; 2] = [[None; 4]; 2];
     let mut ray_hits = None;
     // The batch calls write into buffers kept across rounds, as a renderer keeps its frame
     // buffer (`cast_rays` would also time the first writes to 48 MB of fresh pages).
@@ -202,13 +205,22 @@ fn run_set(
                 keep_best(&mut best[t][4], peer_pass(&bvh, parallel).0);
             }
             if let Some(e) = &embree {
+                // Embree's counts may differ from raybox's by a few grazing rays (its triangle
+                // test is not watertight), within the sample check's 0.1%.
+                let near = |h: usize, what: &str| {
+                    assert!(
+                        h.abs_diff(hits) <= rays.len() / 1000,
+                        "{scene}/{}: Embree's {what} count {h} against raybox's {hits}",
+                        set.name
+                    );
+                };
                 let (secs, h) = peer_pass(e, parallel);
                 keep_best(&mut embree_best[t][0], secs);
-                assert_eq!(h, hits, "{scene}/{}: Embree's hit count (rtcIntersect1)", set.name);
+                near(h, "rtcIntersect1 hit");
                 if parallel {
                     let (secs, h) = seconds(|| e.peer.0.cast16_par(&e.rays));
                     keep_best(&mut embree_best[t][1], secs);
-                    assert_eq!(h, hits, "{scene}/{}: Embree's hit count (rtcIntersect16)", set.name);
+                    near(h, "rtcIntersect16 hit");
                 }
                 let (secs, h) = if parallel {
                     seconds(|| e.rays.par_iter().filter(|r| e.peer.0.occluded(r)).count())
@@ -216,7 +228,12 @@ fn run_set(
                     seconds(|| e.rays.iter().filter(|r| e.peer.0.occluded(r)).count())
                 };
                 keep_best(&mut embree_best[t][2], secs);
-                assert_eq!(h, hits, "{scene}/{}: Embree's occluded count", set.name);
+                near(h, "rtcOccluded1");
+                if parallel {
+                    let (secs, h) = seconds(|| e.peer.0.occluded16_par(&e.rays));
+                    keep_best(&mut embree_best[t][3], secs);
+                    near(h, "rtcOccluded16");
+                }
             }
         }
     }
@@ -227,6 +244,10 @@ fn run_set(
     };
     let row = |t: usize, threads: usize| {
         let e = embree_best[t];
+        let faster = |a: Option<f64>, b: Option<f64>| match (a, b) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
         Row {
             scene,
             set: set.name,
@@ -235,17 +256,9 @@ fn run_set(
             closest: best[t][0].expect("timed"),
             full: best[t][5].expect("timed"),
             any: best[t][1].expect("timed"),
-            peers: [
-                cell(best[t][2]),
-                cell(best[t][3]),
-                cell(best[t][4]),
-                embree_cell(match (e[0], e[1]) {
-                    (Some(a), Some(b)) => Some(a.min(b)),
-                    (a, b) => a.or(b),
-                }),
-            ],
-            embree_any: embree_cell(e[2]),
-            embree_batch: e[0].zip(e[1]),
+            peers: [cell(best[t][2]), cell(best[t][3]), cell(best[t][4]), embree_cell(faster(e[0], e[1]))],
+            embree_any: embree_cell(faster(e[2], e[3])),
+            embree_batch: e[0].zip(e[1]).zip(e[2].zip(e[3])).map(|((a, b), (c, d))| [a, b, c, d]),
         }
     };
     let hits = ray_hits.unwrap_or(0);
@@ -398,13 +411,15 @@ fn print_trace_table(rows: &[Row]) {
     let batches: Vec<String> = rows
         .iter()
         .filter_map(|r| {
-            r.embree_batch.map(|(one, sixteen)| {
+            r.embree_batch.map(|[one, sixteen, any_one, any_sixteen]| {
                 format!(
-                    "{}/{} `rtcIntersect1` {:.2}, `rtcIntersect16` {:.2}",
+                    "{}/{} `rtcIntersect1` {:.2}, `rtcIntersect16` {:.2}, `rtcOccluded1` {:.2}, `rtcOccluded16` {:.2}",
                     r.scene,
                     r.set,
                     r.mrays(one),
-                    r.mrays(sixteen)
+                    r.mrays(sixteen),
+                    r.mrays(any_one),
+                    r.mrays(any_sixteen)
                 )
             })
         })
