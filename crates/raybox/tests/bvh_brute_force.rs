@@ -345,7 +345,7 @@ fn mesh_point_and_box_queries() {
 /// whole mesh, rays that start inside its box), and the brute-force ones on a sample.
 #[test]
 fn interleaved_batch_casts_match_single_casts() {
-    let data = scene::terrain(160, 2);
+    let data = scene::terrain(220, 2);
     let mesh = TriMesh::new(data.vertices.clone(), data.indices.clone()).unwrap();
     assert!(
         mesh.bvh_stats().node_count * 256 > 1 << 20,
