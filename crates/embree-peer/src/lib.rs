@@ -14,7 +14,9 @@
 //! ```no_run
 //! use embree_peer::{Embree, Quality, Ray};
 //!
-//! let embree = Embree::load()?;
+//! // SAFETY: the system's libembree3.so.3 is Debian's build of Embree 3.13 (default
+//! // configuration).
+//! let embree = unsafe { Embree::load() }?;
 //! let device = embree.device("")?;
 //! let scene = device.scene(&[[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]], &[[0, 1, 2]], Quality::Medium)?;
 //! let hit = scene.intersect(&Ray::new([0.2, 0.2, 1.0], [0.0, 0.0, -1.0]));
@@ -75,7 +77,9 @@ impl Quality {
     }
 }
 
-/// A ray: `origin + t * dir` for `t` in `[t_min, t_max]`.
+/// A ray: `origin + t * dir` for `t` in `[t_min, t_max]`. Embree expects finite values,
+/// `0 <= t_min <= t_max` and a non-zero direction; other rays give unspecified answers (not
+/// unsafety).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Ray {
     /// Where the ray starts.
@@ -273,10 +277,16 @@ impl Embree {
     /// (once per process: the library is never closed, since Embree's worker threads run its
     /// code until the process ends).
     ///
+    /// # Safety
+    /// The file opened must be Embree 3 built with its default layout settings,
+    /// `RTC_MAX_INSTANCE_LEVEL_COUNT` = 1 and `RTC_MIN_WIDTH` = 0 (as distributions build
+    /// it): the ray, hit and context structures passed to it have that layout, and a library
+    /// built otherwise would read and write past them. Only the major version is checked.
+    ///
     /// # Errors
     /// [`Error::Load`] when the file cannot be opened, lacks an entry point, or is not
     /// Embree 3.
-    pub fn load() -> Result<Self, Error> {
+    pub unsafe fn load() -> Result<Self, Error> {
         static API: OnceLock<Result<Arc<Api>, Error>> = OnceLock::new();
         let api = API.get_or_init(|| Api::open().map(Arc::new)).clone()?;
         let embree = Self { api };
@@ -358,14 +368,18 @@ impl Device {
     /// threads).
     ///
     /// # Errors
-    /// [`Error::Input`] for an index past the vertices or more than `u32::MAX` items;
-    /// [`Error::Embree`] when Embree fails.
+    /// [`Error::Input`] for no triangles, an index past the vertices or more than
+    /// `u32::MAX` items; [`Error::Embree`] when Embree fails.
     pub fn scene(
         &self,
         vertices: &[[f32; 3]],
         indices: &[[u32; 3]],
         quality: Quality,
     ) -> Result<Scene, Error> {
+        if indices.is_empty() {
+            // (Embree would also give a null buffer for no items, which no copy may target.)
+            return Err(Error::Input("no triangles".into()));
+        }
         if let Some(bad) = indices.iter().flatten().find(|&&i| i as usize >= vertices.len()) {
             return Err(Error::Input(format!("index {bad} with {} vertices", vertices.len())));
         }

@@ -207,8 +207,26 @@ impl EmbreeMesh {
         data: &MeshData,
         quality: EmbreeQuality,
     ) -> Result<Self, embree_peer::Error> {
-        let vertices: Vec<[f32; 3]> = data.vertices.iter().map(|v| v.to_array()).collect();
-        device.scene(&vertices, &data.indices, quality).map(Self)
+        Self::from_arrays(device, &Self::vertices(data), &data.indices, quality)
+    }
+
+    /// The mesh's vertices as Embree takes them.
+    #[must_use]
+    pub fn vertices(data: &MeshData) -> Vec<[f32; 3]> {
+        data.vertices.iter().map(|v| v.to_array()).collect()
+    }
+
+    /// Builds the mesh given as arrays (what the build timings time).
+    ///
+    /// # Errors
+    /// When Embree refuses the mesh.
+    pub fn from_arrays(
+        device: &embree_peer::Device,
+        vertices: &[[f32; 3]],
+        indices: &[[u32; 3]],
+        quality: EmbreeQuality,
+    ) -> Result<Self, embree_peer::Error> {
+        device.scene(vertices, indices, quality).map(Self)
     }
 
     /// Closest hits of a batch on all threads: `rtcIntersect16` on each run of 16 rays
@@ -255,7 +273,8 @@ impl MeshPeer for EmbreeMesh {
     /// When Embree 3 is not installed (callers that may run without it use
     /// [`EmbreeMesh::new`]).
     fn build(data: &MeshData) -> Self {
-        let device = Embree::load().and_then(|e| e.device("")).expect("Embree 3 is installed");
+        // SAFETY: Embree as `scripts/install-embree` installs it (Debian's build, default layout).
+        let device = unsafe { Embree::load() }.and_then(|e| e.device("")).expect("Embree 3 is installed");
         Self::new(&device, data, EmbreeQuality::Medium).expect("Embree accepts the mesh")
     }
 

@@ -35,6 +35,8 @@ const SINGLES_AT_MOST: u32 = 3;
 /// average, is a poor one ([`Sharing::poor`]). The 16-ray packets' break-even on row-major
 /// camera rays, 1 thread: a 1M-triangle terrain at 1024 pixels wide (1.8 rays per leaf)
 /// ran 1.3x faster as packets than one by one, at 512 wide (1.2 rays per leaf) 0.85x.
+/// (Calibrated with leaves of one block; the SAH builds' leaves now hold up to two, so a
+/// leaf shared by the same rays is worth a little more work; not re-measured.)
 const POOR_RAYS_PER_LEAF_X4: u32 = 5;
 
 /// The most groups of rays that the batch driver casts one by one after a poor packet
