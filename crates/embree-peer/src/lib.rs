@@ -121,6 +121,7 @@ const BUFFER_VERTEX: c_uint = 1;
 const GEOMETRY_TRIANGLE: c_uint = 0;
 const CONTEXT_INCOHERENT: c_uint = 0;
 const CONTEXT_COHERENT: c_uint = 1;
+const PROPERTY_VERSION: c_int = 0;
 const PROPERTY_VERSION_MAJOR: c_int = 1;
 const PROPERTY_NATIVE_RAY16: c_int = 34;
 
@@ -350,6 +351,13 @@ impl Device {
     fn property(&self, property: c_int) -> isize {
         // SAFETY: a valid device and a property Embree 3 defines.
         unsafe { (self.inner.api.device_property)(self.inner.raw, property) }
+    }
+
+    /// Embree's version, `major.minor.patch`.
+    #[must_use]
+    pub fn version(&self) -> String {
+        let v = self.property(PROPERTY_VERSION);
+        format!("{}.{}.{}", v / 10_000, v / 100 % 100, v % 100)
     }
 
     /// Whether this build of Embree traces 16-ray packets natively (AVX-512).

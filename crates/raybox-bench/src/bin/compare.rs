@@ -596,6 +596,10 @@ fn main() {
     println!("- date: {}", trace::utc_now());
     println!("- machine: {}", trace::cpu_line());
     println!("- raybox kernel: {}", raybox::kernel_name());
+    if let Some(device) = embree.as_ref().and_then(|e| e.device("").ok()) {
+        let native = if device.native_packets16() { "yes" } else { "no" };
+        println!("- Embree: {} (16-ray packets native: {native})", device.version());
+    }
     println!("- commit: {}", trace::git_commit());
     println!(
         "- rays: {0}x{0} primary (pinhole camera, 4x4 tiles), {1} incoherent (origins in the scene's ball, random directions); best of {rounds} interleaved rounds; all threads = {2}\n",
