@@ -1,5 +1,6 @@
-//! Closest-hit and any-hit ray casts at 1 thread, raybox beside parry3d, obvhs and bvh,
-//! one criterion group per scene and ray set (throughput in rays per second).
+//! Closest-hit and any-hit ray casts at 1 thread, raybox beside parry3d, obvhs, bvh and
+//! (where `scripts/install-embree` installed it) Embree's `rtcIntersect1`, one criterion
+//! group per scene and ray set (throughput in rays per second).
 //!
 //! Ray sets: primary rays of a 256x256 pinhole camera in 4x4 tiles (coherent) and 2^16
 //! rays from random origins in random directions (incoherent): the `--quick` sets of the
@@ -19,7 +20,7 @@ use std::time::Duration;
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
 use raybox::{Ray3, TriMesh};
-use raybox_bench::mesh_peers::{BvhMesh, MeshPeer, ObvhsMesh, ParryMesh};
+use raybox_bench::mesh_peers::{BvhMesh, Embree, EmbreeMesh, EmbreeQuality, MeshPeer, ObvhsMesh, ParryMesh};
 use raybox_bench::scenes::{self, Sizes};
 use raybox_bench::trace;
 
@@ -65,11 +66,22 @@ fn bvh_trace(c: &mut Criterion) {
         Err(e) => println!("dragon skipped: {e}"),
     }
     println!("raybox kernel: {}", raybox::kernel_name());
+    // SAFETY: Embree as `scripts/install-embree` installs it (Debian's build, default layout).
+    let embree = match unsafe { Embree::load() }.and_then(|e| e.device("")) {
+        Ok(device) => Some(device),
+        Err(e) => {
+            println!("Embree not timed: {e}");
+            None
+        }
+    };
     for scene in list {
         let mesh = TriMesh::from_data(scene.data.clone()).expect("a valid mesh");
         let parry = ParryMesh::build(&scene.data);
         let obvhs = ObvhsMesh::build(&scene.data);
         let bvh = BvhMesh::build(&scene.data);
+        let embree_mesh = embree
+            .as_ref()
+            .map(|d| EmbreeMesh::new(d, &scene.data, EmbreeQuality::Medium).expect("Embree builds the mesh"));
         for set in scenes::ray_sets(&scene.data, Sizes::QUICK) {
             let label = format!("{} {}", scene.name, set.name);
             let mut g = c.benchmark_group(format!("trace {label}"));
@@ -84,6 +96,9 @@ fn bvh_trace(c: &mut Criterion) {
             bench_peer(&mut g, &label, &mesh, &parry, &set.rays);
             bench_peer(&mut g, &label, &mesh, &obvhs, &set.rays);
             bench_peer(&mut g, &label, &mesh, &bvh, &set.rays);
+            if let Some(e) = &embree_mesh {
+                bench_peer(&mut g, &label, &mesh, e, &set.rays);
+            }
             g.finish();
         }
     }
