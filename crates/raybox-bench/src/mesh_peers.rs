@@ -233,28 +233,14 @@ impl EmbreeMesh {
     /// (Embree's packet path); returns how many rays hit.
     #[must_use]
     pub fn cast16_par(&self, rays: &[embree_peer::Ray]) -> usize {
-        use rayon::prelude::*;
-        rays.par_chunks(16)
-            .map(|chunk| {
-                let mut out = [None; 16];
-                self.0.intersect16(chunk, &mut out);
-                out.iter().filter(|h| h.is_some()).count()
-            })
-            .sum()
+        count16_par(rays, None, |chunk, out| self.0.intersect16(chunk, out), Option::is_some)
     }
 
     /// Occlusion of a batch on all threads: `rtcOccluded16` on each run of 16 rays; returns
     /// how many rays are occluded.
     #[must_use]
     pub fn occluded16_par(&self, rays: &[embree_peer::Ray]) -> usize {
-        use rayon::prelude::*;
-        rays.par_chunks(16)
-            .map(|chunk| {
-                let mut out = [false; 16];
-                self.0.occluded16(chunk, &mut out);
-                out.iter().filter(|&&o| o).count()
-            })
-            .sum()
+        count16_par(rays, false, |chunk, out| self.0.occluded16(chunk, out), |&o| o)
     }
 
     /// Whether `ray` hits anything (`rtcOccluded1`).
@@ -263,6 +249,23 @@ impl EmbreeMesh {
     pub fn occluded(&self, ray: &embree_peer::Ray) -> bool {
         self.0.occluded(ray)
     }
+}
+
+/// Runs `trace` on each run of 16 rays on all threads and counts the answers that are `yes`.
+fn count16_par<T: Copy + Send + Sync>(
+    rays: &[embree_peer::Ray],
+    empty: T,
+    trace: impl Fn(&[embree_peer::Ray], &mut [T]) + Sync,
+    yes: impl Fn(&T) -> bool + Sync,
+) -> usize {
+    use rayon::prelude::*;
+    rays.par_chunks(16)
+        .map(|chunk| {
+            let mut out = [empty; 16];
+            trace(chunk, &mut out);
+            out.iter().filter(|o| yes(o)).count()
+        })
+        .sum()
 }
 
 impl MeshPeer for EmbreeMesh {

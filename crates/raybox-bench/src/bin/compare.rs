@@ -214,25 +214,23 @@ fn run_set(
                         set.name
                     );
                 };
-                let (secs, h) = peer_pass(e, parallel);
-                keep_best(&mut embree_best[t][0], secs);
-                near(h, "rtcIntersect1 hit");
-                if parallel {
-                    let (secs, h) = seconds(|| e.peer.0.cast16_par(&e.rays));
-                    keep_best(&mut embree_best[t][1], secs);
-                    near(h, "rtcIntersect16 hit");
-                }
-                let (secs, h) = if parallel {
-                    seconds(|| e.rays.par_iter().filter(|r| e.peer.0.occluded(r)).count())
-                } else {
-                    seconds(|| e.rays.iter().filter(|r| e.peer.0.occluded(r)).count())
+                // One timed pass of an Embree call into slot `k` of this thread setting.
+                let mut pass = |k: usize, what: &str, (secs, h): (f64, usize)| {
+                    keep_best(&mut embree_best[t][k], secs);
+                    near(h, what);
                 };
-                keep_best(&mut embree_best[t][2], secs);
-                near(h, "rtcOccluded1");
+                let mesh = e.peer.0;
+                pass(0, "rtcIntersect1 hit", peer_pass(e, parallel));
                 if parallel {
-                    let (secs, h) = seconds(|| e.peer.0.occluded16_par(&e.rays));
-                    keep_best(&mut embree_best[t][3], secs);
-                    near(h, "rtcOccluded16");
+                    pass(1, "rtcIntersect16 hit", seconds(|| mesh.cast16_par(&e.rays)));
+                    pass(
+                        2,
+                        "rtcOccluded1",
+                        seconds(|| e.rays.par_iter().filter(|r| mesh.occluded(r)).count()),
+                    );
+                    pass(3, "rtcOccluded16", seconds(|| mesh.occluded16_par(&e.rays)));
+                } else {
+                    pass(2, "rtcOccluded1", seconds(|| e.rays.iter().filter(|r| mesh.occluded(r)).count()));
                 }
             }
         }
@@ -244,10 +242,7 @@ fn run_set(
     };
     let row = |t: usize, threads: usize| {
         let e = embree_best[t];
-        let faster = |a: Option<f64>, b: Option<f64>| match (a, b) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
+        let faster = |a: Option<f64>, b: Option<f64>| a.into_iter().chain(b).reduce(f64::min);
         Row {
             scene,
             set: set.name,
