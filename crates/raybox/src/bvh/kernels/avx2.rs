@@ -147,6 +147,24 @@ impl NodeKernel for Avx2 {
     }
 
     #[inline(always)]
+    fn intersect_pair(
+        self,
+        ray: &super::BlockRay,
+        pair: &[TriBlock4; 2],
+        t_min: f32,
+        t_max: f32,
+    ) -> Option<(usize, f32, f32, f32)> {
+        // SAFETY: `self` proves AVX.
+        unsafe { super::triangles::avx::intersect_pair(ray, pair, t_min, t_max) }
+    }
+
+    #[inline(always)]
+    fn any_in_pair(self, ray: &super::BlockRay, pair: &[TriBlock4; 2], t_min: f32, t_max: f32) -> bool {
+        // SAFETY: `self` proves AVX.
+        unsafe { super::triangles::avx::any_in_pair(ray, pair, t_min, t_max) }
+    }
+
+    #[inline(always)]
     fn intersect(self, ray: &PreparedRay, node: &WideNode, t_max: f32) -> NodeHits {
         // SAFETY: `self` proves AVX2 and FMA; the store goes to a local array of 8 floats.
         unsafe {

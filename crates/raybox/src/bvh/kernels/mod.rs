@@ -24,7 +24,7 @@ pub(crate) use packet::{PACKET, PacketBest, PacketStart, PacketWoop, RayPacket, 
 pub(crate) use scalar::Scalar;
 pub(crate) use soup::SoupKernel;
 pub(crate) use stack::{STACK_CAPACITY, Stack, StackStorage};
-pub(crate) use triangles::{BlockRay, TriBlock4, intersect_block4, woop_axes};
+pub(crate) use triangles::{BlockRay, TriBlock4, intersect_block4, intersect_pair_sequential, woop_axes};
 
 /// A ray prepared for box tests: reciprocal direction and, per axis, which plane of a box
 /// it meets first (`near`: the min plane when moving up the axis, the max plane otherwise).
@@ -238,6 +238,27 @@ pub(crate) trait NodeKernel: Copy + PacketKernel<PACKET> + PacketKernel<WIDE> {
     #[inline(always)]
     fn block_ray(self, origin: glam::Vec3, dir: glam::Vec3) -> BlockRay {
         BlockRay::new(origin, dir)
+    }
+
+    /// The nearest hit among the 8 triangles of a leaf of two blocks
+    /// ([`intersect_pair_sequential`], bit for bit: the AVX kernels test both blocks in
+    /// one pass of 256-bit vectors).
+    #[inline(always)]
+    fn intersect_pair(
+        self,
+        ray: &BlockRay,
+        pair: &[TriBlock4; 2],
+        t_min: f32,
+        t_max: f32,
+    ) -> Option<(usize, f32, f32, f32)> {
+        intersect_pair_sequential(ray, pair, t_min, t_max)
+    }
+
+    /// Whether any triangle of a leaf of two blocks is hit within `[t_min, t_max]`.
+    #[inline(always)]
+    fn any_in_pair(self, ray: &BlockRay, pair: &[TriBlock4; 2], t_min: f32, t_max: f32) -> bool {
+        intersect_block4(ray, &pair[0], t_min, t_max).is_some()
+            || intersect_block4(ray, &pair[1], t_min, t_max).is_some()
     }
 }
 
