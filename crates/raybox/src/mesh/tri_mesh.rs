@@ -1150,7 +1150,10 @@ impl Sharing {
 /// of them after each poor packet in a row, up to `MAX_BACKOFF`, and a good packet ends
 /// the back-off (the exponential back-off of a probe: the cost of a poor probe stays a
 /// small part of the rays, and a batch whose rays come together again, nearer the camera
-/// say, finds out within a few groups).
+/// say, finds out within a few groups). Groups that make no packet at all (scattered rays)
+/// back off the same way, their rays left to `singles` in runs unasked: a 1-thread batch of
+/// the bunny's incoherent rays went from 0.93x–0.95x the speed of a plain `first_hit` loop
+/// (each group asked, as 16 rays and then as two 8) to 1.01x–1.05x.
 ///
 /// `in_order` casts rays one by one in a plain loop, not two in flight as `singles` may:
 /// these rays are coherent, each reads mostly the nodes and leaves its predecessor has
@@ -1170,8 +1173,16 @@ fn in_packets<K: NodeKernel, T>(
     let mut start = 0;
     // Groups still to cast in order, and the back-off after the last poor packet.
     let (mut skip, mut backoff) = (0u32, 0u32);
+    // Groups still to leave to `singles` unasked, and the back-off after the last group
+    // that made no packet at all.
+    let (mut pass, mut idle) = (0u32, 0u32);
     while K::PACKETS && start + PACKET <= rays.len() {
         let wide = K::PACKET_WIDTH == WIDE && start + WIDE <= rays.len();
+        if pass > 0 {
+            pass -= 1;
+            start += if wide { WIDE } else { PACKET };
+            continue;
+        }
         if skip > 0 {
             skip -= 1;
             let end = start + if wide { WIDE } else { PACKET };
@@ -1205,10 +1216,13 @@ fn in_packets<K: NodeKernel, T>(
         match sharing {
             Some(s) if s.poor() => {
                 backoff = (backoff * 2).clamp(1, MAX_BACKOFF);
-                skip = backoff;
+                (skip, idle) = (backoff, 0);
             }
-            Some(_) => backoff = 0,
-            None => {}
+            Some(_) => (backoff, idle) = (0, 0),
+            None => {
+                idle = (idle * 2).clamp(1, MAX_BACKOFF);
+                pass = idle;
+            }
         }
     }
     singles(&rays[pending..], &mut out[pending..]);
@@ -1679,6 +1693,46 @@ mod tests {
     }
 
     /// Scattered rays are not cast as packets (they would visit the union of their paths).
+    /// Groups that make no packet (scattered rays) go to `singles`, and the groups after
+    /// one are left to it unasked: 1, 2, 4, ... up to `MAX_BACKOFF`; every ray is answered
+    /// once.
+    #[test]
+    fn groups_that_make_no_packet_back_off_to_singles() {
+        let rays = vec![Ray3::new(Vec3::ZERO, Vec3::ONE); 1000];
+        let base = rays.as_ptr() as usize;
+        for kernel in Kernel::all_supported() {
+            let Some(width) = with_kernel!(kernel, |k| packet_width(k)) else { continue };
+            let mut out = vec![0u8; rays.len()];
+            let asked = core::cell::RefCell::new(Vec::new());
+            with_kernel!(kernel, |k| in_packets(
+                k,
+                &rays,
+                &mut out,
+                |group: &[Ray3], _: &mut [u8]| {
+                    // Which group (of `width`) this call is, or its second half.
+                    let offset = (group.as_ptr() as usize - base) / core::mem::size_of::<Ray3>();
+                    asked.borrow_mut().push(offset);
+                    None
+                },
+                |group: &[Ray3], out: &mut [u8]| out[..group.len()].iter_mut().for_each(|o| *o += 1),
+                |group: &[Ray3], out: &mut [u8]| out[..group.len()].iter_mut().for_each(|o| *o += 1),
+            ));
+            assert!(out.iter().all(|&n| n == 1), "{}: every ray once", kernel.name());
+            let mut groups: Vec<usize> =
+                asked.borrow().iter().filter(|&&o| o % width == 0).map(|o| o / width).collect();
+            groups.dedup();
+            // Groups of `width`, then one of `PACKET` if enough rays are left.
+            let whole = rays.len() / width + usize::from(rays.len() % width >= PACKET);
+            let (mut want, mut g, mut idle) = (Vec::new(), 0, 1);
+            while g < whole {
+                want.push(g);
+                g += 1 + idle;
+                idle = (idle * 2).min(MAX_BACKOFF as usize);
+            }
+            assert_eq!(groups, want, "{}", kernel.name());
+        }
+    }
+
     #[test]
     fn scattered_rays_make_no_packet() {
         let mesh = TriMesh::from_data(crate::mesh::bunny()).unwrap();
