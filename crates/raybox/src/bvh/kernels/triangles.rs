@@ -2,8 +2,11 @@
 //! `query/ray/ray_triangle.rs` on a structure-of-arrays block, with SSE (part of every
 //! x86-64 CPU). Every lane does exactly the operations of the scalar kernel, in the same
 //! order (no fused multiply-add), so each lane's `t`, `u`, `v` are bit-identical to it:
-//! a shared edge is still evaluated identically in both triangles, and a lane whose edge
-//! function is exactly zero is handed to the scalar kernel, whose `f64` fallback decides it.
+//! a shared edge is still evaluated identically in both triangles, and a lane that may hit
+//! with an edge function exactly zero is handed to the scalar kernel, whose `f64` fallback
+//! decides it. Whether a lane may hit is one test of the least and the greatest of its
+//! three edge functions (callgrind, AVX2, 20,000 hit rays: 1,120 -> 1,090 instructions a ray
+//! on the bunny, 1,405 -> 1,369 on the 1M terrain, against testing each function's sign).
 
 use glam::Vec3;
 
@@ -362,19 +365,22 @@ mod sse {
             let v = _mm_sub_ps(_mm_mul_ps(ax, cy), _mm_mul_ps(ay, cx));
             let w = _mm_sub_ps(_mm_mul_ps(bx, ay), _mm_mul_ps(by, ax));
             let zero = _mm_setzero_ps();
-            // A lane with an edge function exactly 0 goes to the scalar kernel (f64 fallback).
-            let ties =
-                _mm_or_ps(_mm_or_ps(_mm_cmpeq_ps(u, zero), _mm_cmpeq_ps(v, zero)), _mm_cmpeq_ps(w, zero));
-            // miss = (u<0 || v<0 || w<0) && (u>0 || v>0 || w>0)
-            let neg =
-                _mm_or_ps(_mm_or_ps(_mm_cmplt_ps(u, zero), _mm_cmplt_ps(v, zero)), _mm_cmplt_ps(w, zero));
-            let pos =
-                _mm_or_ps(_mm_or_ps(_mm_cmpgt_ps(u, zero), _mm_cmpgt_ps(v, zero)), _mm_cmpgt_ps(w, zero));
+            // A lane can hit only if no two edge functions have strictly opposite signs: the
+            // least is >= 0 or the greatest <= 0 (the scalar test's `(u<0 || v<0 || w<0) &&
+            // (u>0 || v>0 || w>0)` miss, negated). A lane with a NaN gets a NaN `det` below
+            // and never hits, as in the scalar test.
+            let lo = _mm_min_ps(_mm_min_ps(u, v), w);
+            let hi = _mm_max_ps(_mm_max_ps(u, v), w);
+            let inside = _mm_or_ps(_mm_cmpge_ps(lo, zero), _mm_cmple_ps(hi, zero));
             // Most blocks a ray reaches it misses altogether: stop before the division.
-            let outside = _mm_and_ps(neg, pos);
-            if _mm_movemask_ps(_mm_or_ps(_mm_xor_ps(outside, _mm_cmpeq_ps(zero, zero)), ties)) == 0 {
+            if _mm_movemask_ps(inside) == 0 {
                 return None;
             }
+            // Such a lane with an edge function exactly 0 goes to the scalar kernel (its f64
+            // fallback). A lane whose other two functions have strictly opposite signs misses
+            // whatever the fallback finds: a non-zero `f32` edge function has the exact
+            // value's sign (Woop et al. 2013), which the fallback keeps.
+            let ties = _mm_and_ps(inside, _mm_or_ps(_mm_cmpeq_ps(lo, zero), _mm_cmpeq_ps(hi, zero)));
             let det = _mm_add_ps(_mm_add_ps(u, v), w);
             // t = (u * sz*az + v * sz*bz + w * sz*cz) / det
             let t_num = _mm_add_ps(
@@ -382,8 +388,8 @@ mod sse {
                 _mm_mul_ps(w, _mm_mul_ps(sz, c_z)),
             );
             let t = _mm_div_ps(t_num, det);
-            // hit = !(neg && pos) && det != 0 && t_min <= t <= t_max (and not a tie lane)
-            let inside = _mm_andnot_ps(outside, _mm_cmpneq_ps(det, zero));
+            // hit = inside && det != 0 && t_min <= t <= t_max (and not a tie lane)
+            let inside = _mm_and_ps(inside, _mm_cmpneq_ps(det, zero));
             let in_range =
                 _mm_and_ps(_mm_cmple_ps(_mm_set1_ps(t_min), t), _mm_cmple_ps(t, _mm_set1_ps(t_max)));
             let hits = _mm_andnot_ps(ties, _mm_and_ps(inside, in_range));
@@ -491,16 +497,15 @@ pub(crate) mod avx {
         // SAFETY: AVX per this function's contract; the loads read rows of 4 floats inside
         // the blocks (16-byte aligned), the stores write local arrays.
         unsafe {
-            let Pass { u, v, w, outside, ties } = pass(ray, pair);
+            let Pass { u, v, w, inside, lo, hi } = pass(ray, pair);
             // Most pairs a ray reaches it misses altogether: stop before the division.
-            let none = _mm256_cmp_ps::<_CMP_EQ_OQ>(_mm256_setzero_ps(), _mm256_setzero_ps());
-            if _mm256_movemask_ps(_mm256_or_ps(_mm256_xor_ps(outside, none), ties)) == 0 {
+            if _mm256_movemask_ps(inside) == 0 {
                 return None;
             }
-            if _mm256_movemask_ps(ties) != 0 {
+            if has_ties(inside, lo, hi) {
                 return intersect_pair_sequential(ray, pair, t_min, t_max);
             }
-            let (t, det, hits) = distances(ray, pair, (u, v, w), outside, t_min, t_max);
+            let (t, det, hits) = distances(ray, pair, (u, v, w), inside, t_min, t_max);
             let hit_mask = _mm256_movemask_ps(hits) as u32;
             if hit_mask == 0 {
                 return None;
@@ -539,15 +544,14 @@ pub(crate) mod avx {
     pub(crate) unsafe fn any_in_pair(ray: &BlockRay, pair: &[TriBlock4; 2], t_min: f32, t_max: f32) -> bool {
         // SAFETY: AVX per this function's contract (see `intersect_pair`).
         unsafe {
-            let Pass { u, v, w, outside, ties } = pass(ray, pair);
-            let none = _mm256_cmp_ps::<_CMP_EQ_OQ>(_mm256_setzero_ps(), _mm256_setzero_ps());
-            if _mm256_movemask_ps(_mm256_or_ps(_mm256_xor_ps(outside, none), ties)) == 0 {
+            let Pass { u, v, w, inside, lo, hi } = pass(ray, pair);
+            if _mm256_movemask_ps(inside) == 0 {
                 return false;
             }
-            if _mm256_movemask_ps(ties) != 0 {
+            if has_ties(inside, lo, hi) {
                 return intersect_pair_sequential(ray, pair, t_min, t_max).is_some();
             }
-            let (_, _, hits) = distances(ray, pair, (u, v, w), outside, t_min, t_max);
+            let (_, _, hits) = distances(ray, pair, (u, v, w), inside, t_min, t_max);
             _mm256_movemask_ps(hits) != 0
         }
     }
@@ -562,14 +566,27 @@ pub(crate) mod avx {
         if pair[1].ids[b] < pair[0].ids[a] { 4 + b } else { a }
     }
 
-    /// The edge functions of the 8 lanes, which lie outside their triangle, and which have
-    /// an edge function exactly 0 (`sse::intersect`'s first half).
+    /// The edge functions of the 8 lanes, their least and greatest, and which lanes may hit
+    /// (`sse::intersect`'s first half).
     struct Pass {
         u: __m256,
         v: __m256,
         w: __m256,
-        outside: __m256,
-        ties: __m256,
+        inside: __m256,
+        lo: __m256,
+        hi: __m256,
+    }
+
+    /// Whether a lane that may hit has an edge function exactly 0 (see `sse::intersect`).
+    #[inline(always)]
+    unsafe fn has_ties(inside: __m256, lo: __m256, hi: __m256) -> bool {
+        // SAFETY: AVX per the caller's contract.
+        unsafe {
+            let zero = _mm256_setzero_ps();
+            let zeros =
+                _mm256_or_ps(_mm256_cmp_ps::<_CMP_EQ_OQ>(lo, zero), _mm256_cmp_ps::<_CMP_EQ_OQ>(hi, zero));
+            _mm256_movemask_ps(_mm256_and_ps(inside, zeros)) != 0
+        }
     }
 
     /// Row `3 vertex + axis` of both blocks of `pair` in one vector (block 0 low).
@@ -611,19 +628,12 @@ pub(crate) mod avx {
             let v = _mm256_sub_ps(_mm256_mul_ps(ax, cy), _mm256_mul_ps(ay, cx));
             let w = _mm256_sub_ps(_mm256_mul_ps(bx, ay), _mm256_mul_ps(by, ax));
             let zero = _mm256_setzero_ps();
-            let ties = _mm256_or_ps(
-                _mm256_or_ps(_mm256_cmp_ps::<_CMP_EQ_OQ>(u, zero), _mm256_cmp_ps::<_CMP_EQ_OQ>(v, zero)),
-                _mm256_cmp_ps::<_CMP_EQ_OQ>(w, zero),
-            );
-            let neg = _mm256_or_ps(
-                _mm256_or_ps(_mm256_cmp_ps::<_CMP_LT_OQ>(u, zero), _mm256_cmp_ps::<_CMP_LT_OQ>(v, zero)),
-                _mm256_cmp_ps::<_CMP_LT_OQ>(w, zero),
-            );
-            let pos = _mm256_or_ps(
-                _mm256_or_ps(_mm256_cmp_ps::<_CMP_GT_OQ>(u, zero), _mm256_cmp_ps::<_CMP_GT_OQ>(v, zero)),
-                _mm256_cmp_ps::<_CMP_GT_OQ>(w, zero),
-            );
-            Pass { u, v, w, outside: _mm256_and_ps(neg, pos), ties }
+            // The operands in the order of `sse::intersect`'s minps/maxps (NaN rules).
+            let lo = _mm256_min_ps(_mm256_min_ps(u, v), w);
+            let hi = _mm256_max_ps(_mm256_max_ps(u, v), w);
+            let inside =
+                _mm256_or_ps(_mm256_cmp_ps::<_CMP_GE_OQ>(lo, zero), _mm256_cmp_ps::<_CMP_LE_OQ>(hi, zero));
+            Pass { u, v, w, inside, lo, hi }
         }
     }
 
@@ -634,7 +644,7 @@ pub(crate) mod avx {
         ray: &BlockRay,
         pair: &[TriBlock4; 2],
         (u, v, w): (__m256, __m256, __m256),
-        outside: __m256,
+        inside: __m256,
         t_min: f32,
         t_max: f32,
     ) -> (__m256, __m256, __m256) {
@@ -656,7 +666,7 @@ pub(crate) mod avx {
                 _mm256_mul_ps(w, _mm256_mul_ps(sz, c_z)),
             );
             let t = _mm256_div_ps(t_num, det);
-            let inside = _mm256_andnot_ps(outside, _mm256_cmp_ps::<_CMP_NEQ_UQ>(det, zero));
+            let inside = _mm256_and_ps(inside, _mm256_cmp_ps::<_CMP_NEQ_UQ>(det, zero));
             let in_range = _mm256_and_ps(
                 _mm256_cmp_ps::<_CMP_LE_OQ>(_mm256_set1_ps(t_min), t),
                 _mm256_cmp_ps::<_CMP_LE_OQ>(t, _mm256_set1_ps(t_max)),
@@ -701,6 +711,39 @@ mod tests {
             compared += usize::from(want.is_some());
         }
         assert!(compared > 5_000, "only {compared} hits compared");
+    }
+
+    /// Coordinates near `f32::MAX` overflow the edge functions to infinities and NaNs: the
+    /// vector block test must still answer as the scalar kernel does, lane by lane.
+    #[test]
+    fn overflowing_blocks_match_the_scalar_kernel() {
+        let mut rng = Pcg32::new(5);
+        let big = [f32::MAX, -f32::MAX, 1e38, -1e38, 1e19, -1e19, 0.0, 1.0];
+        let pick = |rng: &mut Pcg32| big[(rng.next_u32() % big.len() as u32) as usize];
+        for _ in 0..20_000 {
+            let tris: Vec<(u32, [Vec3; 3])> = (0..4)
+                .map(|i| (i, [0, 1, 2].map(|_| Vec3::new(pick(&mut rng), pick(&mut rng), pick(&mut rng)))))
+                .collect();
+            let block = TriBlock4::new(&tris);
+            let pair = [block, TriBlock4::new(&tris[..2])];
+            let o = Vec3::new(pick(&mut rng), pick(&mut rng), pick(&mut rng));
+            let d = Vec3::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), rng.range(-1.0, 1.0));
+            if d == Vec3::ZERO {
+                continue;
+            }
+            let want = scalar_block(&WoopRay::new(o, d), &block, 0.0, f32::INFINITY);
+            let bits = |h: Option<(usize, f32, f32, f32)>| {
+                h.map(|(l, t, u, v)| (l, t.to_bits(), u.to_bits(), v.to_bits()))
+            };
+            assert_eq!(bits(intersect_block4(&BlockRay::new(o, d), &block, 0.0, f32::INFINITY)), bits(want));
+            let want = intersect_pair_sequential(&BlockRay::new(o, d), &pair, 0.0, f32::INFINITY);
+            #[cfg(target_arch = "x86_64")]
+            for kernel in Kernel::all_supported() {
+                let ray = with_kernel!(kernel, |k| k.block_ray(o, d));
+                let got = with_kernel!(kernel, |k| k.intersect_pair(&ray, &pair, 0.0, f32::INFINITY));
+                assert_eq!(bits(got), bits(want), "{}: {tris:?} from {o} along {d}", kernel.name());
+            }
+        }
     }
 
     /// Two blocks of a leaf in one 8-lane pass (the AVX kernels) give the answer of the
