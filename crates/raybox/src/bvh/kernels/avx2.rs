@@ -350,15 +350,13 @@ pub(super) unsafe fn packet_block(
                     _mm256_cmp_ps::<$op>($x, zero)
                 };
             }
-            let ties = _mm256_and_ps(
-                active,
-                _mm256_or_ps(_mm256_or_ps(cmp!(_CMP_EQ_OQ, u), cmp!(_CMP_EQ_OQ, v)), cmp!(_CMP_EQ_OQ, e)),
-            );
-            let neg =
-                _mm256_or_ps(_mm256_or_ps(cmp!(_CMP_LT_OQ, u), cmp!(_CMP_LT_OQ, v)), cmp!(_CMP_LT_OQ, e));
-            let pos =
-                _mm256_or_ps(_mm256_or_ps(cmp!(_CMP_GT_OQ, u), cmp!(_CMP_GT_OQ, v)), cmp!(_CMP_GT_OQ, e));
-            let inside = _mm256_andnot_ps(_mm256_and_ps(neg, pos), active);
+            // May hit: the least edge function >= 0 or the greatest <= 0 (as
+            // `triangles::sse::intersect`); of those, lanes with an exact 0 are the scalar
+            // kernel's, and the others with an exact 0 miss whatever it finds.
+            let lo = _mm256_min_ps(_mm256_min_ps(u, v), e);
+            let hi = _mm256_max_ps(_mm256_max_ps(u, v), e);
+            let inside = _mm256_and_ps(active, _mm256_or_ps(cmp!(_CMP_GE_OQ, lo), cmp!(_CMP_LE_OQ, hi)));
+            let ties = _mm256_and_ps(inside, _mm256_or_ps(cmp!(_CMP_EQ_OQ, lo), cmp!(_CMP_EQ_OQ, hi)));
             let tie_mask = _mm256_movemask_ps(ties) as u32;
             if _mm256_movemask_ps(_mm256_andnot_ps(ties, inside)) != 0 {
                 let det = _mm256_add_ps(_mm256_add_ps(u, v), e);

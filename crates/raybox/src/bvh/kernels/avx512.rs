@@ -298,11 +298,16 @@ unsafe fn packet_block(
                     _mm512_mask_cmp_ps_mask::<$op>(active, $x, zero)
                 };
             }
-            let ties = cmp!(_CMP_EQ_OQ, u) | cmp!(_CMP_EQ_OQ, v) | cmp!(_CMP_EQ_OQ, e);
-            let neg = cmp!(_CMP_LT_OQ, u) | cmp!(_CMP_LT_OQ, v) | cmp!(_CMP_LT_OQ, e);
-            let pos = cmp!(_CMP_GT_OQ, u) | cmp!(_CMP_GT_OQ, v) | cmp!(_CMP_GT_OQ, e);
-            // Inside: not both signs, no exact 0 (those lanes are the scalar kernel's).
-            let inside = active & !(neg & pos) & !ties;
+            // May hit: no two edge functions of strictly opposite signs, i.e. the least >= 0
+            // or the greatest <= 0 (as `triangles::sse::intersect`; a NaN lane gets a NaN
+            // `det` and never hits). Of those, lanes with an exact 0 are the scalar kernel's;
+            // the others with an exact 0 miss whatever it finds.
+            let lo = _mm512_min_ps(_mm512_min_ps(u, v), e);
+            let hi = _mm512_max_ps(_mm512_max_ps(u, v), e);
+            let may = cmp!(_CMP_GE_OQ, lo) | cmp!(_CMP_LE_OQ, hi);
+            let ties = _mm512_mask_cmp_ps_mask::<_CMP_EQ_OQ>(may, lo, zero)
+                | _mm512_mask_cmp_ps_mask::<_CMP_EQ_OQ>(may, hi, zero);
+            let inside = may & !ties;
             if inside != 0 {
                 let det = _mm512_add_ps(_mm512_add_ps(u, v), e);
                 let t_num = _mm512_add_ps(
