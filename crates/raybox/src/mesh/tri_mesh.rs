@@ -1701,7 +1701,6 @@ mod tests {
         }
     }
 
-    /// Scattered rays are not cast as packets (they would visit the union of their paths).
     /// Groups that make no packet (scattered rays) go to `singles`; after two in a row,
     /// the groups after each are left to it unasked: 1, 2, 4, ... up to `MAX_BACKOFF`. A lone
     /// such group among packets (a camera tile across a sign change) changes nothing. Every
@@ -1733,9 +1732,10 @@ mod tests {
                         Some(Sharing { leaves: 10, leaf_rays: 40 })
                     },
                     |group: &[Ray3], out: &mut [u8]| out[..group.len()].iter_mut().for_each(|o| *o += 1),
-                    |group: &[Ray3], out: &mut [u8]| out[..group.len()].iter_mut().for_each(|o| *o += 1),
+                    // In order: only after a poor packet, which these groups never make.
+                    |group: &[Ray3], out: &mut [u8]| out[..group.len()].iter_mut().for_each(|o| *o += 10),
                 ));
-                assert!(out.iter().all(|&n| n == 1), "{}: every ray once", kernel.name());
+                assert!(out.iter().all(|&n| n == 1), "{}: every ray once, none in order", kernel.name());
                 let mut groups: Vec<usize> =
                     asked.borrow().iter().filter(|&&o| o % width == 0).map(|o| o / width).collect();
                 groups.dedup();
@@ -1756,6 +1756,55 @@ mod tests {
         }
     }
 
+    /// A triangle whose edge functions overflow `f32` for this ray (one exactly 0, two NaN
+    /// from infinite products): the scalar kernel's `f64` fallback finds the hit at `t = 1`,
+    /// and so must every block, pair and packet test (minps/maxps pass a NaN over and could
+    /// hide the 0).
+    #[test]
+    fn a_hit_behind_overflowing_edge_functions_is_found_by_every_path() {
+        let tri = [Vec3::new(1e20, 9e19, 1.0), Vec3::new(-1e19, -1e19, 1.0), Vec3::new(1e19, 1e19, 1.0)];
+        // Equal x and y components keep the sheared `b` and `c` symmetric, so `u` is exactly
+        // 0; no zero component, so that 16 such rays make a packet.
+        let ray = Ray3::new(Vec3::ZERO, Vec3::new(1e-3, 1e-3, 1.0));
+        let want = ray_triangle_watertight(&WoopRay::new(ray.origin(), ray.dir()), tri, 0.0, f32::INFINITY);
+        let want_t = want.map(|h| h.0).expect("the scalar kernel finds the hit");
+        assert!((want_t - 1.0).abs() < 1e-3, "the scalar kernel: {want:?}");
+        // One triangle (one block), five (a leaf of two blocks, the hit in either) and 16
+        // equal rays (a packet).
+        for (count, at) in [(1, 0), (5, 0), (5, 4)] {
+            let mut vertices = Vec::new();
+            let mut indices = Vec::new();
+            for i in 0..count {
+                // The others far off the ray, small.
+                let v =
+                    if i == at { tri } else { [0, 1, 2].map(|k| Vec3::new(50.0 + i as f32, k as f32, 2.0)) };
+                let n = vertices.len() as u32;
+                vertices.extend(v);
+                indices.push([n, n + 1, n + 2]);
+            }
+            let mesh = TriMesh::new(vertices, indices).unwrap();
+            let rays = vec![ray; WIDE];
+            for kernel in Kernel::all_supported() {
+                crate::bvh::kernels::force_kernel(Some(kernel));
+                let single = mesh.first_hit(&ray);
+                assert!(
+                    single.is_some_and(|h| h.t == want_t && h.triangle == at as u32),
+                    "{}: {single:?}",
+                    kernel.name()
+                );
+                let batch = mesh.first_hits(&rays);
+                assert!(batch.iter().all(|h| *h == single), "{}: {batch:?}", kernel.name());
+                assert!(
+                    mesh.occluded(&ray) && mesh.occluded_rays(&rays).iter().all(|&o| o),
+                    "{}",
+                    kernel.name()
+                );
+            }
+            crate::bvh::kernels::force_kernel(None);
+        }
+    }
+
+    /// Scattered rays are not cast as packets (they would visit the union of their paths).
     #[test]
     fn scattered_rays_make_no_packet() {
         let mesh = TriMesh::from_data(crate::mesh::bunny()).unwrap();

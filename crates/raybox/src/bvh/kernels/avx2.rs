@@ -356,10 +356,16 @@ pub(super) unsafe fn packet_block(
             let lo = _mm256_min_ps(_mm256_min_ps(u, v), e);
             let hi = _mm256_max_ps(_mm256_max_ps(u, v), e);
             let inside = _mm256_and_ps(active, _mm256_or_ps(cmp!(_CMP_GE_OQ, lo), cmp!(_CMP_LE_OQ, hi)));
-            let ties = _mm256_and_ps(inside, _mm256_or_ps(cmp!(_CMP_EQ_OQ, lo), cmp!(_CMP_EQ_OQ, hi)));
+            // NaN lanes (overflowing products) may hide an exact 0 from `lo`/`hi`: the scalar
+            // kernel's too.
+            let det = _mm256_add_ps(_mm256_add_ps(u, v), e);
+            let odd = _mm256_and_ps(active, _mm256_cmp_ps::<_CMP_UNORD_Q>(det, det));
+            let ties = _mm256_or_ps(
+                _mm256_and_ps(inside, _mm256_or_ps(cmp!(_CMP_EQ_OQ, lo), cmp!(_CMP_EQ_OQ, hi))),
+                odd,
+            );
             let tie_mask = _mm256_movemask_ps(ties) as u32;
             if _mm256_movemask_ps(_mm256_andnot_ps(ties, inside)) != 0 {
-                let det = _mm256_add_ps(_mm256_add_ps(u, v), e);
                 let t_num = _mm256_add_ps(
                     _mm256_add_ps(
                         _mm256_mul_ps(u, _mm256_mul_ps(sz, a_z)),

@@ -299,17 +299,20 @@ unsafe fn packet_block(
                 };
             }
             // May hit: no two edge functions of strictly opposite signs, i.e. the least >= 0
-            // or the greatest <= 0 (as `triangles::sse::intersect`; a NaN lane gets a NaN
-            // `det` and never hits). Of those, lanes with an exact 0 are the scalar kernel's;
-            // the others with an exact 0 miss whatever it finds.
+            // or the greatest <= 0 (as `triangles::sse::intersect`). Of those, lanes with an
+            // exact 0 are the scalar kernel's; the others with an exact 0 miss whatever it finds.
             let lo = _mm512_min_ps(_mm512_min_ps(u, v), e);
             let hi = _mm512_max_ps(_mm512_max_ps(u, v), e);
             let may = cmp!(_CMP_GE_OQ, lo) | cmp!(_CMP_LE_OQ, hi);
+            // NaN lanes (overflowing products) may hide an exact 0 from `lo`/`hi`: the scalar
+            // kernel's too.
+            let det = _mm512_add_ps(_mm512_add_ps(u, v), e);
+            let odd = _mm512_mask_cmp_ps_mask::<_CMP_UNORD_Q>(active, det, det);
             let ties = _mm512_mask_cmp_ps_mask::<_CMP_EQ_OQ>(may, lo, zero)
-                | _mm512_mask_cmp_ps_mask::<_CMP_EQ_OQ>(may, hi, zero);
+                | _mm512_mask_cmp_ps_mask::<_CMP_EQ_OQ>(may, hi, zero)
+                | odd;
             let inside = may & !ties;
             if inside != 0 {
-                let det = _mm512_add_ps(_mm512_add_ps(u, v), e);
                 let t_num = _mm512_add_ps(
                     _mm512_add_ps(
                         _mm512_mul_ps(u, _mm512_mul_ps(sz, a_z)),

@@ -5,8 +5,8 @@
 //! a shared edge is still evaluated identically in both triangles, and a lane that may hit
 //! with an edge function exactly zero is handed to the scalar kernel, whose `f64` fallback
 //! decides it. Whether a lane may hit is one test of the least and the greatest of its
-//! three edge functions (callgrind, AVX2, 20,000 hit rays: 1,120 -> 1,090 instructions a ray
-//! on the bunny, 1,405 -> 1,369 on the 1M terrain, against testing each function's sign).
+//! three edge functions (callgrind, AVX2, 20,000 hit rays: 1,120 -> 1,104 instructions a ray
+//! on the bunny, 1,405 -> 1,382 on the 1M terrain, against testing each function's sign).
 
 use glam::Vec3;
 
@@ -367,21 +367,27 @@ mod sse {
             let zero = _mm_setzero_ps();
             // A lane can hit only if no two edge functions have strictly opposite signs: the
             // least is >= 0 or the greatest <= 0 (the scalar test's `(u<0 || v<0 || w<0) &&
-            // (u>0 || v>0 || w>0)` miss, negated). A lane with a NaN gets a NaN `det` below
-            // and never hits, as in the scalar test.
+            // (u>0 || v>0 || w>0)` miss, negated).
             let lo = _mm_min_ps(_mm_min_ps(u, v), w);
             let hi = _mm_max_ps(_mm_max_ps(u, v), w);
             let inside = _mm_or_ps(_mm_cmpge_ps(lo, zero), _mm_cmple_ps(hi, zero));
+            // `det` is NaN where an edge function is (two overflowing products): minps and
+            // maxps pass a NaN over, so such a lane may hide an exact 0 from `lo` and `hi`;
+            // it goes to the scalar kernel, whose f64 fallback may find a hit (a rare lane,
+            // with coordinates beyond 1e19).
+            let det = _mm_add_ps(_mm_add_ps(u, v), w);
+            let odd = _mm_cmpunord_ps(det, det);
             // Most blocks a ray reaches it misses altogether: stop before the division.
-            if _mm_movemask_ps(inside) == 0 {
+            if _mm_movemask_ps(_mm_or_ps(inside, odd)) == 0 {
                 return None;
             }
-            // Such a lane with an edge function exactly 0 goes to the scalar kernel (its f64
-            // fallback). A lane whose other two functions have strictly opposite signs misses
-            // whatever the fallback finds: a non-zero `f32` edge function has the exact
-            // value's sign (Woop et al. 2013), which the fallback keeps.
-            let ties = _mm_and_ps(inside, _mm_or_ps(_mm_cmpeq_ps(lo, zero), _mm_cmpeq_ps(hi, zero)));
-            let det = _mm_add_ps(_mm_add_ps(u, v), w);
+            // A lane that may hit with an edge function exactly 0 goes to the scalar kernel
+            // (its f64 fallback), as do the NaN lanes. A lane whose other two functions have
+            // strictly opposite signs misses whatever the fallback finds: a non-zero `f32`
+            // edge function has the exact value's sign (Woop et al. 2013), which the
+            // fallback keeps.
+            let ties =
+                _mm_or_ps(_mm_and_ps(inside, _mm_or_ps(_mm_cmpeq_ps(lo, zero), _mm_cmpeq_ps(hi, zero))), odd);
             // t = (u * sz*az + v * sz*bz + w * sz*cz) / det
             let t_num = _mm_add_ps(
                 _mm_add_ps(_mm_mul_ps(u, _mm_mul_ps(sz, a_z)), _mm_mul_ps(v, _mm_mul_ps(sz, b_z))),
@@ -418,14 +424,17 @@ mod sse {
             let m = _mm_min_ps(m, _mm_shuffle_ps::<0b01_00_11_10>(m, m));
             let lane = (_mm_movemask_ps(_mm_and_ps(_mm_cmpeq_ps(t_hits, m), hits)) as u32).trailing_zeros();
             let lane = lane as usize & 3;
+            // The lane's own `t`, not the minimum's (of +0 and -0, minps keeps either).
             let mut lanes = [0.0f32; 4];
+            _mm_storeu_ps(lanes.as_mut_ptr(), t);
+            let t_lane = lanes[lane];
             _mm_storeu_ps(lanes.as_mut_ptr(), det);
             let det = lanes[lane];
             _mm_storeu_ps(lanes.as_mut_ptr(), v);
             let u_lane = lanes[lane] / det;
             _mm_storeu_ps(lanes.as_mut_ptr(), w);
             let v_lane = lanes[lane] / det;
-            Some((lane, _mm_cvtss_f32(m), u_lane, v_lane))
+            Some((lane, t_lane, u_lane, v_lane))
         }
     }
 
@@ -473,7 +482,8 @@ mod sse {
 /// each lane does the operations of `sse::intersect`, so the same bits.
 ///
 /// Against the two blocks one after the other: under callgrind (AVX2, 20,000 rays that
-/// hit) 1,209 -> 1,146 instructions a ray on the bunny, 1,473 -> 1,421 on the 1M terrain;
+/// hit, in a build switching between the two at run time) 1,209 -> 1,146 instructions a ray
+/// on the bunny, 1,473 -> 1,421 on the 1M terrain;
 /// timed in one process, alternating, 1 thread, `first_hit` loop: bunny 1.03x–1.05x
 /// (scattered rays) and 1.02x–1.04x (camera), dragon 1.06x–1.10x, terrain 0.95x–1.04x
 /// (within the noise).
@@ -497,15 +507,15 @@ pub(crate) mod avx {
         // SAFETY: AVX per this function's contract; the loads read rows of 4 floats inside
         // the blocks (16-byte aligned), the stores write local arrays.
         unsafe {
-            let Pass { u, v, w, inside, lo, hi } = pass(ray, pair);
+            let Pass { u, v, w, det, inside, lo, hi, odd } = pass(ray, pair);
             // Most pairs a ray reaches it misses altogether: stop before the division.
-            if _mm256_movemask_ps(inside) == 0 {
+            if _mm256_movemask_ps(_mm256_or_ps(inside, odd)) == 0 {
                 return None;
             }
-            if has_ties(inside, lo, hi) {
+            if has_ties(inside, lo, hi, odd) {
                 return intersect_pair_sequential(ray, pair, t_min, t_max);
             }
-            let (t, det, hits) = distances(ray, pair, (u, v, w), inside, t_min, t_max);
+            let (t, hits) = distances(ray, pair, (u, v, w), det, inside, t_min, t_max);
             let hit_mask = _mm256_movemask_ps(hits) as u32;
             if hit_mask == 0 {
                 return None;
@@ -525,14 +535,17 @@ pub(crate) mod avx {
             } else {
                 at_min.trailing_zeros() as usize & 7
             };
+            // The lane's own `t`, not the minimum's (of +0 and -0, minps keeps either).
             let mut lanes = [0.0f32; 8];
+            _mm256_storeu_ps(lanes.as_mut_ptr(), t);
+            let t_lane = lanes[lane];
             _mm256_storeu_ps(lanes.as_mut_ptr(), det);
             let det = lanes[lane];
             _mm256_storeu_ps(lanes.as_mut_ptr(), v);
             let u_lane = lanes[lane] / det;
             _mm256_storeu_ps(lanes.as_mut_ptr(), w);
             let v_lane = lanes[lane] / det;
-            Some((lane, _mm256_cvtss_f32(m), u_lane, v_lane))
+            Some((lane, t_lane, u_lane, v_lane))
         }
     }
 
@@ -544,14 +557,14 @@ pub(crate) mod avx {
     pub(crate) unsafe fn any_in_pair(ray: &BlockRay, pair: &[TriBlock4; 2], t_min: f32, t_max: f32) -> bool {
         // SAFETY: AVX per this function's contract (see `intersect_pair`).
         unsafe {
-            let Pass { u, v, w, inside, lo, hi } = pass(ray, pair);
-            if _mm256_movemask_ps(inside) == 0 {
+            let Pass { u, v, w, det, inside, lo, hi, odd } = pass(ray, pair);
+            if _mm256_movemask_ps(_mm256_or_ps(inside, odd)) == 0 {
                 return false;
             }
-            if has_ties(inside, lo, hi) {
+            if has_ties(inside, lo, hi, odd) {
                 return intersect_pair_sequential(ray, pair, t_min, t_max).is_some();
             }
-            let (_, _, hits) = distances(ray, pair, (u, v, w), inside, t_min, t_max);
+            let (_, hits) = distances(ray, pair, (u, v, w), det, inside, t_min, t_max);
             _mm256_movemask_ps(hits) != 0
         }
     }
@@ -566,26 +579,29 @@ pub(crate) mod avx {
         if pair[1].ids[b] < pair[0].ids[a] { 4 + b } else { a }
     }
 
-    /// The edge functions of the 8 lanes, their least and greatest, and which lanes may hit
-    /// (`sse::intersect`'s first half).
+    /// The edge functions of the 8 lanes, their sum, least and greatest, which lanes may
+    /// hit, and which have a NaN sum (`sse::intersect`'s first half).
     struct Pass {
         u: __m256,
         v: __m256,
         w: __m256,
+        det: __m256,
         inside: __m256,
         lo: __m256,
         hi: __m256,
+        odd: __m256,
     }
 
-    /// Whether a lane that may hit has an edge function exactly 0 (see `sse::intersect`).
+    /// Whether a lane is the scalar kernel's: one that may hit with an edge function exactly
+    /// 0, or one with a NaN (see `sse::intersect`).
     #[inline(always)]
-    unsafe fn has_ties(inside: __m256, lo: __m256, hi: __m256) -> bool {
+    unsafe fn has_ties(inside: __m256, lo: __m256, hi: __m256, odd: __m256) -> bool {
         // SAFETY: AVX per the caller's contract.
         unsafe {
             let zero = _mm256_setzero_ps();
             let zeros =
                 _mm256_or_ps(_mm256_cmp_ps::<_CMP_EQ_OQ>(lo, zero), _mm256_cmp_ps::<_CMP_EQ_OQ>(hi, zero));
-            _mm256_movemask_ps(_mm256_and_ps(inside, zeros)) != 0
+            _mm256_movemask_ps(_mm256_or_ps(_mm256_and_ps(inside, zeros), odd)) != 0
         }
     }
 
@@ -633,21 +649,24 @@ pub(crate) mod avx {
             let hi = _mm256_max_ps(_mm256_max_ps(u, v), w);
             let inside =
                 _mm256_or_ps(_mm256_cmp_ps::<_CMP_GE_OQ>(lo, zero), _mm256_cmp_ps::<_CMP_LE_OQ>(hi, zero));
-            Pass { u, v, w, inside, lo, hi }
+            let det = _mm256_add_ps(_mm256_add_ps(u, v), w);
+            let odd = _mm256_cmp_ps::<_CMP_UNORD_Q>(det, det);
+            Pass { u, v, w, det, inside, lo, hi, odd }
         }
     }
 
-    /// Each lane's `t` and determinant, and which lanes hit within `[t_min, t_max]`
+    /// Each lane's `t`, and which lanes hit within `[t_min, t_max]`
     /// (`sse::intersect`'s second half).
     #[inline(always)]
     unsafe fn distances(
         ray: &BlockRay,
         pair: &[TriBlock4; 2],
         (u, v, w): (__m256, __m256, __m256),
+        det: __m256,
         inside: __m256,
         t_min: f32,
         t_max: f32,
-    ) -> (__m256, __m256, __m256) {
+    ) -> (__m256, __m256) {
         let super::sse::RayLanes { o, s, k: [_, _, kz] } = ray.lanes;
         // SAFETY: AVX per the caller's contract; `kz < 3`.
         unsafe {
@@ -656,7 +675,6 @@ pub(crate) mod avx {
             let b_z = _mm256_sub_ps(row(pair, 1, kz), oz);
             let c_z = _mm256_sub_ps(row(pair, 2, kz), oz);
             let zero = _mm256_setzero_ps();
-            let det = _mm256_add_ps(_mm256_add_ps(u, v), w);
             // t = (u * sz*az + v * sz*bz + w * sz*cz) / det
             let t_num = _mm256_add_ps(
                 _mm256_add_ps(
@@ -671,7 +689,7 @@ pub(crate) mod avx {
                 _mm256_cmp_ps::<_CMP_LE_OQ>(_mm256_set1_ps(t_min), t),
                 _mm256_cmp_ps::<_CMP_LE_OQ>(t, _mm256_set1_ps(t_max)),
             );
-            (t, det, _mm256_and_ps(inside, in_range))
+            (t, _mm256_and_ps(inside, in_range))
         }
     }
 }
@@ -744,6 +762,47 @@ mod tests {
                 assert_eq!(bits(got), bits(want), "{}: {tris:?} from {o} along {d}", kernel.name());
             }
         }
+    }
+
+    /// The same triangle in both blocks of a pair, hit through its interior (no edge
+    /// function 0, so the 8-lane pass decides the tie itself): the lower index wins, in
+    /// either block. And a triangle whose edge functions overflow (one exactly 0, two NaN):
+    /// the scalar kernel's `f64` fallback finds its hit at `t = 1`, and so must the pair.
+    #[test]
+    fn a_pair_breaks_ties_by_index_and_finds_hits_behind_nans() {
+        let tri = [Vec3::new(-1.0, -1.0, 2.0), Vec3::new(1.0, -1.0, 2.0), Vec3::new(0.0, 1.0, 2.0)];
+        let other = |k: f32| {
+            [Vec3::new(5.0 + k, 0.0, 0.0), Vec3::new(6.0 + k, 0.0, 0.0), Vec3::new(5.0 + k, 1.0, 0.0)]
+        };
+        let nan_tri = [Vec3::new(1e20, 9e19, 1.0), Vec3::new(-1e19, -1e19, 1.0), Vec3::new(1e19, 1e19, 1.0)];
+        let mut kernels_with_pairs = 0;
+        for (first, second, want_lane, want_t) in [
+            // (block 0, block 1, the lane that must win, its `t`)
+            ([(7, tri), (8, other(0.0))], [(3, tri), (9, other(1.0))], 4, 2.0),
+            ([(2, tri), (8, other(0.0))], [(3, tri), (9, other(1.0))], 0, 2.0),
+            ([(1, other(0.0)), (2, other(2.0))], [(3, nan_tri), (4, other(1.0))], 4, 1.0),
+            ([(1, nan_tri), (2, other(2.0))], [(3, other(3.0)), (4, other(1.0))], 0, 1.0),
+        ] {
+            let pair = [TriBlock4::new(&first), TriBlock4::new(&second)];
+            let (o, d) = (Vec3::new(0.1, -0.2, 0.0), Vec3::Z);
+            let want = intersect_pair_sequential(&BlockRay::new(o, d), &pair, 0.0, f32::INFINITY);
+            assert_eq!(
+                want.map(|h| (h.0, h.1)),
+                Some((want_lane, want_t)),
+                "sequential on {first:?} {second:?}"
+            );
+            #[cfg(target_arch = "x86_64")]
+            for kernel in Kernel::all_supported() {
+                let ray = with_kernel!(kernel, |k| k.block_ray(o, d));
+                let got = with_kernel!(kernel, |k| k.intersect_pair(&ray, &pair, 0.0, f32::INFINITY));
+                assert_eq!(got, want, "{}", kernel.name());
+                assert!(with_kernel!(kernel, |k| k.any_in_pair(&ray, &pair, 0.0, f32::INFINITY)));
+                kernels_with_pairs += usize::from(kernel != Kernel::Scalar);
+            }
+        }
+        // The 8-lane pass was tested wherever the CPU has AVX2.
+        #[cfg(target_arch = "x86_64")]
+        assert!(kernels_with_pairs > 0 || !std::is_x86_feature_detected!("avx2"));
     }
 
     /// Two blocks of a leaf in one 8-lane pass (the AVX kernels) give the answer of the
