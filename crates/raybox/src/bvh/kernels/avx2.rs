@@ -79,6 +79,44 @@ macro_rules! packet_tests {
 }
 pub(super) use packet_tests;
 
+/// The leaf-test methods of `NodeKernel` for a kernel type that proves AVX (the AVX2 and
+/// AVX-512 kernels share them): the ray set-up with AVX's permutes and the 8-lane test of a
+/// two-block leaf.
+macro_rules! avx_leaf_tests {
+    () => {
+        #[inline(always)]
+        fn block_ray(self, origin: glam::Vec3, dir: glam::Vec3) -> $crate::bvh::kernels::BlockRay {
+            // SAFETY: `self` proves AVX.
+            unsafe { $crate::bvh::kernels::BlockRay::new_avx(origin, dir) }
+        }
+
+        #[inline(always)]
+        fn intersect_pair(
+            self,
+            ray: &$crate::bvh::kernels::BlockRay,
+            pair: &[TriBlock4; 2],
+            t_min: f32,
+            t_max: f32,
+        ) -> Option<(usize, f32, f32, f32)> {
+            // SAFETY: `self` proves AVX.
+            unsafe { $crate::bvh::kernels::triangles::avx::intersect_pair(ray, pair, t_min, t_max) }
+        }
+
+        #[inline(always)]
+        fn any_in_pair(
+            self,
+            ray: &$crate::bvh::kernels::BlockRay,
+            pair: &[TriBlock4; 2],
+            t_min: f32,
+            t_max: f32,
+        ) -> bool {
+            // SAFETY: `self` proves AVX.
+            unsafe { $crate::bvh::kernels::triangles::avx::any_in_pair(ray, pair, t_min, t_max) }
+        }
+    };
+}
+pub(super) use avx_leaf_tests;
+
 /// Proof that the CPU has AVX2 and FMA: only [`Avx2::new`] makes one, after checking.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Avx2(());
@@ -140,29 +178,7 @@ pub(super) unsafe fn padded_slabs(ray: &PreparedRay, node: &WideNode, t_max: f32
 impl NodeKernel for Avx2 {
     const PACKETS: bool = true;
 
-    #[inline(always)]
-    fn block_ray(self, origin: glam::Vec3, dir: glam::Vec3) -> super::BlockRay {
-        // SAFETY: `self` proves AVX.
-        unsafe { super::BlockRay::new_avx(origin, dir) }
-    }
-
-    #[inline(always)]
-    fn intersect_pair(
-        self,
-        ray: &super::BlockRay,
-        pair: &[TriBlock4; 2],
-        t_min: f32,
-        t_max: f32,
-    ) -> Option<(usize, f32, f32, f32)> {
-        // SAFETY: `self` proves AVX.
-        unsafe { super::triangles::avx::intersect_pair(ray, pair, t_min, t_max) }
-    }
-
-    #[inline(always)]
-    fn any_in_pair(self, ray: &super::BlockRay, pair: &[TriBlock4; 2], t_min: f32, t_max: f32) -> bool {
-        // SAFETY: `self` proves AVX.
-        unsafe { super::triangles::avx::any_in_pair(ray, pair, t_min, t_max) }
-    }
+    avx_leaf_tests!();
 
     #[inline(always)]
     fn intersect(self, ray: &PreparedRay, node: &WideNode, t_max: f32) -> NodeHits {

@@ -6,7 +6,8 @@
 use core::arch::x86_64::*;
 
 use super::avx2::{
-    field_bounds, packet_extremes, packet_slabs, packet_tests, padded_slabs, ray_vectors, transpose,
+    avx_leaf_tests, field_bounds, packet_extremes, packet_slabs, packet_tests, padded_slabs, ray_vectors,
+    transpose,
 };
 use super::packet::scalar_tie;
 use super::{
@@ -44,29 +45,7 @@ impl NodeKernel for Avx512 {
     const PACKETS: bool = true;
     const PACKET_WIDTH: usize = WIDE;
 
-    #[inline(always)]
-    fn block_ray(self, origin: glam::Vec3, dir: glam::Vec3) -> super::BlockRay {
-        // SAFETY: `self` proves AVX.
-        unsafe { super::BlockRay::new_avx(origin, dir) }
-    }
-
-    #[inline(always)]
-    fn intersect_pair(
-        self,
-        ray: &super::BlockRay,
-        pair: &[TriBlock4; 2],
-        t_min: f32,
-        t_max: f32,
-    ) -> Option<(usize, f32, f32, f32)> {
-        // SAFETY: `self` proves AVX.
-        unsafe { super::triangles::avx::intersect_pair(ray, pair, t_min, t_max) }
-    }
-
-    #[inline(always)]
-    fn any_in_pair(self, ray: &super::BlockRay, pair: &[TriBlock4; 2], t_min: f32, t_max: f32) -> bool {
-        // SAFETY: `self` proves AVX.
-        unsafe { super::triangles::avx::any_in_pair(ray, pair, t_min, t_max) }
-    }
+    avx_leaf_tests!();
 
     #[inline(always)]
     fn intersect(self, ray: &PreparedRay, node: &WideNode, t_max: f32) -> NodeHits {
