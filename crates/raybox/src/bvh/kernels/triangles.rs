@@ -513,7 +513,7 @@ pub(crate) mod avx {
                 return None;
             }
             if has_ties(inside, lo, hi, odd) {
-                return intersect_pair_sequential(ray, pair, t_min, t_max);
+                return pair_with_ties(ray, pair, t_min, t_max);
             }
             let (t, hits) = distances(ray, pair, (u, v, w), det, inside, t_min, t_max);
             let hit_mask = _mm256_movemask_ps(hits) as u32;
@@ -567,6 +567,20 @@ pub(crate) mod avx {
             let (_, hits) = distances(ray, pair, (u, v, w), det, inside, t_min, t_max);
             _mm256_movemask_ps(hits) != 0
         }
+    }
+
+    /// The rare pair with a lane for the scalar kernel, out of line: inlined, the two block
+    /// tests kept both blocks' rows on the stack for it on every pair test (callgrind: 20
+    /// instructions a bunny ray).
+    #[cold]
+    #[inline(never)]
+    fn pair_with_ties(
+        ray: &BlockRay,
+        pair: &[TriBlock4; 2],
+        t_min: f32,
+        t_max: f32,
+    ) -> Option<(usize, f32, f32, f32)> {
+        intersect_pair_sequential(ray, pair, t_min, t_max)
     }
 
     /// Of two lanes at the same `t`, one in each block (bits of `at_min`), the one of the
