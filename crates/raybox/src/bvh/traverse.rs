@@ -30,21 +30,66 @@ pub(crate) fn closest_hit<K: NodeKernel>(
     root: ChildRef,
     ray: &PreparedRay,
     t_max: f32,
+    leaf: impl FnMut(usize, usize, f32) -> Option<f32>,
+) -> f32 {
+    if ray.fused {
+        closest_hit_as::<K, true>(kernel, nodes, root, ray, t_max, leaf)
+    } else {
+        closest_hit_as::<K, false>(kernel, nodes, root, ray, t_max, leaf)
+    }
+}
+
+/// [`closest_hit`] with the node test of [`NodeKernel::intersect_as`], as two nested loops
+/// (Aila & Laine 2009's "while-while"): the inner one goes down through inner nodes, so
+/// that the compiler gives the node test's values the registers and reloads the leaf
+/// test's around it. (One loop over both, as [`ClosestWalk::step`] has for the batches'
+/// interleaved walks, kept neither in registers.)
+#[inline(always)]
+fn closest_hit_as<K: NodeKernel, const FUSED: bool>(
+    kernel: K,
+    nodes: &[WideNode],
+    root: ChildRef,
+    ray: &PreparedRay,
+    mut t_max: f32,
     mut leaf: impl FnMut(usize, usize, f32) -> Option<f32>,
 ) -> f32 {
     let mut storage = [const { MaybeUninit::uninit() }; STACK_CAPACITY];
-    let mut walk = ClosestWalk::new(&mut storage, root, t_max);
-    // A closure rather than `&mut leaf`: the call through `&mut F`'s own `FnMut` impl was
-    // not always inlined (it was not in `any_hit`), which spilled the kernel's registers.
-    while walk.step(
-        kernel,
-        nodes,
-        ray,
-        #[inline(always)]
-        #[allow(clippy::redundant_closure)]
-        |first, count, t_max| leaf(first, count, t_max),
-    ) {}
-    walk.t_max
+    let mut stack = Stack::new(&mut storage);
+    let mut current = root;
+    loop {
+        while !current.is_leaf() {
+            let node = &nodes[current.index()];
+            let hits = kernel.intersect_as::<FUSED>(ray, node, t_max);
+            current = if hits.mask != 0 {
+                push_nearest_last(&mut stack, nodes, node, hits.mask, &hits.t_enter)
+            } else {
+                match pop_within(&mut stack, t_max) {
+                    Some(next) => next,
+                    None => return t_max,
+                }
+            };
+        }
+        let (first, count) = current.leaf_range();
+        if let Some(t) = leaf(first, count, t_max) {
+            t_max = t_max.min(t);
+        }
+        match pop_within(&mut stack, t_max) {
+            Some(next) => current = next,
+            None => return t_max,
+        }
+    }
+}
+
+/// Pops to the nearest pushed box that starts no later than `t_max` (the others cannot
+/// hold a closer hit); `None` when there is none left.
+#[inline(always)]
+fn pop_within(stack: &mut Stack<'_, (ChildRef, f32)>, t_max: f32) -> Option<ChildRef> {
+    loop {
+        match stack.pop()? {
+            (r, t) if t <= t_max => return Some(r),
+            _ => {}
+        }
+    }
 }
 
 /// A closest-hit walk that can be advanced one step at a time, so that a batch can keep
@@ -75,7 +120,7 @@ impl<'s> ClosestWalk<'s> {
     /// child hit, or the nearest pushed box that still starts before the closest hit.
     /// Returns `false` when the walk is over (`t_max` is then final).
     #[inline(always)]
-    pub fn step<K: NodeKernel>(
+    pub fn step<K: NodeKernel, const FUSED: bool>(
         &mut self,
         kernel: K,
         nodes: &[WideNode],
@@ -90,7 +135,7 @@ impl<'s> ClosestWalk<'s> {
             }
         } else {
             let node = &nodes[current.index()];
-            let hits = kernel.intersect(ray, node, self.t_max);
+            let hits = kernel.intersect_as::<FUSED>(ray, node, self.t_max);
             if hits.mask != 0 {
                 self.current = push_nearest_last(&mut self.stack, nodes, node, hits.mask, &hits.t_enter);
                 return true;
@@ -265,13 +310,30 @@ pub(crate) fn any_hit<K: NodeKernel>(
     root: ChildRef,
     ray: &PreparedRay,
     t_max: f32,
+    leaf: impl FnMut(usize, usize, f32) -> bool,
+) -> bool {
+    if ray.fused {
+        any_hit_as::<K, true>(kernel, nodes, root, ray, t_max, leaf)
+    } else {
+        any_hit_as::<K, false>(kernel, nodes, root, ray, t_max, leaf)
+    }
+}
+
+/// [`any_hit`] with the node test of [`NodeKernel::intersect_as`].
+#[inline(always)]
+fn any_hit_as<K: NodeKernel, const FUSED: bool>(
+    kernel: K,
+    nodes: &[WideNode],
+    root: ChildRef,
+    ray: &PreparedRay,
+    t_max: f32,
     mut leaf: impl FnMut(usize, usize, f32) -> bool,
 ) -> bool {
     let mut storage = [const { MaybeUninit::uninit() }; STACK_CAPACITY];
     let mut walk = AnyWalk::new(&mut storage, root);
     loop {
         // See `closest_hit` for why a closure and not `&mut leaf`.
-        let step = walk.step(
+        let step = walk.step::<K, FUSED>(
             kernel,
             nodes,
             ray,
@@ -319,7 +381,7 @@ impl<'s> AnyWalk<'s> {
 
     /// Tests the current node or leaf and moves to the next box to visit.
     #[inline(always)]
-    pub fn step<K: NodeKernel>(
+    pub fn step<K: NodeKernel, const FUSED: bool>(
         &mut self,
         kernel: K,
         nodes: &[WideNode],
@@ -335,7 +397,7 @@ impl<'s> AnyWalk<'s> {
             }
         } else {
             let node = &nodes[current.index()];
-            let hits = kernel.intersect(ray, node, t_max);
+            let hits = kernel.intersect_as::<FUSED>(ray, node, t_max);
             let mut bits = hits.mask;
             if bits != 0 {
                 // Descend into the nearest child (a blocker is likeliest there); push the

@@ -894,23 +894,29 @@ impl TriMesh {
         while active > 0 {
             for (lane, walk) in lanes.iter_mut().zip(&mut walks) {
                 let Some(l) = lane else { continue };
-                let going = walk.step(
-                    kernel,
-                    nodes,
-                    &l.prepared,
-                    #[inline(always)]
-                    |first: usize, count: usize, t_max: f32| {
-                        self.leaf_closest(
+                // Each ray's steps with the node test its set-up allows (`PreparedRay::fused`).
+                macro_rules! step {
+                    ($fused:literal) => {
+                        walk.step::<K, $fused>(
                             kernel,
-                            &l.woop,
-                            rays[l.index].t_min(),
-                            &mut l.best,
-                            first,
-                            count,
-                            t_max,
+                            nodes,
+                            &l.prepared,
+                            #[inline(always)]
+                            |first: usize, count: usize, t_max: f32| {
+                                self.leaf_closest(
+                                    kernel,
+                                    &l.woop,
+                                    rays[l.index].t_min(),
+                                    &mut l.best,
+                                    first,
+                                    count,
+                                    t_max,
+                                )
+                            },
                         )
-                    },
-                );
+                    };
+                }
+                let going = if l.prepared.fused { step!(true) } else { step!(false) };
                 if !going {
                     out[l.index] = l.best.map(|c| finish(&rays[l.index], c));
                     refill(lane, walk, out);
@@ -956,16 +962,21 @@ impl TriMesh {
                 let Some((index, prepared, woop)) = lane else { continue };
                 let ray = &rays[*index];
                 let t_min = ray.t_min();
-                let step = walk.step(
-                    kernel,
-                    nodes,
-                    prepared,
-                    ray.t_max(),
-                    #[inline(always)]
-                    |first: usize, count: usize, t_max: f32| {
-                        self.leaf_any(kernel, woop, t_min, first, count, t_max)
-                    },
-                );
+                macro_rules! step {
+                    ($fused:literal) => {
+                        walk.step::<K, $fused>(
+                            kernel,
+                            nodes,
+                            prepared,
+                            ray.t_max(),
+                            #[inline(always)]
+                            |first: usize, count: usize, t_max: f32| {
+                                self.leaf_any(kernel, woop, t_min, first, count, t_max)
+                            },
+                        )
+                    };
+                }
+                let step = if prepared.fused { step!(true) } else { step!(false) };
                 if step != Step::Going {
                     out[*index] = step == Step::Hit;
                     refill(lane, walk, out);

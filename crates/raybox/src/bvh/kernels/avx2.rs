@@ -175,6 +175,57 @@ pub(super) unsafe fn padded_slabs(ray: &PreparedRay, node: &WideNode, t_max: f32
     }
 }
 
+/// The fused node test of [`PreparedRay::fused`] rays: per plane one FMA, `t = p r' - q`,
+/// and integer `max`/`min` on the results (one cycle each, against four for `vmaxps`, on the
+/// walk's chain of dependent steps). Returns `(t_enter, t_exit)` as the floats' bits;
+/// `t_enter <= t_exit` as signed integers where the ray may enter a child.
+///
+/// A walk waits on each node's result, so the latency is what counts, not the instruction
+/// count: against [`padded_slabs`] a ray runs more instructions (callgrind, AVX2, 20,000
+/// bunny rays that hit: 1,095 -> 1,133, with the walks compiled once per test) but takes
+/// less time (1 thread, against Embree's speed in the same process: bunny scattered rays
+/// 0.84x -> 0.86x, 1M-triangle terrain 0.76x -> 0.79x, bunny camera rays 1.09x -> 1.12x).
+///
+/// # Safety
+/// The CPU must support AVX2 and FMA, and `ray.fused` must hold.
+#[inline(always)]
+pub(super) unsafe fn fused_slabs(ray: &PreparedRay, node: &WideNode, t_max: f32) -> (__m256i, __m256i) {
+    debug_assert!(ray.fused);
+    // SAFETY: AVX2 and FMA per this function's contract; `near_at` and `far_at` are `8 row`
+    // for rows 0-5 (`PreparedRay::new`), so each load reads one whole row of the node's
+    // planes, 32-byte aligned.
+    unsafe {
+        let planes = node.planes.as_ptr().cast::<f32>();
+        let plane = |at: usize| {
+            debug_assert!(at < 48 && at.is_multiple_of(8));
+            _mm256_load_ps(planes.add(at))
+        };
+        let mut near = [_mm256_setzero_si256(); 3];
+        let mut far = [_mm256_setzero_si256(); 3];
+        for k in 0..3 {
+            let n = _mm256_fmsub_ps(
+                plane(ray.near_at[k]),
+                _mm256_set1_ps(ray.r_near[k]),
+                _mm256_set1_ps(ray.q_near[k]),
+            );
+            let f = _mm256_fmsub_ps(
+                plane(ray.far_at[k]),
+                _mm256_set1_ps(ray.r_far[k]),
+                _mm256_set1_ps(ray.q_far[k]),
+            );
+            near[k] = _mm256_castps_si256(n);
+            far[k] = _mm256_castps_si256(f);
+        }
+        let ([n0, n1, n2], [f0, f1, f2]) = (near, far);
+        // `t_min` is `+0` or more (`PreparedRay::new`); `t_max + 0.0` turns a `-0` into `+0`.
+        let t_min = _mm256_castps_si256(_mm256_set1_ps(ray.t_min));
+        let t_max = _mm256_castps_si256(_mm256_set1_ps(t_max + 0.0));
+        let t_enter = _mm256_max_epi32(_mm256_max_epi32(n1, n2), _mm256_max_epi32(n0, t_min));
+        let t_exit = _mm256_min_epi32(_mm256_min_epi32(f1, f2), _mm256_min_epi32(f0, t_max));
+        (t_enter, t_exit)
+    }
+}
+
 impl NodeKernel for Avx2 {
     const PACKETS: bool = true;
 
@@ -182,13 +233,31 @@ impl NodeKernel for Avx2 {
 
     #[inline(always)]
     fn intersect(self, ray: &PreparedRay, node: &WideNode, t_max: f32) -> NodeHits {
+        if ray.fused {
+            self.intersect_as::<true>(ray, node, t_max)
+        } else {
+            self.intersect_as::<false>(ray, node, t_max)
+        }
+    }
+
+    #[inline(always)]
+    fn intersect_as<const FUSED: bool>(self, ray: &PreparedRay, node: &WideNode, t_max: f32) -> NodeHits {
         // SAFETY: `self` proves AVX2 and FMA; the store goes to a local array of 8 floats.
         unsafe {
-            let (t_enter, t_exit) = padded_slabs(ray, node, t_max);
-            // hit = t_enter <= t_exit (false when either is NaN)
-            let hit = _mm256_cmp_ps::<_CMP_LE_OQ>(t_enter, t_exit);
-            let mut out = NodeHits { mask: _mm256_movemask_ps(hit) as u32, t_enter: [0.0; 8] };
-            _mm256_storeu_ps(out.t_enter.as_mut_ptr(), t_enter);
+            let mut out = NodeHits { mask: 0, t_enter: [0.0; 8] };
+            if FUSED {
+                let (t_enter, t_exit) = fused_slabs(ray, node, t_max);
+                // hit = !(t_enter > t_exit), on the bits as integers
+                let outside = _mm256_castsi256_ps(_mm256_cmpgt_epi32(t_enter, t_exit));
+                out.mask = !(_mm256_movemask_ps(outside) as u32) & 0xff;
+                _mm256_storeu_si256(out.t_enter.as_mut_ptr().cast(), t_enter);
+            } else {
+                let (t_enter, t_exit) = padded_slabs(ray, node, t_max);
+                // hit = t_enter <= t_exit (false when either is NaN)
+                let hit = _mm256_cmp_ps::<_CMP_LE_OQ>(t_enter, t_exit);
+                out.mask = _mm256_movemask_ps(hit) as u32;
+                _mm256_storeu_ps(out.t_enter.as_mut_ptr(), t_enter);
+            }
             out
         }
     }

@@ -6,8 +6,8 @@
 use core::arch::x86_64::*;
 
 use super::avx2::{
-    avx_leaf_tests, field_bounds, packet_extremes, packet_slabs, packet_tests, padded_slabs, ray_vectors,
-    transpose,
+    avx_leaf_tests, field_bounds, fused_slabs, packet_extremes, packet_slabs, packet_tests, padded_slabs,
+    ray_vectors, transpose,
 };
 use super::packet::scalar_tie;
 use super::{
@@ -49,13 +49,29 @@ impl NodeKernel for Avx512 {
 
     #[inline(always)]
     fn intersect(self, ray: &PreparedRay, node: &WideNode, t_max: f32) -> NodeHits {
+        if ray.fused {
+            self.intersect_as::<true>(ray, node, t_max)
+        } else {
+            self.intersect_as::<false>(ray, node, t_max)
+        }
+    }
+
+    #[inline(always)]
+    fn intersect_as<const FUSED: bool>(self, ray: &PreparedRay, node: &WideNode, t_max: f32) -> NodeHits {
         // SAFETY: `self` proves AVX-512 F/VL, AVX2 and FMA; the store goes to a local array.
         unsafe {
-            let (t_enter, t_exit) = padded_slabs(ray, node, t_max);
-            // hit = t_enter <= t_exit, straight into a mask register
-            let mask = _mm256_cmp_ps_mask::<_CMP_LE_OQ>(t_enter, t_exit);
-            let mut out = NodeHits { mask: u32::from(mask), t_enter: [0.0; 8] };
-            _mm256_storeu_ps(out.t_enter.as_mut_ptr(), t_enter);
+            let mut out = NodeHits { mask: 0, t_enter: [0.0; 8] };
+            if FUSED {
+                let (t_enter, t_exit) = fused_slabs(ray, node, t_max);
+                // hit = t_enter <= t_exit on the bits as integers, into a mask register
+                out.mask = u32::from(_mm256_cmple_epi32_mask(t_enter, t_exit));
+                _mm256_storeu_si256(out.t_enter.as_mut_ptr().cast(), t_enter);
+            } else {
+                let (t_enter, t_exit) = padded_slabs(ray, node, t_max);
+                // hit = t_enter <= t_exit, straight into a mask register
+                out.mask = u32::from(_mm256_cmp_ps_mask::<_CMP_LE_OQ>(t_enter, t_exit));
+                _mm256_storeu_ps(out.t_enter.as_mut_ptr(), t_enter);
+            }
             out
         }
     }

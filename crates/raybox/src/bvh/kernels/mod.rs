@@ -41,6 +41,40 @@ pub(crate) struct PreparedRay {
     pub near: [usize; 3],
     pub far: [usize; 3],
     pub t_min: f32,
+    /// `origin[k] * r_near[k]` rounded up by one step past its nearest `f32`, and
+    /// `origin[k] * r_far[k]` rounded down likewise: the offsets of the fused node test (see
+    /// [`PreparedRay::fused`]).
+    pub q_near: [f32; 3],
+    pub q_far: [f32; 3],
+    /// `8 near[k]` and `8 far[k]`: where those plane rows start in a node's planes as
+    /// one array of floats (an address the fused test forms with a scaled index, no shift).
+    pub near_at: [usize; 3],
+    pub far_at: [usize; 3],
+    /// Whether the SIMD kernels may test nodes with the fused form (`t = p r' - q`, one FMA
+    /// a plane, and integer `max`/`min` on the results): `t_min >= 0` and every `r_near`,
+    /// `r_far`, `q_near` and `q_far` finite. Otherwise they keep `(p - o) r'`.
+    ///
+    /// **Why the fused form is conservative.** With `t_min >= 0` (see [`RDIR_SCALE`]), a
+    /// near plane's `t` must not exceed the exact `t* = (p - o) / d` when `t* >= 0`, and a
+    /// far plane's must not fall below it when `t* >= 0`. The FMA computes
+    /// `A = p r' - q` exactly and rounds once. For a near plane `q >= o r'` (exact product),
+    /// so `A <= (p - o) r'`, which is at most `t* (1 - 8u)(1 + u)²` (the proof of
+    /// `RDIR_SCALE`, with one rounding fewer); then `RN(A) <= A (1 + u) < t*` for `A >= 0`,
+    /// and a negative `t` never raises `t_enter = max(t_min, ..)`. For a far plane
+    /// `q < o r'` strictly, so `A > (p - o) r' >= t* (1 + 8u)(1 - u)²`: for `t* > 0`
+    /// `RN(A) >= A (1 - u) > t*`, and for `t* = 0` (the origin on the plane) `A > 0`, so
+    /// `t >= +0`, never `-0`. A negative far `t` therefore means `t* < 0`, a box behind the
+    /// ray. With finite `p`, `r'` and `q` no `t` is NaN (`±inf` is, at worst, an overflow).
+    ///
+    /// **Why integer `max` and `min` are right there.** `t_enter = max(t_min, n0, n1, n2)`
+    /// and `t_exit = min(t_max, f0, f1, f2)` on the floats' bits as signed integers
+    /// (`vpmaxsd`, one cycle, against four for `vmaxps`): non-negative floats order as their
+    /// bits do, and every negative float's bits are below every non-negative's. So with
+    /// `t_min >= +0` (made so: `-0` becomes `+0`), `t_enter` is the float maximum (no
+    /// negative `n` wins), and `t_exit` is the float minimum when no `f` is negative, else
+    /// negative (a miss, which the exact test agrees with); `t_max` is made `+0` if `-0`.
+    /// The comparison `t_enter <= t_exit` on integers then says what it says on floats.
+    pub fused: bool,
 }
 
 /// `2⁻²¹`: how much [`PreparedRay::r_near`] is shrunk and `r_far` grown, relative to `1 / d`.
@@ -89,8 +123,20 @@ impl PreparedRay {
         // The plane rows from the three sign bits (one movemask and one table read, no
         // per-axis selects): `1 / ±0` keeps the sign, so a `-0.0` component counts as down.
         let [near, far] = PLANE_ROWS[(r.is_negative_bitmask() & 7) as usize];
+        // (`-0.0 + 0.0` is `+0.0`: the fused test's integer `max` needs `t_min >= +0`.)
+        let t_min = t_min + 0.0;
         let (r_near, r_far) =
             if t_min >= 0.0 { (r * (1.0 - RDIR_SCALE), r * (1.0 + RDIR_SCALE)) } else { (r, r) };
+        let o = glam::Vec3A::from(origin);
+        let (q_near, q_far) = (step_up(o * r_near), step_down(o * r_far));
+        // (One mask, no branch per vector: the directions' signs make branches here
+        // unpredictable.)
+        let finite = (r_near.is_finite_mask()
+            & r_far.is_finite_mask()
+            & q_near.is_finite_mask()
+            & q_far.is_finite_mask())
+        .all();
+        let fused = (t_min >= 0.0) & finite;
         Self {
             origin,
             rdir: r.to_array(),
@@ -99,6 +145,11 @@ impl PreparedRay {
             near,
             far,
             t_min,
+            q_near: q_near.to_array(),
+            q_far: q_far.to_array(),
+            near_at: near.map(|row| 8 * row),
+            far_at: far.map(|row| 8 * row),
+            fused,
         }
     }
 
@@ -171,6 +222,25 @@ impl PreparedRay {
     }
 }
 
+/// Each lane of `x` (rounded to nearest) moved one step up, to the next `f32` above it:
+/// at least the exact value it was rounded from, and strictly above it. `±inf` stays or
+/// becomes NaN, which [`PreparedRay::new`]'s finiteness test catches.
+#[inline(always)]
+fn step_up(x: glam::Vec3A) -> glam::Vec3A {
+    // `+ 0.0` makes `-0` into `+0`; then a non-negative float's successor is its bits plus
+    // one and a negative float's is its bits minus one.
+    glam::Vec3A::from((x + 0.0).to_array().map(|v| {
+        let bits = v.to_bits();
+        f32::from_bits(if bits >> 31 == 0 { bits.wrapping_add(1) } else { bits - 1 })
+    }))
+}
+
+/// Each lane of `x` moved one step down: strictly below the exact value it was rounded from.
+#[inline(always)]
+fn step_down(x: glam::Vec3A) -> glam::Vec3A {
+    -step_up(-x)
+}
+
 /// Asks the CPU to bring `node` into the cache (all four of its lines): the walks call it
 /// on the children they push, so that a child visited later is likelier to be there. A
 /// hint only; it never faults and changes no result.
@@ -224,6 +294,15 @@ pub(crate) struct NodeHits {
 /// [`Kernel::detect`] makes the SIMD ones), which is what makes `intersect` safe to call.
 pub(crate) trait NodeKernel: Copy + PacketKernel<PACKET> + PacketKernel<WIDE> {
     fn intersect(self, ray: &PreparedRay, node: &WideNode, t_max: f32) -> NodeHits;
+
+    /// `intersect` for a ray whose [`PreparedRay::fused`] is `FUSED`: the walks are compiled
+    /// once for each value, so that a walk's loop holds one node test and its registers
+    /// (both in one loop spilled the ray's values: callgrind +13% instructions a ray).
+    /// `FUSED = false` is right for every ray; `true` only where `ray.fused`.
+    #[inline(always)]
+    fn intersect_as<const FUSED: bool>(self, ray: &PreparedRay, node: &WideNode, t_max: f32) -> NodeHits {
+        self.intersect(ray, node, t_max)
+    }
 
     /// Whether packets pay off with this kernel (the SIMD ones; the scalar kernel has the
     /// packet tests too, as the reference, but a packet walk with them is slower).
@@ -570,5 +649,139 @@ mod tests {
             }
         }
         assert!(entered > 20_000 && parallel > 5_000, "{entered} boxes entered, {parallel} parallel rays");
+    }
+
+    /// The fused test's offsets: `q_near` strictly above the exact `origin · r_near` and
+    /// `q_far` strictly below `origin · r_far` (products of two `f32` are exact in `f64`),
+    /// for any sign, zeros of both signs, and subnormal products.
+    #[test]
+    fn fused_offsets_bracket_the_exact_products() {
+        let mut rng = Pcg32::new(5);
+        let specials = [0.0, -0.0, 1e-30, -1e-30, 1e30, -1e30, 3.0, -3.0];
+        for i in 0..50_000 {
+            let o: [f32; 3] = core::array::from_fn(|_| {
+                let usual = rng.range(-100.0, 100.0) * 10f32.powi((rng.next_u32() % 9) as i32 - 4);
+                pick(&mut rng, usual, &specials)
+            });
+            let d: [f32; 3] = core::array::from_fn(|_| {
+                let usual = rng.range(-1.0, 1.0) * 10f32.powi((rng.next_u32() % 9) as i32 - 4);
+                pick(&mut rng, usual, &[1e-30, -1e-30, 1.0, -1.0])
+            });
+            if d.contains(&0.0) {
+                continue;
+            }
+            let ray = PreparedRay::new(o, d, if i % 2 == 0 { 0.0 } else { -0.0 });
+            assert_eq!(ray.t_min.to_bits(), 0, "t_min is made +0");
+            for k in 0..3 {
+                let near = f64::from(o[k]) * f64::from(ray.r_near[k]);
+                let far = f64::from(o[k]) * f64::from(ray.r_far[k]);
+                if ray.fused {
+                    assert!(
+                        f64::from(ray.q_near[k]) > near,
+                        "q_near {} <= {near} ({o:?}, {d:?})",
+                        ray.q_near[k]
+                    );
+                    assert!(f64::from(ray.q_far[k]) < far, "q_far {} >= {far} ({o:?}, {d:?})", ray.q_far[k]);
+                }
+            }
+            // Only an overflowing product (or reciprocal) keeps a ray off the fused test.
+            let fits = (0..3).all(|k| {
+                let r = [ray.r_near[k], ray.r_far[k]];
+                r.iter().all(|r| r.is_finite() && (f64::from(o[k]) * f64::from(*r)).abs() < 3e38)
+            });
+            assert_eq!(ray.fused, fits, "{o:?} {d:?}");
+        }
+        assert!(!PreparedRay::new([0.0; 3], [1.0, 1.0, 1.0], -1.0).fused, "t_min < 0 keeps the padded test");
+        assert!(!PreparedRay::new([0.0; 3], [0.0, 1.0, 1.0], 0.0).fused, "1 / 0 keeps the padded test");
+    }
+
+    /// The cases the fused test's proof turns on, through every kernel: a ray that starts on
+    /// a box's face and leaves it at once (the box is entered at `t = 0`; an exit computed
+    /// as `-0` would drop it), with zeros of either sign in the origin and the planes; and
+    /// rays from far away (where `origin · r` is large against the box's `t`), grazing the
+    /// boxes' faces. No false miss, and `t_enter` a lower bound of the exact entry.
+    #[test]
+    fn the_fused_test_keeps_boxes_touched_at_the_origin_and_from_afar() {
+        let mut rng = Pcg32::new(8);
+        let (mut checked, mut touched) = (0, 0);
+        for i in 0..40_000 {
+            let mut node = WideNode::EMPTY;
+            let mut boxes = Vec::new();
+            let far_away = i % 2 == 1;
+            for lane in 0..8 {
+                let q = |rng: &mut Pcg32| (rng.range(-4.0, 4.0) * 4.0).round() / 4.0;
+                let mut min = Vec3::new(q(&mut rng), q(&mut rng), q(&mut rng));
+                // Planes at +0 and -0.
+                for k in 0..3 {
+                    min[k] = pick(&mut rng, min[k], &[0.0, -0.0]);
+                }
+                let size = Vec3::new(q(&mut rng).abs(), q(&mut rng).abs(), q(&mut rng).abs()) * 0.5;
+                let b = Aabb3::new(min, min + size);
+                node.set_child(
+                    lane,
+                    &Bounds { min: b.min().into(), max: b.max().into() },
+                    ChildRef::inner(lane as u32),
+                );
+                boxes.push(b);
+            }
+            let aim = boxes[(rng.next_u32() % 8) as usize];
+            let (o, d) = if far_away {
+                // From up to 10^5 away, at a point on the aimed box's surface or inside it.
+                let (x, y) = (rng.range(aim.min().x, aim.max().x), rng.range(aim.min().y, aim.max().y));
+                let target = Vec3::new(
+                    pick(&mut rng, x, &[aim.min().x, aim.max().x]),
+                    pick(&mut rng, y, &[aim.min().y, aim.max().y]),
+                    rng.range(aim.min().z, aim.max().z),
+                );
+                let o = rng.unit_vector() * 10f32.powi((rng.next_u32() % 6) as i32);
+                (o, target - o)
+            } else {
+                // On a face of the aimed box (an origin coordinate of either zero's sign),
+                // pointing away from it or into it.
+                let k = (rng.next_u32() % 3) as usize;
+                let mut o = aim.center();
+                let on_max = rng.next_u32().is_multiple_of(2);
+                o[k] = if on_max { aim.max()[k] } else { aim.min()[k] };
+                if o[k] == 0.0 && rng.next_u32().is_multiple_of(2) {
+                    o[k] = -o[k];
+                }
+                let mut d = rng.unit_vector();
+                d[k] = d[k].abs() * if on_max == rng.next_u32().is_multiple_of(4) { -1.0 } else { 1.0 };
+                (o, d)
+            };
+            if d.to_array().contains(&0.0) || !d.is_finite() {
+                continue;
+            }
+            let ray = Ray3::with_range(o, d, 0.0, f32::INFINITY);
+            let prepared = PreparedRay::new(o.to_array(), d.to_array(), 0.0);
+            assert!(prepared.fused, "{o:?} {d:?}");
+            for kernel in Kernel::all_supported() {
+                let hits = with_kernel!(kernel, |k| k.intersect(&prepared, &node, f32::INFINITY));
+                // A walk's reach narrowed to a hit at `t = -0`: boxes entered at 0 stay.
+                let at_zero = with_kernel!(kernel, |k| k.intersect(&prepared, &node, -0.0));
+                for (lane, b) in boxes.iter().enumerate() {
+                    if let Some(span) = b.ray_span(&ray) {
+                        checked += 1;
+                        if span.t_enter <= 0.0 {
+                            touched += 1;
+                            assert!(at_zero.mask & (1 << lane) != 0, "{}: {b:?} at t_max -0", kernel.name());
+                        }
+                        assert!(
+                            hits.mask & (1 << lane) != 0,
+                            "{}: false miss of {b:?} by {ray:?}",
+                            kernel.name()
+                        );
+                        assert!(
+                            hits.t_enter[lane] <= span.t_enter,
+                            "{}: t_enter {} above the entry {} of {b:?} by {ray:?}",
+                            kernel.name(),
+                            hits.t_enter[lane],
+                            span.t_enter
+                        );
+                    }
+                }
+            }
+        }
+        assert!(checked > 40_000 && touched > 5_000, "{checked} boxes entered, {touched} at t = 0");
     }
 }
