@@ -7,8 +7,8 @@
 use core::mem::MaybeUninit;
 
 use super::kernels::{
-    NodeKernel, PacketBest, PacketKernel, PreparedRay, RayPacket, STACK_CAPACITY, Stack, StackStorage,
-    prefetch_node,
+    NodeHits, NodeKernel, PacketBest, PacketKernel, PreparedRay, RayPacket, STACK_CAPACITY, Stack,
+    StackStorage, prefetch_node,
 };
 use super::node::{Bounds, ChildRef, WideNode};
 
@@ -330,24 +330,60 @@ fn any_hit_as<K: NodeKernel, const FUSED: bool>(
     mut leaf: impl FnMut(usize, usize, f32) -> bool,
 ) -> bool {
     let mut storage = [const { MaybeUninit::uninit() }; STACK_CAPACITY];
-    let mut walk = AnyWalk::new(&mut storage, root);
+    let mut stack = Stack::new(&mut storage);
+    let mut current = root;
+    // Two nested loops, as in `closest_hit_as`.
     loop {
-        // See `closest_hit` for why a closure and not `&mut leaf`.
-        let step = walk.step::<K, FUSED>(
-            kernel,
-            nodes,
-            ray,
-            t_max,
-            #[inline(always)]
-            #[allow(clippy::redundant_closure)]
-            |first, count, t_max| leaf(first, count, t_max),
-        );
-        match step {
-            Step::Going => {}
-            Step::Hit => return true,
-            Step::Done => return false,
+        while !current.is_leaf() {
+            let node = &nodes[current.index()];
+            let hits = kernel.intersect_as::<FUSED>(ray, node, t_max);
+            current = if hits.mask != 0 {
+                descend_any(&mut stack, nodes, node, &hits)
+            } else {
+                match stack.pop() {
+                    Some(next) => next,
+                    None => return false,
+                }
+            };
+        }
+        let (first, count) = current.leaf_range();
+        if leaf(first, count, t_max) {
+            return true;
+        }
+        match stack.pop() {
+            Some(next) => current = next,
+            None => return false,
         }
     }
+}
+
+/// The any-hit walks' choice among a node's hit children (`hits.mask != 0`): returns the
+/// nearest (a blocker is likeliest there) and pushes the others unsorted.
+#[inline(always)]
+fn descend_any(
+    stack: &mut Stack<'_, ChildRef>,
+    nodes: &[WideNode],
+    node: &WideNode,
+    hits: &NodeHits,
+) -> ChildRef {
+    let mut bits = hits.mask;
+    let mut nearest = bits.trailing_zeros() as usize & 7;
+    let mut rest = bits & (bits - 1);
+    while rest != 0 {
+        let lane = rest.trailing_zeros() as usize & 7;
+        if hits.t_enter[lane] < hits.t_enter[nearest] {
+            nearest = lane;
+        }
+        rest &= rest - 1;
+    }
+    bits &= !(1 << nearest);
+    while bits != 0 {
+        let child = node.children[bits.trailing_zeros() as usize & 7];
+        prefetch_child(nodes, child);
+        stack.push(child);
+        bits &= bits - 1;
+    }
+    node.children[nearest]
 }
 
 /// Where an [`AnyWalk`] is after a step.
@@ -398,27 +434,8 @@ impl<'s> AnyWalk<'s> {
         } else {
             let node = &nodes[current.index()];
             let hits = kernel.intersect_as::<FUSED>(ray, node, t_max);
-            let mut bits = hits.mask;
-            if bits != 0 {
-                // Descend into the nearest child (a blocker is likeliest there); push the
-                // others unsorted.
-                let mut nearest = bits.trailing_zeros() as usize & 7;
-                let mut rest = bits & (bits - 1);
-                while rest != 0 {
-                    let lane = rest.trailing_zeros() as usize & 7;
-                    if hits.t_enter[lane] < hits.t_enter[nearest] {
-                        nearest = lane;
-                    }
-                    rest &= rest - 1;
-                }
-                self.current = node.children[nearest];
-                bits &= !(1 << nearest);
-                while bits != 0 {
-                    let child = node.children[bits.trailing_zeros() as usize & 7];
-                    prefetch_child(nodes, child);
-                    self.stack.push(child);
-                    bits &= bits - 1;
-                }
+            if hits.mask != 0 {
+                self.current = descend_any(&mut self.stack, nodes, node, &hits);
                 return Step::Going;
             }
         }
