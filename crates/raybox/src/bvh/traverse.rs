@@ -8,7 +8,7 @@ use core::mem::MaybeUninit;
 
 use super::kernels::{
     NodeHits, NodeKernel, PacketBest, PacketKernel, PreparedRay, RayPacket, STACK_CAPACITY, Stack,
-    StackStorage, prefetch_node,
+    StackStorage, prefetch_children, prefetch_node,
 };
 use super::node::{Bounds, ChildRef, WideNode};
 
@@ -59,6 +59,7 @@ fn closest_hit_as<K: NodeKernel, const FUSED: bool>(
     loop {
         while !current.is_leaf() {
             let node = &nodes[current.index()];
+            prefetch_children(node);
             let hits = kernel.intersect_as::<FUSED>(ray, node, t_max);
             current = if hits.mask != 0 {
                 push_nearest_last(&mut stack, nodes, node, hits.mask, &hits.t_enter)
@@ -135,6 +136,7 @@ impl<'s> ClosestWalk<'s> {
             }
         } else {
             let node = &nodes[current.index()];
+            prefetch_children(node);
             let hits = kernel.intersect_as::<FUSED>(ray, node, self.t_max);
             if hits.mask != 0 {
                 self.current = push_nearest_last(&mut self.stack, nodes, node, hits.mask, &hits.t_enter);
@@ -336,6 +338,7 @@ fn any_hit_as<K: NodeKernel, const FUSED: bool>(
     loop {
         while !current.is_leaf() {
             let node = &nodes[current.index()];
+            prefetch_children(node);
             let hits = kernel.intersect_as::<FUSED>(ray, node, t_max);
             current = if hits.mask != 0 {
                 descend_any(&mut stack, nodes, node, &hits)
@@ -433,6 +436,7 @@ impl<'s> AnyWalk<'s> {
             }
         } else {
             let node = &nodes[current.index()];
+            prefetch_children(node);
             let hits = kernel.intersect_as::<FUSED>(ray, node, t_max);
             if hits.mask != 0 {
                 self.current = descend_any(&mut self.stack, nodes, node, &hits);
