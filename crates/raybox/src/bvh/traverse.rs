@@ -277,7 +277,8 @@ pub(crate) fn closest_hit_packet<K: PacketKernel<N>, const N: usize>(
                 n += 1;
                 bits &= bits - 1;
             }
-            for &lane in &order[..n] {
+            let mut nearest = None;
+            for (j, &lane) in order[..n].iter().enumerate() {
                 let child = node.children[lane];
                 // Before a leaf, keep only the rays that may enter its box.
                 let who = if child.is_leaf() {
@@ -286,8 +287,20 @@ pub(crate) fn closest_hit_packet<K: PacketKernel<N>, const N: usize>(
                     active
                 };
                 if who != 0 {
-                    prefetch_child(nodes, child);
-                    stack.push((child, hits.t_enter[lane], who));
+                    if j + 1 == n {
+                        // The nearest is visited next: no push and pop.
+                        nearest = Some((child, hits.t_enter[lane], who));
+                    } else {
+                        prefetch_child(nodes, child);
+                        stack.push((child, hits.t_enter[lane], who));
+                    }
+                }
+            }
+            if let Some((r, t, who)) = nearest {
+                let still = kernel.rays_reaching(t, &best.t, who);
+                if still != 0 {
+                    (current, active) = (r, still);
+                    continue;
                 }
             }
         }
