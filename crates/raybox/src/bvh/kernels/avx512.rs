@@ -48,15 +48,6 @@ impl NodeKernel for Avx512 {
     avx_leaf_tests!();
 
     #[inline(always)]
-    fn intersect(self, ray: &PreparedRay, node: &WideNode, t_max: f32) -> NodeHits {
-        if ray.fused {
-            self.intersect_as::<true>(ray, node, t_max)
-        } else {
-            self.intersect_as::<false>(ray, node, t_max)
-        }
-    }
-
-    #[inline(always)]
     fn intersect_as<const FUSED: bool>(self, ray: &PreparedRay, node: &WideNode, t_max: f32) -> NodeHits {
         // SAFETY: `self` proves AVX-512 F/VL, AVX2 and FMA; the store goes to a local array.
         unsafe {

@@ -309,15 +309,21 @@ pub(crate) struct NodeHits {
 /// A value of a kernel type is a proof that the CPU supports its instructions (only
 /// [`Kernel::detect`] makes the SIMD ones), which is what makes `intersect` safe to call.
 pub(crate) trait NodeKernel: Copy + PacketKernel<PACKET> + PacketKernel<WIDE> {
-    fn intersect(self, ray: &PreparedRay, node: &WideNode, t_max: f32) -> NodeHits;
-
-    /// `intersect` for a ray whose [`PreparedRay::fused`] is `FUSED`: the walks are compiled
+    /// The node test for a ray whose [`PreparedRay::fused`] is `FUSED`: the walks are compiled
     /// once for each value, so that a walk's loop holds one node test and its registers
     /// (both in one loop spilled the ray's values: callgrind +13% instructions a ray).
-    /// `FUSED = false` is right for every ray; `true` only where `ray.fused`.
+    /// `FUSED = false` is right for every ray; `true` only where `ray.fused`. (The scalar
+    /// kernel has one test for both.)
+    fn intersect_as<const FUSED: bool>(self, ray: &PreparedRay, node: &WideNode, t_max: f32) -> NodeHits;
+
+    /// [`NodeKernel::intersect_as`] with the test `ray` allows.
     #[inline(always)]
-    fn intersect_as<const FUSED: bool>(self, ray: &PreparedRay, node: &WideNode, t_max: f32) -> NodeHits {
-        self.intersect(ray, node, t_max)
+    fn intersect(self, ray: &PreparedRay, node: &WideNode, t_max: f32) -> NodeHits {
+        if ray.fused {
+            self.intersect_as::<true>(ray, node, t_max)
+        } else {
+            self.intersect_as::<false>(ray, node, t_max)
+        }
     }
 
     /// Whether packets pay off with this kernel (the SIMD ones; the scalar kernel has the
@@ -585,6 +591,31 @@ mod tests {
         }
     }
 
+    /// A node whose children are `boxes` (8 of them), child `i` in lane `i`.
+    fn node_of(boxes: &[Aabb3]) -> WideNode {
+        let mut node = WideNode::EMPTY;
+        for (lane, b) in boxes.iter().enumerate() {
+            node.set_child(
+                lane,
+                &Bounds { min: b.min().into(), max: b.max().into() },
+                ChildRef::inner(lane as u32),
+            );
+        }
+        node
+    }
+
+    /// No false miss of box `b` in lane `lane`, which `ray` enters at `t_enter`, and a lower
+    /// bound of that entry (the walks order and cull boxes by it).
+    fn assert_kept(kernel: Kernel, hits: &NodeHits, lane: usize, b: &Aabb3, ray: &Ray3, t_enter: f32) {
+        assert!(hits.mask & (1 << lane) != 0, "{}: false miss of {b:?} by {ray:?}", kernel.name());
+        assert!(
+            hits.t_enter[lane] <= t_enter,
+            "{}: t_enter {} above the entry {t_enter} of {b:?} by {ray:?}",
+            kernel.name(),
+            hits.t_enter[lane],
+        );
+    }
+
     /// Every node kernel's single-ray test (the walks' `intersect`) keeps every child box
     /// that the exact `ray_span` enters within the ray's range (no false miss: Ize 2013), on
     /// rays that graze faces, edges and corners, run parallel to axes (±0 components) or
@@ -597,19 +628,14 @@ mod tests {
         for _ in 0..20_000 {
             // Boxes on a grid of quarters, so that rays and faces meet exactly.
             let q = |rng: &mut Pcg32| (rng.range(-8.0, 8.0) * 4.0).round() / 4.0;
-            let mut node = WideNode::EMPTY;
-            let mut boxes = Vec::new();
-            for lane in 0..8 {
-                let min = Vec3::new(q(&mut rng), q(&mut rng), q(&mut rng));
-                let size = Vec3::new(q(&mut rng).abs(), q(&mut rng).abs(), q(&mut rng).abs()) * 0.25;
-                let b = Aabb3::new(min, min + size);
-                node.set_child(
-                    lane,
-                    &Bounds { min: b.min().into(), max: b.max().into() },
-                    ChildRef::inner(lane as u32),
-                );
-                boxes.push(b);
-            }
+            let boxes: Vec<Aabb3> = (0..8)
+                .map(|_| {
+                    let min = Vec3::new(q(&mut rng), q(&mut rng), q(&mut rng));
+                    let size = Vec3::new(q(&mut rng).abs(), q(&mut rng).abs(), q(&mut rng).abs()) * 0.25;
+                    Aabb3::new(min, min + size)
+                })
+                .collect();
+            let node = node_of(&boxes);
             let aim = boxes[(rng.next_u32() % 8) as usize];
             // The origin: anywhere, or on one of the aimed box's planes.
             let mut o = Vec3::new(q(&mut rng), q(&mut rng), q(&mut rng));
@@ -644,19 +670,7 @@ mod tests {
                 for (lane, b) in boxes.iter().enumerate() {
                     if let Some(span) = b.ray_span(&ray) {
                         entered += 1;
-                        assert!(
-                            hits.mask & (1 << lane) != 0,
-                            "{}: false miss of {b:?} by {ray:?}",
-                            kernel.name()
-                        );
-                        // A lower bound of the entry (the walks order and cull boxes by it).
-                        assert!(
-                            hits.t_enter[lane] <= span.t_enter,
-                            "{}: t_enter {} above the entry {} of {b:?} by {ray:?}",
-                            kernel.name(),
-                            hits.t_enter[lane],
-                            span.t_enter
-                        );
+                        assert_kept(kernel, &hits, lane, b, &ray, span.t_enter);
                     }
                 }
                 if !zero {
@@ -721,25 +735,20 @@ mod tests {
         let mut rng = Pcg32::new(8);
         let (mut checked, mut touched) = (0, 0);
         for i in 0..40_000 {
-            let mut node = WideNode::EMPTY;
-            let mut boxes = Vec::new();
             let far_away = i % 2 == 1;
-            for lane in 0..8 {
-                let q = |rng: &mut Pcg32| (rng.range(-4.0, 4.0) * 4.0).round() / 4.0;
-                let mut min = Vec3::new(q(&mut rng), q(&mut rng), q(&mut rng));
-                // Planes at +0 and -0.
-                for k in 0..3 {
-                    min[k] = pick(&mut rng, min[k], &[0.0, -0.0]);
-                }
-                let size = Vec3::new(q(&mut rng).abs(), q(&mut rng).abs(), q(&mut rng).abs()) * 0.5;
-                let b = Aabb3::new(min, min + size);
-                node.set_child(
-                    lane,
-                    &Bounds { min: b.min().into(), max: b.max().into() },
-                    ChildRef::inner(lane as u32),
-                );
-                boxes.push(b);
-            }
+            let boxes: Vec<Aabb3> = (0..8)
+                .map(|_| {
+                    let q = |rng: &mut Pcg32| (rng.range(-4.0, 4.0) * 4.0).round() / 4.0;
+                    let mut min = Vec3::new(q(&mut rng), q(&mut rng), q(&mut rng));
+                    // Planes at +0 and -0.
+                    for k in 0..3 {
+                        min[k] = pick(&mut rng, min[k], &[0.0, -0.0]);
+                    }
+                    let size = Vec3::new(q(&mut rng).abs(), q(&mut rng).abs(), q(&mut rng).abs()) * 0.5;
+                    Aabb3::new(min, min + size)
+                })
+                .collect();
+            let node = node_of(&boxes);
             let aim = boxes[(rng.next_u32() % 8) as usize];
             let (o, d) = if far_away {
                 // From up to 10^5 away, at a point on the aimed box's surface or inside it.
@@ -782,18 +791,7 @@ mod tests {
                             touched += 1;
                             assert!(at_zero.mask & (1 << lane) != 0, "{}: {b:?} at t_max -0", kernel.name());
                         }
-                        assert!(
-                            hits.mask & (1 << lane) != 0,
-                            "{}: false miss of {b:?} by {ray:?}",
-                            kernel.name()
-                        );
-                        assert!(
-                            hits.t_enter[lane] <= span.t_enter,
-                            "{}: t_enter {} above the entry {} of {b:?} by {ray:?}",
-                            kernel.name(),
-                            hits.t_enter[lane],
-                            span.t_enter
-                        );
+                        assert_kept(kernel, &hits, lane, b, &ray, span.t_enter);
                     }
                 }
             }

@@ -13,7 +13,7 @@ impl PacketKernel<WIDE> for Scalar {}
 
 impl NodeKernel for Scalar {
     #[inline(always)]
-    fn intersect(self, ray: &PreparedRay, node: &WideNode, t_max: f32) -> NodeHits {
+    fn intersect_as<const FUSED: bool>(self, ray: &PreparedRay, node: &WideNode, t_max: f32) -> NodeHits {
         let mut hits = NodeHits { mask: 0, t_enter: [f32::INFINITY; 8] };
         for lane in 0..8 {
             let mut t_enter = ray.t_min;
