@@ -48,8 +48,9 @@ pub(crate) struct PreparedRay {
     pub q_far: [f32; 3],
     /// `8 near[k]` and `8 far[k]`: where those plane rows start in a node's planes as
     /// one array of floats (an address the fused test forms with a scaled index, no shift).
-    pub near_at: [usize; 3],
-    pub far_at: [usize; 3],
+    /// (Private to the kernels, which read nodes through them unchecked: only `new` sets them.)
+    near_at: [usize; 3],
+    far_at: [usize; 3],
     /// Whether the SIMD kernels may test nodes with the fused form (`t = p r' - q`, one FMA
     /// a plane, and integer `max`/`min` on the results): `t_min >= 0` and every `r_near`,
     /// `r_far`, `q_near` and `q_far` finite. Otherwise they keep `(p - o) r'`.
@@ -65,6 +66,10 @@ pub(crate) struct PreparedRay {
     /// `RN(A) >= A (1 - u) > t*`, and for `t* = 0` (the origin on the plane) `A > 0`, so
     /// `t >= +0`, never `-0`. A negative far `t` therefore means `t* < 0`, a box behind the
     /// ray. With finite `p`, `r'` and `q` no `t` is NaN (`±inf` is, at worst, an overflow).
+    /// (Below `2⁻¹²⁶` the relative bounds do not hold, but order does: `A` of a near plane is
+    /// at most, of a far plane at least, the exact `t`, and rounding keeps that order, so
+    /// there is still no false miss; only `t_enter` may exceed the exact entry by less than
+    /// `2⁻¹⁴⁹`, as with `RDIR_SCALE`.)
     ///
     /// **Why integer `max` and `min` are right there.** `t_enter = max(t_min, n0, n1, n2)`
     /// and `t_exit = min(t_max, f0, f1, f2)` on the floats' bits as signed integers
@@ -223,8 +228,9 @@ impl PreparedRay {
 }
 
 /// Each lane of `x` (rounded to nearest) moved one step up, to the next `f32` above it:
-/// at least the exact value it was rounded from, and strictly above it. `±inf` stays or
-/// becomes NaN, which [`PreparedRay::new`]'s finiteness test catches.
+/// strictly above the exact value it was rounded from. `+inf` becomes NaN, which
+/// [`PreparedRay::new`]'s finiteness test catches; `-inf` becomes `-f32::MAX`, which is
+/// above any product that rounds to `-inf`, so the bound still holds.
 #[inline(always)]
 fn step_up(x: glam::Vec3A) -> glam::Vec3A {
     // `+ 0.0` makes `-0` into `+0`; then a non-negative float's successor is its bits plus
@@ -687,6 +693,7 @@ mod tests {
     #[test]
     fn fused_offsets_bracket_the_exact_products() {
         let mut rng = Pcg32::new(5);
+        let mut fused = 0;
         let specials = [0.0, -0.0, 1e-30, -1e-30, 1e30, -1e30, 3.0, -3.0];
         for i in 0..50_000 {
             let o: [f32; 3] = core::array::from_fn(|_| {
@@ -715,11 +722,23 @@ mod tests {
                 }
             }
             // Only an overflowing product (or reciprocal) keeps a ray off the fused test.
+            // Only an overflowing reciprocal or product keeps a ray off the fused test (an
+            // overflow to `±inf` near `f32::MAX` may still pass as `±f32::MAX`, checked below).
             let fits = (0..3).all(|k| {
                 let r = [ray.r_near[k], ray.r_far[k]];
                 r.iter().all(|r| r.is_finite() && (f64::from(o[k]) * f64::from(*r)).abs() < 3e38)
             });
-            assert_eq!(ray.fused, fits, "{o:?} {d:?}");
+            assert!(ray.fused || !fits, "{o:?} {d:?}");
+            fused += usize::from(ray.fused);
+        }
+        assert!(fused > 30_000, "{fused} fused rays");
+        // Products that overflow `f32` by a hair: the offsets stay on the safe side.
+        for o in [f32::MAX, -f32::MAX, 3.3e38, -3.3e38] {
+            let ray = PreparedRay::new([o, 1.0, 1.0], [1.0, -1.0, 1.0], 0.0);
+            if ray.fused {
+                assert!(f64::from(ray.q_near[0]) > f64::from(o) * f64::from(ray.r_near[0]), "{o}");
+                assert!(f64::from(ray.q_far[0]) < f64::from(o) * f64::from(ray.r_far[0]), "{o}");
+            }
         }
         assert!(!PreparedRay::new([0.0; 3], [1.0, 1.0, 1.0], -1.0).fused, "t_min < 0 keeps the padded test");
         assert!(!PreparedRay::new([0.0; 3], [0.0, 1.0, 1.0], 0.0).fused, "1 / 0 keeps the padded test");
@@ -733,19 +752,28 @@ mod tests {
     #[test]
     fn the_fused_test_keeps_boxes_touched_at_the_origin_and_from_afar() {
         let mut rng = Pcg32::new(8);
-        let (mut checked, mut touched) = (0, 0);
+        let (mut checked, mut touched, mut negative_zero_max, mut simd) = (0, 0, 0, 0);
         for i in 0..40_000 {
             let far_away = i % 2 == 1;
             let boxes: Vec<Aabb3> = (0..8)
                 .map(|_| {
                     let q = |rng: &mut Pcg32| (rng.range(-4.0, 4.0) * 4.0).round() / 4.0;
                     let mut min = Vec3::new(q(&mut rng), q(&mut rng), q(&mut rng));
-                    // Planes at +0 and -0.
+                    // Planes at +0 and -0, min and max ones.
                     for k in 0..3 {
                         min[k] = pick(&mut rng, min[k], &[0.0, -0.0]);
                     }
                     let size = Vec3::new(q(&mut rng).abs(), q(&mut rng).abs(), q(&mut rng).abs()) * 0.5;
-                    Aabb3::new(min, min + size)
+                    let mut max = min + size;
+                    for k in 0..3 {
+                        if max[k] == 0.0 {
+                            max[k] = pick(&mut rng, max[k], &[0.0, -0.0]);
+                        }
+                    }
+                    let b = Aabb3::new(min, max);
+                    negative_zero_max +=
+                        usize::from((0..3).any(|k| b.max()[k].to_bits() == (-0.0f32).to_bits()));
+                    b
                 })
                 .collect();
             let node = node_of(&boxes);
@@ -781,6 +809,7 @@ mod tests {
             let prepared = PreparedRay::new(o.to_array(), d.to_array(), 0.0);
             assert!(prepared.fused, "{o:?} {d:?}");
             for kernel in Kernel::all_supported() {
+                simd += usize::from(kernel != Kernel::Scalar);
                 let hits = with_kernel!(kernel, |k| k.intersect(&prepared, &node, f32::INFINITY));
                 // A walk's reach narrowed to a hit at `t = -0`: boxes entered at 0 stay.
                 let at_zero = with_kernel!(kernel, |k| k.intersect(&prepared, &node, -0.0));
@@ -797,5 +826,11 @@ mod tests {
             }
         }
         assert!(checked > 40_000 && touched > 5_000, "{checked} boxes entered, {touched} at t = 0");
+        assert!(negative_zero_max > 1_000, "{negative_zero_max} boxes with a max plane at -0");
+        // The fused test is the SIMD kernels' (the scalar one keeps the padded test): on a CPU
+        // without them this test checks the scalar kernel only, and says so.
+        if simd == 0 {
+            eprintln!("no SIMD kernel on this CPU: the fused node test was not exercised");
+        }
     }
 }
