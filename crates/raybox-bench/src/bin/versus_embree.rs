@@ -1,0 +1,160 @@
+//! raybox's single-ray speed against Embree's in one process, for measuring a change to the
+//! walks: `cargo run --release -p raybox-bench --bin versus_embree -- [bunny|terrain|dragon]
+//! [scattered|camera] [--any] [--batch] [--hits] [--rays N] [--rounds N] [--only LIB]`.
+//!
+//! Each round times raybox's `first_hit` loop (`occluded` with `--any`; with `--batch` the
+//! batch call `first_hits_into` / `occluded_rays_into` on a 1-thread pool) and Embree's
+//! `rtcIntersect1` loop (`rtcOccluded1`) over the same rays, one after the other, and the
+//! best of the rounds counts. The machine's drift moves both alike, so the ratio printed
+//! last (raybox's speed over Embree's) repeats to about 1% on a quiet machine where the
+//! times themselves do not: compare two builds by that ratio, alternating them.
+//!
+//! Rays: `scattered` are `compare`'s incoherent rays (origins in the scene's ball, random
+//! directions), `camera` its pinhole camera in 4x4 tiles; `--rays N` sets how many (a
+//! camera of about `sqrt(N)` squared). `--hits` keeps only the rays raybox hits (the
+//! cost of a hit is where the two libraries differ).
+//!
+//! `--only raybox` (or `embree`, or `none`) casts the rays once with one library and prints
+//! nothing but the hit count, for instruction counts under callgrind:
+//! `valgrind --tool=callgrind --dump-instr=yes target/release/versus_embree --only raybox`,
+//! minus the same with `--only none` (the scene, the tree and the rays' making).
+
+use std::time::Instant;
+
+use embree_peer::{Embree, Quality, Ray as EmbreeRay};
+use raybox::{Ray3, TriMesh};
+use raybox_bench::scenes::{self, Scene, camera_rays, random_rays};
+
+struct Options {
+    scene: String,
+    set: String,
+    any: bool,
+    batch: bool,
+    hits: bool,
+    rays: usize,
+    rounds: usize,
+    only: Option<String>,
+}
+
+fn options() -> Options {
+    let mut o = Options {
+        scene: "bunny".into(),
+        set: "scattered".into(),
+        any: false,
+        batch: false,
+        hits: false,
+        rays: 100_000,
+        rounds: 9,
+        only: None,
+    };
+    let mut args = std::env::args().skip(1);
+    let number = |v: Option<String>, what: &str| -> usize {
+        v.and_then(|n| n.parse().ok()).unwrap_or_else(|| usage(&format!("{what} takes a number")))
+    };
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--any" => o.any = true,
+            "--batch" => o.batch = true,
+            "--hits" => o.hits = true,
+            "--rays" => o.rays = number(args.next(), "--rays"),
+            "--rounds" => o.rounds = number(args.next(), "--rounds").max(1),
+            "--only" => o.only = args.next(),
+            "bunny" | "terrain" | "dragon" => o.scene = a,
+            "scattered" | "camera" => o.set = a,
+            other => usage(&format!("unknown argument {other:?}")),
+        }
+    }
+    o
+}
+
+fn usage(problem: &str) -> ! {
+    eprintln!(
+        "{problem}\nusage: versus_embree [bunny|terrain|dragon] [scattered|camera] [--any] [--batch] \
+         [--hits] [--rays N] [--rounds N] [--only raybox|embree|none]"
+    );
+    std::process::exit(2)
+}
+
+fn scene(name: &str) -> Scene {
+    match name {
+        "terrain" => scenes::terrain(scenes::TERRAIN_CELLS),
+        "dragon" => scenes::dragon(true).unwrap_or_else(|e| panic!("no dragon: {e}")),
+        _ => scenes::bunny(),
+    }
+}
+
+fn main() {
+    let o = options();
+    let data = scene(&o.scene).data;
+    let mesh = TriMesh::new(data.vertices.clone(), data.indices.clone()).expect("a valid mesh");
+    let make = |n: usize| -> Vec<Ray3> {
+        if o.set == "camera" {
+            camera_rays(&data, ((n as f64).sqrt() as usize).max(4) / 4 * 4)
+        } else {
+            random_rays(&data, n, 1)
+        }
+    };
+    let mut rays = make(if o.hits { o.rays * 8 } else { o.rays });
+    if o.hits {
+        rays.retain(|r| mesh.first_hit(r).is_some());
+    }
+    rays.truncate(o.rays);
+    // SAFETY: Embree as `scripts/install-embree` installs it (Debian's build).
+    let embree = unsafe { Embree::load() }.expect("Embree 3 (scripts/install-embree)");
+    let device = embree.device("threads=1").expect("an Embree device");
+    let vertices: Vec<[f32; 3]> = data.vertices.iter().map(|v| v.to_array()).collect();
+    let scene = device.scene(&vertices, &data.indices, Quality::Medium).expect("an Embree scene");
+    let theirs: Vec<EmbreeRay> =
+        rays.iter().map(|r| EmbreeRay::new(r.origin().to_array(), r.dir().to_array())).collect();
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a 1-thread pool");
+    let (mut closest, mut occluded) = (Vec::new(), Vec::new());
+    let mut ours = || -> usize {
+        match (o.batch, o.any) {
+            (false, false) => rays.iter().filter(|r| mesh.first_hit(r).is_some()).count(),
+            (false, true) => rays.iter().filter(|r| mesh.occluded(r)).count(),
+            (true, false) => {
+                pool.install(|| mesh.first_hits_into(&rays, &mut closest));
+                closest.iter().filter(|h| h.is_some()).count()
+            }
+            (true, true) => {
+                pool.install(|| mesh.occluded_rays_into(&rays, &mut occluded));
+                occluded.iter().filter(|&&h| h).count()
+            }
+        }
+    };
+    let peer = || -> usize {
+        if o.any {
+            theirs.iter().filter(|r| scene.occluded(r)).count()
+        } else {
+            theirs.iter().filter(|r| scene.intersect(r).is_some()).count()
+        }
+    };
+    match o.only.as_deref() {
+        Some("raybox") => return println!("{} hits", ours()),
+        Some("embree") => return println!("{} hits", peer()),
+        Some(_) => return println!("{} rays", rays.len()),
+        None => {}
+    }
+    let (mut best_ours, mut best_peer) = (f64::INFINITY, f64::INFINITY);
+    let (mut hits_ours, mut hits_peer) = (0, 0);
+    for _ in 0..o.rounds {
+        let start = Instant::now();
+        hits_ours = ours();
+        best_ours = best_ours.min(start.elapsed().as_secs_f64());
+        let start = Instant::now();
+        hits_peer = peer();
+        best_peer = best_peer.min(start.elapsed().as_secs_f64());
+    }
+    let n = rays.len() as f64;
+    println!(
+        "{} {} ({} rays{}{}): raybox {:.1} ns a ray ({hits_ours} hits), Embree {:.1} ns ({hits_peer} hits); raybox's speed / Embree's {:.3}",
+        o.scene,
+        o.set,
+        rays.len(),
+        if o.any { ", any hit" } else { "" },
+        if o.batch { ", raybox batch" } else { "" },
+        best_ours / n * 1e9,
+        best_peer / n * 1e9,
+        best_peer / best_ours
+    );
+}
