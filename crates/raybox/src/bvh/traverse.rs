@@ -143,15 +143,12 @@ impl<'s> ClosestWalk<'s> {
                 return true;
             }
         }
-        loop {
-            match self.stack.pop() {
-                None => return false,
-                Some((r, t)) if t <= self.t_max => {
-                    self.current = r;
-                    return true;
-                }
-                Some(_) => {}
+        match pop_within(&mut self.stack, self.t_max) {
+            Some(next) => {
+                self.current = next;
+                true
             }
+            None => false,
         }
     }
 }
