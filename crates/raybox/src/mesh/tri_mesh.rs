@@ -627,7 +627,8 @@ impl TriMesh {
         // A ray that misses the mesh's box ends here, before the rest of the set-up (most
         // camera rays around a small object).
         let prepared = self.start(ray)?;
-        let woop = Self::block_ray(kernel, ray);
+        // The triangle test's set-up waits for the first leaf (a ray may reach none).
+        let mut woop = None;
         let t_min = ray.t_min();
         let mut best = None;
         traverse::closest_hit(
@@ -638,7 +639,8 @@ impl TriMesh {
             ray.t_max(),
             #[inline(always)]
             |first: usize, count: usize, t_max: f32| {
-                self.leaf_closest(kernel, &woop, t_min, &mut best, first, count, t_max)
+                let woop = woop.get_or_insert_with(|| Self::block_ray(kernel, ray));
+                self.leaf_closest(kernel, woop, t_min, &mut best, first, count, t_max)
             },
         );
         best
@@ -1063,7 +1065,8 @@ impl TriMesh {
     #[inline(always)]
     fn occluded_with<K: NodeKernel>(&self, kernel: K, ray: &Ray3) -> bool {
         let Some(prepared) = self.start(ray) else { return false };
-        let woop = Self::block_ray(kernel, ray);
+        // As in `closest_with`: the triangle test's set-up waits for the first leaf.
+        let mut woop = None;
         let t_min = ray.t_min();
         traverse::any_hit(
             kernel,
@@ -1072,7 +1075,10 @@ impl TriMesh {
             &prepared,
             ray.t_max(),
             #[inline(always)]
-            |first: usize, count: usize, t_max: f32| self.leaf_any(kernel, &woop, t_min, first, count, t_max),
+            |first: usize, count: usize, t_max: f32| {
+                let woop = woop.get_or_insert_with(|| Self::block_ray(kernel, ray));
+                self.leaf_any(kernel, woop, t_min, first, count, t_max)
+            },
         )
     }
 
