@@ -624,9 +624,7 @@ impl TriMesh {
     /// The closest hit as `(block, lane, t, u, v)`.
     #[inline(always)]
     fn closest_with<K: NodeKernel>(&self, kernel: K, ray: &Ray3) -> Option<Closest> {
-        // A ray that misses the mesh's box ends here, before the rest of the set-up (most
-        // camera rays around a small object).
-        let prepared = self.start(ray)?;
+        let prepared = self.prepare_walk(ray)?;
         // The triangle test's set-up waits for the first leaf (a ray may reach none).
         let mut woop = None;
         let t_min = ray.t_min();
@@ -995,6 +993,21 @@ impl TriMesh {
             + self.blocks.len() * core::mem::size_of::<TriBlock4>()
     }
 
+    /// The ray prepared for a single ray's walk (`None` for an empty mesh), without the
+    /// test of the mesh's box that [`TriMesh::start`] makes: the root node's test of its
+    /// children answers for it. Where rays come from all around and inside the mesh,
+    /// whether one enters the box is a coin toss for the branch predictor, and the box
+    /// test only put a second such branch before the root node's. Measured in one binary
+    /// switching between the two at run time (raybox over Embree, 1 thread): scattered
+    /// rays 0.839x -> 0.930x (bunny), 0.894x -> 0.914x (terrain); camera rays, whose
+    /// misses come in runs that the box test's branch predicted, lost 1–2% (bunny 1.062x
+    /// -> 1.051x, terrain 0.998x -> 0.977x). (The box test with the fused arithmetic, a
+    /// shorter chain before its branch, gained 1% on the scattered rays: not kept.)
+    #[inline(always)]
+    fn prepare_walk(&self, ray: &Ray3) -> Option<PreparedRay> {
+        (self.tree.root != ChildRef::EMPTY).then(|| prepare(ray))
+    }
+
     /// The ray prepared for the walk, or `None` when it cannot reach the mesh's box.
     #[inline(always)]
     fn start(&self, ray: &Ray3) -> Option<PreparedRay> {
@@ -1064,7 +1077,7 @@ impl TriMesh {
 
     #[inline(always)]
     fn occluded_with<K: NodeKernel>(&self, kernel: K, ray: &Ray3) -> bool {
-        let Some(prepared) = self.start(ray) else { return false };
+        let Some(prepared) = self.prepare_walk(ray) else { return false };
         // As in `closest_with`: the triangle test's set-up waits for the first leaf.
         let mut woop = None;
         let t_min = ray.t_min();

@@ -166,9 +166,9 @@ impl PreparedRay {
     }
 
     /// The scalar kernel's conservative slab test against one box: whether the ray may
-    /// enter `[min, max]` within `[t_min, t_max]`. The walks call it on the root box
-    /// first, so a ray that misses the whole tree (most camera rays around a small object)
-    /// costs a few instructions and none of the rest of the set-up.
+    /// enter `[min, max]` within `[t_min, t_max]`. The batches' interleaved walks call it
+    /// on the root box before they give a ray a place in flight (single rays go straight
+    /// to the root node: `TriMesh::prepare_walk`).
     #[inline(always)]
     pub fn may_enter(&self, min: [f32; 3], max: [f32; 3], t_max: f32) -> bool {
         #[cfg(target_arch = "x86_64")]
