@@ -253,18 +253,16 @@ pub(crate) fn closest_hit_packet<K: PacketKernel<N>, const N: usize>(
     let mut storage = [const { MaybeUninit::uninit() }; STACK_CAPACITY];
     let mut stack: Stack<'_, (ChildRef, f32, u32)> = Stack::new(&mut storage);
     let (mut current, mut active) = (root, rays);
-    // The packet's reach: the farthest of its active rays' `t_max`. Only a leaf lowers a
-    // ray's `t_max`, and a descent only drops rays, so the reach is computed again after a
-    // leaf or a pop; between them the parent's reach bounds the child's (the node test may
-    // then keep a child that a tighter reach would drop, never the reverse).
-    let mut reach = kernel.farthest(&best.t, active);
     loop {
         if current.is_leaf() {
             let (first, count) = current.leaf_range();
             leaf(first, count, active, best);
         } else {
             let node = &nodes[current.index()];
-            let hits = kernel.packet_node(packet, node, reach);
+            // The packet's reach: the farthest of its active rays'. (Computed at every node:
+            // the parent's reach, kept until the next leaf or pop, is looser, and ran 1-2%
+            // slower on the bunny's camera rays.)
+            let hits = kernel.packet_node(packet, node, kernel.farthest(&best.t, active));
             // Push the hit children far to near, so the nearest is popped first.
             let mut order = [0usize; 8];
             let mut n = 0;
@@ -316,7 +314,6 @@ pub(crate) fn closest_hit_packet<K: PacketKernel<N>, const N: usize>(
                 break;
             }
         }
-        reach = kernel.farthest(&best.t, active);
     }
 }
 
