@@ -794,17 +794,14 @@ impl TriMesh {
         }
         let (normals, front) = kernel.packet_normals(&v, &dir);
         for (i, o) in out.iter_mut().enumerate().take(N) {
-            *o = (hits & (1 << i) != 0).then(|| {
-                let (u, v) = best.uv(i);
-                MeshHit {
-                    t: best.t[i],
-                    triangle: self.blocks[best.block[i] as usize].ids[best.lane[i] as usize & 3],
-                    u,
-                    v,
-                    normal: Vec3::new(normals[0][i], normals[1][i], normals[2][i]),
-                    front_facing: front & (1 << i) != 0,
-                    point: rays[i].at(best.t[i]),
-                }
+            *o = (hits & (1 << i) != 0).then(|| MeshHit {
+                t: best.t[i],
+                triangle: self.blocks[best.block[i] as usize].ids[best.lane[i] as usize & 3],
+                u: best.u[i],
+                v: best.v[i],
+                normal: Vec3::new(normals[0][i], normals[1][i], normals[2][i]),
+                front_facing: front & (1 << i) != 0,
+                point: rays[i].at(best.t[i]),
             });
         }
         Some(sharing)
@@ -823,9 +820,11 @@ impl TriMesh {
             return Some(Sharing::default());
         };
         for (i, o) in out.iter_mut().enumerate().take(N) {
-            *o = (best.id[i] != u32::MAX).then(|| {
-                let (u, v) = best.uv(i);
-                FirstHit { t: best.t[i], triangle: best.id[i], u, v }
+            *o = (best.id[i] != u32::MAX).then(|| FirstHit {
+                t: best.t[i],
+                triangle: best.id[i],
+                u: best.u[i],
+                v: best.v[i],
             });
         }
         Some(sharing)

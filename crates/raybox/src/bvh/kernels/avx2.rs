@@ -464,16 +464,14 @@ pub(super) unsafe fn packet_block(
                 let level =
                     _mm256_movemask_ps(_mm256_and_ps(hit, _mm256_cmp_ps::<_CMP_EQ_OQ>(t, reach))) as u32;
                 if nearer | level != 0 {
-                    // The barycentrics undivided (`PacketBest::uv` divides once, at the end).
-                    let mut rows = [[0.0f32; PACKET]; 4];
-                    for (row, x) in rows.iter_mut().zip([t, v, e, det]) {
-                        _mm256_storeu_ps(row.as_mut_ptr(), x);
-                    }
-                    let [ts, us, vs, dets] = rows;
+                    let (mut ts, mut us, mut vs) = ([0.0f32; PACKET], [0.0f32; PACKET], [0.0f32; PACKET]);
+                    _mm256_storeu_ps(ts.as_mut_ptr(), t);
+                    _mm256_storeu_ps(us.as_mut_ptr(), _mm256_div_ps(v, det));
+                    _mm256_storeu_ps(vs.as_mut_ptr(), _mm256_div_ps(e, det));
                     let mut bits = nearer | level;
                     while bits != 0 {
                         let i = bits.trailing_zeros() as usize & (PACKET - 1);
-                        best.offer_over(i, (ts[i], us[i], vs[i], dets[i]), id, b, lane);
+                        best.offer(i, (ts[i], us[i], vs[i]), id, b, lane);
                         bits &= bits - 1;
                     }
                 }

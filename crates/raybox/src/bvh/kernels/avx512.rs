@@ -320,10 +320,8 @@ unsafe fn packet_block(
                 let win = nearer | lower;
                 if win != 0 {
                     _mm512_mask_storeu_ps(best.t.as_mut_ptr(), win, t);
-                    // The barycentrics undivided (`PacketBest::uv` divides once, at the end).
-                    _mm512_mask_storeu_ps(best.u.as_mut_ptr(), win, v);
-                    _mm512_mask_storeu_ps(best.v.as_mut_ptr(), win, e);
-                    _mm512_mask_storeu_ps(best.det.as_mut_ptr(), win, det);
+                    _mm512_mask_storeu_ps(best.u.as_mut_ptr(), win, _mm512_div_ps(v, det));
+                    _mm512_mask_storeu_ps(best.v.as_mut_ptr(), win, _mm512_div_ps(e, det));
                     _mm512_mask_storeu_epi32(best.id.as_mut_ptr().cast(), win, ids);
                     _mm512_mask_storeu_epi32(
                         best.block.as_mut_ptr().cast(),

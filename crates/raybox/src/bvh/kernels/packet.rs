@@ -299,12 +299,8 @@ impl<'r, const N: usize> PacketWoop<'r, N> {
 pub(crate) struct PacketBest<const N: usize = PACKET> {
     /// The hit's `t`, or the ray's `t_max` while it has none: the ray's reach.
     pub t: [f32; N],
-    /// The hit's barycentrics times `det` (see [`PacketBest::uv`]): a SIMD leaf test
-    /// records the edge functions and their sum, and the rays divide once, at the end,
-    /// rather than at each hit that later gives way to a nearer one.
     pub u: [f32; N],
     pub v: [f32; N],
-    pub det: [f32; N],
     /// The triangle hit (`u32::MAX`: none yet), its block and lane.
     pub id: [u32; N],
     pub block: [u32; N],
@@ -314,22 +310,7 @@ pub(crate) struct PacketBest<const N: usize = PACKET> {
 impl<const N: usize> PacketBest<N> {
     #[inline(always)]
     pub fn new(t_max: [f32; N]) -> Self {
-        Self {
-            t: t_max,
-            u: [0.0; N],
-            v: [0.0; N],
-            det: [1.0; N],
-            id: [u32::MAX; N],
-            block: [0; N],
-            lane: [0; N],
-        }
-    }
-
-    /// Ray `i`'s barycentrics `(u, v)`: `u / det` and `v / det`, the quotients the scalar
-    /// kernel computes, bit for bit (an `offer` stores `det = 1`, and `x / 1` is `x`).
-    #[inline(always)]
-    pub fn uv(&self, i: usize) -> (f32, f32) {
-        (self.u[i] / self.det[i], self.v[i] / self.det[i])
+        Self { t: t_max, u: [0.0; N], v: [0.0; N], id: [u32::MAX; N], block: [0; N], lane: [0; N] }
     }
 
     /// The rays with a hit (bit `i`: `id[i]` is a triangle), 4 lanes per SSE compare.
@@ -363,16 +344,8 @@ impl<const N: usize> PacketBest<N> {
     #[inline(always)]
     pub fn offer(&mut self, i: usize, hit: (f32, f32, f32), id: u32, block: u32, lane: usize) {
         let (t, u, v) = hit;
-        self.offer_over(i, (t, u, v, 1.0), id, block, lane);
-    }
-
-    /// [`PacketBest::offer`] of a hit whose barycentrics are `u / det` and `v / det`,
-    /// given undivided: `(t, u, v, det)`.
-    #[inline(always)]
-    pub fn offer_over(&mut self, i: usize, hit: (f32, f32, f32, f32), id: u32, block: u32, lane: usize) {
-        let (t, u, v, det) = hit;
         if t < self.t[i] || id < self.id[i] {
-            (self.t[i], self.u[i], self.v[i], self.det[i]) = (t, u, v, det);
+            (self.t[i], self.u[i], self.v[i]) = (t, u, v);
             (self.id[i], self.block[i], self.lane[i]) = (id, block, lane as u32);
         }
     }
