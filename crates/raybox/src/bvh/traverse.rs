@@ -32,12 +32,10 @@ pub(crate) fn closest_hit<K: NodeKernel>(
     t_max: f32,
     leaf: impl FnMut(usize, usize, f32) -> Option<f32>,
 ) -> f32 {
-    // One stack for either walk: a frame with two would be probed page by page per ray.
-    let mut storage = [const { MaybeUninit::uninit() }; STACK_CAPACITY];
     if ray.fused {
-        closest_hit_as::<K, true>(kernel, nodes, root, ray, t_max, &mut storage, leaf)
+        closest_hit_as::<K, true>(kernel, nodes, root, ray, t_max, leaf)
     } else {
-        closest_hit_as::<K, false>(kernel, nodes, root, ray, t_max, &mut storage, leaf)
+        closest_hit_as::<K, false>(kernel, nodes, root, ray, t_max, leaf)
     }
 }
 
@@ -53,10 +51,10 @@ fn closest_hit_as<K: NodeKernel, const FUSED: bool>(
     root: ChildRef,
     ray: &PreparedRay,
     mut t_max: f32,
-    storage: &mut StackStorage<(ChildRef, f32)>,
     mut leaf: impl FnMut(usize, usize, f32) -> Option<f32>,
 ) -> f32 {
-    let mut stack = Stack::new(storage);
+    let mut storage = [const { MaybeUninit::uninit() }; STACK_CAPACITY];
+    let mut stack = Stack::new(&mut storage);
     let mut current = root;
     loop {
         while !current.is_leaf() {
@@ -191,25 +189,25 @@ fn push_nearest_last(
     // Four or more: sort the hit lanes by entry distance (insertion sort), nearest first.
     // (Every index is masked with `& 7`: lanes and counts are below 8, and the mask
     // lets the compiler drop the bounds checks.)
-    let mut lanes = [0u8; 8];
+    let mut lanes = [0usize; 8];
     let mut n = 0usize;
     let mut bits = mask;
     while bits != 0 {
         let lane = bits.trailing_zeros() as usize & 7;
         bits &= bits - 1;
         let mut j = n & 7;
-        while j > 0 && t_enter[usize::from(lanes[(j - 1) & 7]) & 7] > t_enter[lane] {
+        while j > 0 && t_enter[lanes[(j - 1) & 7] & 7] > t_enter[lane] {
             lanes[j & 7] = lanes[(j - 1) & 7];
             j -= 1;
         }
-        lanes[j & 7] = lane as u8;
+        lanes[j & 7] = lane;
         n += 1;
     }
     for j in (1..n).rev() {
-        let lane = usize::from(lanes[j & 7]) & 7;
+        let lane = lanes[j & 7] & 7;
         push_prefetched(stack, nodes, node.children[lane], t_enter[lane]);
     }
-    node.children[usize::from(lanes[0]) & 7]
+    node.children[lanes[0] & 7]
 }
 
 /// Prefetches the node of `child` if it is an inner node (a leaf's blocks are the

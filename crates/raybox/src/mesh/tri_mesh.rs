@@ -1010,10 +1010,7 @@ impl TriMesh {
     /// The ray prepared for the walk, or `None` when it cannot reach the mesh's box.
     #[inline(always)]
     fn start(&self, ray: &Ray3) -> Option<PreparedRay> {
-        if self.tree.root == ChildRef::EMPTY {
-            return None;
-        }
-        let prepared = prepare(ray);
+        let prepared = self.prepare_walk(ray)?;
         prepared.may_enter(self.tree.root_min, self.tree.root_max, ray.t_max()).then_some(prepared)
     }
 
