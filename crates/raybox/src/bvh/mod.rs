@@ -80,6 +80,14 @@ impl core::fmt::Display for BuildBvhError {
 
 impl std::error::Error for BuildBvhError {}
 
+/// A tree's nodes made ready for the walks: each node's children ordered for the eight
+/// octants of ray directions ([`WideNode::fill_orders`]; every builder and loader passes its
+/// nodes through here), and the array on huge pages when it is large (`pages.rs`).
+pub(crate) fn finish_nodes(mut nodes: Vec<WideNode>) -> Vec<WideNode> {
+    nodes.iter_mut().for_each(WideNode::fill_orders);
+    pages::on_huge_pages(nodes)
+}
+
 /// The shared core of [`Bvh`] and the mesh: the wide tree and the leaf order.
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -146,7 +154,7 @@ impl Tree {
             }
         };
         let mut tree = Self {
-            nodes: pages::on_huge_pages(wide.nodes),
+            nodes: finish_nodes(wide.nodes),
             root: wide.root,
             order: prims.iter().map(PrimRef::index).collect(),
             root_min: wide.root_bounds.min.into(),
@@ -165,6 +173,12 @@ impl Tree {
 
     pub fn is_empty(&self) -> bool {
         self.root == ChildRef::EMPTY
+    }
+
+    /// Whether the nodes outgrow a core's L2 cache (1 MiB here): the walks then ask for
+    /// the nodes they will pop before they pop them.
+    pub fn is_large(&self) -> bool {
+        self.nodes.len() * core::mem::size_of::<WideNode>() > 1 << 20
     }
 
     pub fn root_bounds(&self) -> Bounds {
@@ -222,6 +236,7 @@ impl Tree {
                 };
                 self.nodes[i].set_child(lane, &b, child);
             }
+            self.nodes[i].fill_orders();
         }
         let root = if self.root.is_leaf() {
             leaf_bounds(&self.order, self.root)
@@ -312,6 +327,11 @@ impl Tree {
                 return Err(format!("node {} reached twice", r.index()));
             }
             let node = &self.nodes[r.index()];
+            let mut fresh = *node;
+            fresh.fill_orders();
+            if fresh.orders != node.orders {
+                return Err(format!("node {}'s children orders do not match its boxes", r.index()));
+            }
             for lane in 0..8 {
                 if node.children[lane] == ChildRef::EMPTY {
                     continue;
@@ -383,7 +403,7 @@ impl TryFrom<BvhData> for Bvh {
         {
             return Err("BVH primitive order out of range".into());
         }
-        tree.nodes = pages::on_huge_pages(tree.nodes);
+        tree.nodes = finish_nodes(tree.nodes);
         Ok(Self { tree })
     }
 }
@@ -448,12 +468,14 @@ impl Bvh {
             found
         };
         let t_max = ray.t_max();
+        let large = self.tree.is_large();
         with_kernel!(Kernel::detect(), |k| traverse::closest_hit(
             k,
             &self.tree.nodes,
             self.tree.root,
             &prepared,
             t_max,
+            large,
             &mut leaf
         ));
         best
@@ -478,6 +500,7 @@ impl Bvh {
             self.tree.root,
             &prepared,
             ray.t_max(),
+            self.tree.is_large(),
             &mut leaf
         ));
         found
@@ -505,6 +528,7 @@ impl Bvh {
             self.tree.root,
             &prepared,
             ray.t_max(),
+            self.tree.is_large(),
             &mut leaf
         ));
         hits.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
@@ -582,7 +606,8 @@ impl Bvh {
     }
 
     /// Checks the tree's invariants against `boxes` (the boxes it was built or refitted
-    /// with): every child box inside its parent, every primitive in exactly one leaf.
+    /// with): every child box inside its parent, every primitive in exactly one leaf, every
+    /// node's order of its children for the walks made from its boxes.
     ///
     /// # Errors
     /// A description of the first broken invariant.

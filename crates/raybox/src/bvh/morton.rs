@@ -532,7 +532,7 @@ impl Tree {
             depth: wide.depth,
             sah_cost: if root_area > 0.0 { (built.cost / root_area) as f32 } else { built.cost as f32 },
         };
-        tree.nodes = super::pages::on_huge_pages(wide.nodes);
+        tree.nodes = super::finish_nodes(wide.nodes);
         tree.root = wide.root;
         tree.root_min = wide.root_bounds.min.into();
         tree.root_max = wide.root_bounds.max.into();

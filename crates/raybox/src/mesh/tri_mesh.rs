@@ -5,14 +5,12 @@
 //! place in memory. The triangle test is the watertight one of `query/ray/ray_triangle.rs`
 //! (Woop, Benthin & Wald 2013), so no ray slips between two triangles that share an edge.
 
-use core::mem::MaybeUninit;
-
 use glam::{DVec3, Vec3};
 
 use super::data::{MeshData, MeshError};
 use crate::bvh::kernels::{
-    BlockRay, Kernel, NodeKernel, PACKET, PacketBest, PacketKernel, PacketStart, PreparedRay, STACK_CAPACITY,
-    StackStorage, Started, TriBlock4, WIDE, intersect_block4, with_kernel,
+    BlockRay, Kernel, NodeKernel, PACKET, PacketBest, PacketKernel, PacketStart, PreparedRay, Started,
+    TriBlock4, WIDE, intersect_block4, with_kernel,
 };
 use crate::bvh::traverse::{AnyWalk, ClosestWalk, Step};
 use crate::bvh::{Bounds, box_distance_squared};
@@ -150,7 +148,7 @@ impl TryFrom<TriMeshData> for TriMesh {
         }
         // Read into ordinary pages; the walks want the large arrays on huge ones (bvh/pages.rs).
         let mut tree = d.tree;
-        tree.nodes = pages::on_huge_pages(tree.nodes);
+        tree.nodes = crate::bvh::finish_nodes(tree.nodes);
         Ok(Self {
             vertices: d.vertices,
             indices: d.indices,
@@ -544,6 +542,7 @@ impl TriMesh {
                 self.tree.root,
                 &prepared,
                 f32::INFINITY,
+                self.footprint() > INTERLEAVE_ABOVE_BYTES,
                 &mut leaf
             ));
             if on_surface {
@@ -635,6 +634,7 @@ impl TriMesh {
             self.tree.root,
             &prepared,
             ray.t_max(),
+            self.footprint() > INTERLEAVE_ABOVE_BYTES,
             #[inline(always)]
             |first: usize, count: usize, t_max: f32| {
                 let woop = woop.get_or_insert_with(|| Self::block_ray(kernel, ray));
@@ -861,13 +861,11 @@ impl TriMesh {
     ) {
         let root = self.tree.root;
         let nodes = &self.tree.nodes[..];
-        let mut storage: [StackStorage<(ChildRef, f32)>; N] =
-            [const { [const { MaybeUninit::uninit() }; STACK_CAPACITY] }; N];
-        let mut walks = storage.each_mut().map(|s| ClosestWalk::new(s, root, 0.0));
+        let mut walks: [ClosestWalk; N] = core::array::from_fn(|_| ClosestWalk::new(root, 0.0));
         let mut lanes: [Option<InFlight>; N] = [const { None }; N];
         let mut next = 0;
         // The next ray that reaches the mesh's box goes into `lane`; the others get `None`.
-        let mut refill = |lane: &mut Option<InFlight>, walk: &mut ClosestWalk<'_>, out: &mut [Option<T>]| {
+        let mut refill = |lane: &mut Option<InFlight>, walk: &mut ClosestWalk, out: &mut [Option<T>]| {
             *lane = None;
             while next < rays.len() {
                 let (index, ray) = (next, &rays[next]);
@@ -931,14 +929,12 @@ impl TriMesh {
     fn occluded_chunk<K: NodeKernel, const N: usize>(&self, kernel: K, rays: &[Ray3], out: &mut [bool]) {
         let root = self.tree.root;
         let nodes = &self.tree.nodes[..];
-        let mut storage: [StackStorage<ChildRef>; N] =
-            [const { [const { MaybeUninit::uninit() }; STACK_CAPACITY] }; N];
-        let mut walks = storage.each_mut().map(|s| AnyWalk::new(s, root));
+        let mut walks: [AnyWalk; N] = core::array::from_fn(|_| AnyWalk::new(root));
         // In flight: the ray's index, its set-up for the nodes and for the blocks.
         let mut lanes: [Option<(usize, PreparedRay, BlockRay)>; N] = [const { None }; N];
         let mut next = 0;
         let mut refill =
-            |lane: &mut Option<(usize, PreparedRay, BlockRay)>, walk: &mut AnyWalk<'_>, out: &mut [bool]| {
+            |lane: &mut Option<(usize, PreparedRay, BlockRay)>, walk: &mut AnyWalk, out: &mut [bool]| {
                 *lane = None;
                 while next < rays.len() {
                     let (index, ray) = (next, &rays[next]);
@@ -1083,6 +1079,7 @@ impl TriMesh {
             self.tree.root,
             &prepared,
             ray.t_max(),
+            self.footprint() > INTERLEAVE_ABOVE_BYTES,
             #[inline(always)]
             |first: usize, count: usize, t_max: f32| {
                 let woop = woop.get_or_insert_with(|| Self::block_ray(kernel, ray));
@@ -1325,6 +1322,31 @@ mod tests {
     use super::*;
     use crate::bvh::kernels::Kernel;
     use crate::mesh::scene::{self, Pcg32};
+
+    /// Whether every node's children orders (`WideNode::orders`) are made from its boxes:
+    /// the walks would still be right with stale ones, only slower, so nothing else notices.
+    fn orders_fresh(mesh: &TriMesh) -> bool {
+        mesh.tree.nodes.iter().all(|n| {
+            let mut fresh = *n;
+            fresh.fill_orders();
+            fresh.orders == n.orders
+        })
+    }
+
+    #[test]
+    fn every_build_and_load_orders_the_nodes_children() {
+        let data = scene::terrain(40, 3);
+        for quality in [BuildQuality::Fast, BuildQuality::Balanced, BuildQuality::High] {
+            let mesh = TriMesh::with_quality(data.vertices.clone(), data.indices.clone(), quality).unwrap();
+            assert!(mesh.tree.nodes.len() > 10);
+            assert!(orders_fresh(&mesh), "{quality:?}");
+            #[cfg(feature = "serde")]
+            {
+                let back: TriMesh = serde_json::from_str(&serde_json::to_string(&mesh).unwrap()).unwrap();
+                assert!(orders_fresh(&back), "{quality:?}, loaded");
+            }
+        }
+    }
 
     /// A pinhole camera looking at the centre of the mesh's bounds from direction `from`,
     /// `distance` times the bounds' diagonal away: `(eye, forward, right, up)` and the diagonal.

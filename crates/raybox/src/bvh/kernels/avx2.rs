@@ -4,10 +4,10 @@ use core::arch::x86_64::*;
 
 use super::packet::scalar_tie;
 use super::{
-    NodeHits, NodeKernel, PACKET, PacketBest, PacketStart, PacketWoop, PreparedRay, RayPacket, SLAB_PAD,
-    Started, TriBlock4, WIDE,
+    NodeHits, NodeKernel, OrderedStack, PACKET, PacketBest, PacketStart, PacketWoop, PreparedRay, RayPacket,
+    SLAB_PAD, Started, TriBlock4, WIDE, prefetch_node_at,
 };
-use crate::bvh::node::WideNode;
+use crate::bvh::node::{ChildRef, LEAF_BIT, WideNode};
 
 /// The 8-ray packet tests (`PacketKernel<PACKET>`) of a kernel type that proves AVX2 and
 /// FMA (the AVX2 and AVX-512 kernels share these functions), with `packet_node`, which
@@ -226,8 +226,118 @@ pub(super) unsafe fn fused_slabs(ray: &PreparedRay, node: &WideNode, t_max: f32)
     }
 }
 
+/// For each 8-bit mask, its set bits' lanes in order, 4 bits each from the lowest: the
+/// permutation that gathers a vector's selected lanes at its start (AVX2 has no compress).
+const COMPRESS: [u32; 256] = {
+    let mut table = [0u32; 256];
+    let mut mask = 0;
+    while mask < 256 {
+        let (mut lane, mut n, mut order) = (0, 0, 0u32);
+        while lane < 8 {
+            if mask & (1 << lane) != 0 {
+                order |= (lane as u32) << (4 * n);
+                n += 1;
+            }
+            lane += 1;
+        }
+        table[mask] = order;
+        mask += 1;
+    }
+    table
+};
+
+/// The 8 lanes of `x`'s 4-bit fields, from the lowest: a permutation for `vpermd`, which
+/// reads each lane's 3 low bits.
+#[inline(always)]
+unsafe fn nibbles(x: u32) -> __m256i {
+    // SAFETY: AVX2 per the caller.
+    unsafe { _mm256_srlv_epi32(_mm256_set1_epi32(x as i32), _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28)) }
+}
+
+/// [`NodeKernel::descend`] with AVX2 (`descend_reference`, entry for entry): the nearest
+/// entered child by three steps of a vector minimum, the others permuted into the node's
+/// order for the ray's octant and gathered with a table of permutations (the compressed
+/// store AVX2 lacks), both arrays of the stack written with one store each.
+///
+/// # Safety
+/// The CPU must support AVX2 and FMA, and `ray.fused` must hold.
+#[inline(always)]
+pub(super) unsafe fn descend(
+    ray: &PreparedRay,
+    nodes: &[WideNode],
+    node: &WideNode,
+    t_max: f32,
+    stack: &mut OrderedStack,
+    prefetch: bool,
+) -> Option<ChildRef> {
+    // SAFETY: AVX2 and FMA, and `ray.fused`, per this function's contract; the stores go to
+    // the 8 slots `slots` gives; a prefetch never faults.
+    unsafe {
+        let (t_enter, t_exit) = fused_slabs(ray, node, t_max);
+        // All ones where the ray misses the box.
+        let outside = _mm256_cmpgt_epi32(t_enter, t_exit);
+        let hit = !(_mm256_movemask_ps(_mm256_castsi256_ps(outside)) as u32) & 0xFF;
+        if hit == 0 {
+            return None;
+        }
+        // The nearest: the least of `(t_enter bits & !7) | lane` over the hit lanes, as
+        // unsigned integers (a missed lane becomes all ones, never the least).
+        let lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+        let keyed = _mm256_or_si256(_mm256_andnot_si256(_mm256_set1_epi32(7), t_enter), lanes);
+        let k = _mm256_or_si256(keyed, outside);
+        let k = _mm256_min_epu32(k, _mm256_permute4x64_epi64::<0b01_00_11_10>(k));
+        let k = _mm256_min_epu32(k, _mm256_shuffle_epi32::<0b01_00_11_10>(k));
+        let k = _mm256_min_epu32(k, _mm256_shuffle_epi32::<0b10_11_00_01>(k));
+        let nearest = (_mm256_cvtsi256_si32(k) & 7) as usize;
+        // The others, in the node's order for the ray's octant.
+        let order = nibbles(node.orders[ray.octant & 7]);
+        let children = _mm256_permutevar8x32_epi32(_mm256_load_si256(node.children.as_ptr().cast()), order);
+        let t_in = _mm256_permutevar8x32_epi32(t_enter, order);
+        let skip = _mm256_or_si256(
+            _mm256_permutevar8x32_epi32(outside, order),
+            _mm256_cmpeq_epi32(
+                _mm256_and_si256(order, _mm256_set1_epi32(7)),
+                _mm256_set1_epi32(nearest as i32),
+            ),
+        );
+        let others = !(_mm256_movemask_ps(_mm256_castsi256_ps(skip)) as u32) & 0xFF;
+        let gather = nibbles(COMPRESS[others as usize]);
+        let pushed = _mm256_permutevar8x32_epi32(children, gather);
+        let (refs, ts) = stack.slots();
+        _mm256_storeu_si256(refs.as_mut_ptr().cast(), pushed);
+        _mm256_storeu_si256(ts.as_mut_ptr().cast(), _mm256_permutevar8x32_epi32(t_in, gather));
+        let n = others.count_ones();
+        stack.grow(n as usize);
+        if prefetch {
+            // The new top, if an inner node, else the root (a harmless address): no branch
+            // on which.
+            let top = _mm256_permutevar8x32_epi32(pushed, _mm256_set1_epi32(n.wrapping_sub(1) as i32));
+            let top = _mm256_cvtsi256_si32(top) as u32;
+            let at = if n != 0 && top & LEAF_BIT == 0 { top as usize } else { 0 };
+            prefetch_node_at(nodes.as_ptr().wrapping_add(at));
+        }
+        Some(node.children[nearest])
+    }
+}
+
 impl NodeKernel for Avx2 {
     const PACKETS: bool = true;
+    const ORDERED: bool = true;
+
+    #[inline(always)]
+    fn descend(
+        self,
+        ray: &PreparedRay,
+        nodes: &[WideNode],
+        node: &WideNode,
+        t_max: f32,
+        stack: &mut OrderedStack,
+        prefetch: bool,
+    ) -> Option<ChildRef> {
+        debug_assert!(ray.fused);
+        // SAFETY: `self` proves AVX2 and FMA; `ray.fused` is the method's contract.
+        unsafe { descend(ray, nodes, node, t_max, stack, prefetch) }
+    }
 
     avx_leaf_tests!();
 

@@ -11,10 +11,10 @@ use super::avx2::{
 };
 use super::packet::scalar_tie;
 use super::{
-    NodeHits, NodeKernel, PACKET, PacketBest, PacketKernel, PacketStart, PacketWoop, PreparedRay, RayPacket,
-    SLAB_PAD, Started, TriBlock4, WIDE,
+    NodeHits, NodeKernel, OrderedStack, PACKET, PacketBest, PacketKernel, PacketStart, PacketWoop,
+    PreparedRay, RayPacket, SLAB_PAD, Started, TriBlock4, WIDE,
 };
-use crate::bvh::node::WideNode;
+use crate::bvh::node::{ChildRef, WideNode};
 
 /// Proof that the CPU has AVX-512 F and VL (and AVX2, FMA): only [`Avx512::new`] makes one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,6 +65,25 @@ impl NodeKernel for Avx512 {
             }
             out
         }
+    }
+
+    const ORDERED: bool = true;
+
+    #[inline(always)]
+    fn descend(
+        self,
+        ray: &PreparedRay,
+        nodes: &[WideNode],
+        node: &WideNode,
+        t_max: f32,
+        stack: &mut OrderedStack,
+        prefetch: bool,
+    ) -> Option<ChildRef> {
+        debug_assert!(ray.fused);
+        // SAFETY: `self` proves AVX-512 F/VL, AVX2 and FMA; `ray.fused` is the method's
+        // contract. (The AVX2 step, as fast here as one with AVX-512's compressed stores and
+        // mask registers: `versus_embree`, bunny and terrain, 1 thread, 3 runs each.)
+        unsafe { super::avx2::descend(ray, nodes, node, t_max, stack, prefetch) }
     }
 }
 

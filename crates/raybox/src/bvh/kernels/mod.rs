@@ -18,12 +18,12 @@ mod triangles;
 
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
-use super::node::WideNode;
+use super::node::{ChildRef, WideNode};
 
 pub(crate) use packet::{PACKET, PacketBest, PacketStart, PacketWoop, RayPacket, Started, WIDE};
 pub(crate) use scalar::Scalar;
 pub(crate) use soup::SoupKernel;
-pub(crate) use stack::{STACK_CAPACITY, Stack, StackStorage};
+pub(crate) use stack::{OrderedStack, STACK_CAPACITY, Stack};
 pub(crate) use triangles::{BlockRay, TriBlock4, intersect_block4, intersect_pair_sequential, woop_axes};
 
 /// A ray prepared for box tests: reciprocal direction and, per axis, which plane of a box
@@ -80,6 +80,9 @@ pub(crate) struct PreparedRay {
     /// negative (a miss, which the exact test agrees with); `t_max` is made `+0` if `-0`.
     /// The comparison `t_enter <= t_exit` on integers then says what it says on floats.
     pub fused: bool,
+    /// The direction's octant, the index of its [`WideNode::orders`]: bit `k` set when the
+    /// ray runs down axis `k` (a `-0` component counts as down).
+    pub octant: usize,
 }
 
 /// `2⁻²¹`: how much [`PreparedRay::r_near`] is shrunk and `r_far` grown, relative to `1 / d`.
@@ -127,7 +130,8 @@ impl PreparedRay {
         let r = glam::Vec3A::ONE / glam::Vec3A::from(dir);
         // The plane rows from the three sign bits (one movemask and one table read, no
         // per-axis selects): `1 / ±0` keeps the sign, so a `-0.0` component counts as down.
-        let [near, far] = PLANE_ROWS[(r.is_negative_bitmask() & 7) as usize];
+        let octant = (r.is_negative_bitmask() & 7) as usize;
+        let [near, far] = PLANE_ROWS[octant];
         // (`-0.0 + 0.0` is `+0.0`: the fused test's integer `max` needs `t_min >= +0`.)
         let t_min = t_min + 0.0;
         let (r_near, r_far) =
@@ -155,6 +159,7 @@ impl PreparedRay {
             near_at: near.map(|row| 8 * row),
             far_at: far.map(|row| 8 * row),
             fused,
+            octant,
         }
     }
 
@@ -268,17 +273,24 @@ pub(crate) fn prefetch_children(node: &WideNode) {
 /// hint only; it never faults and changes no result.
 #[inline(always)]
 pub(crate) fn prefetch_node(node: &WideNode) {
+    prefetch_node_at(node);
+}
+
+/// [`prefetch_node`] by address, for a kernel that computed it without a branch (any
+/// address will do: a prefetch never faults).
+#[inline(always)]
+pub(crate) fn prefetch_node_at(node: *const WideNode) {
     #[cfg(target_arch = "x86_64")]
     {
         use core::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        let p = (node as *const WideNode).cast::<i8>();
+        let p = node.cast::<i8>();
         // SAFETY: SSE is part of every x86-64 CPU; a prefetch reads nothing and never
-        // faults, and the four addresses are inside `node` (256 bytes).
+        // faults, whatever the address (`wrapping_add` makes no claim on it).
         unsafe {
             _mm_prefetch::<_MM_HINT_T0>(p);
-            _mm_prefetch::<_MM_HINT_T0>(p.add(64));
-            _mm_prefetch::<_MM_HINT_T0>(p.add(128));
-            _mm_prefetch::<_MM_HINT_T0>(p.add(192));
+            _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(64));
+            _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(128));
+            _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(192));
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
@@ -299,6 +311,49 @@ pub(crate) fn padded(t_enter: f32, t_exit: f32) -> Option<f32> {
     let t_enter = t_enter - t_enter.abs() * SLAB_PAD;
     let t_exit = t_exit + t_exit.abs() * SLAB_PAD;
     (t_enter <= t_exit).then_some(t_enter)
+}
+
+/// [`NodeKernel::descend`] in plain code over the kernel's node test: the reference the
+/// SIMD versions match, entry for entry. The nearest child is the hit lane with the least
+/// `(t_enter bits & !7) | lane` (its entry distance with the 3 lowest bits given to the
+/// lane: ties within 8 ulps go to the lower lane, and a vector minimum finds it in one
+/// pass); `t_enter >= +0` for a fused ray, so its bits order as the floats do.
+#[inline(always)]
+pub(crate) fn descend_reference<K: NodeKernel>(
+    kernel: K,
+    ray: &PreparedRay,
+    nodes: &[WideNode],
+    node: &WideNode,
+    t_max: f32,
+    stack: &mut OrderedStack,
+    prefetch: bool,
+) -> Option<ChildRef> {
+    debug_assert!(ray.fused);
+    let hits = kernel.intersect_as::<true>(ray, node, t_max);
+    let key = |lane: usize| (hits.t_enter[lane].to_bits() & !7) | lane as u32;
+    let nearest = (0..8).filter(|&lane| hits.mask & (1 << lane) != 0).min_by_key(|&lane| key(lane))?;
+    let order = node.orders[ray.octant & 7];
+    for position in 0..8 {
+        let lane = ((order >> (4 * position)) & 7) as usize;
+        if lane != nearest && hits.mask & (1 << lane) != 0 {
+            stack.push(node.children[lane], hits.t_enter[lane]);
+        }
+    }
+    if prefetch && let Some(top) = stack.top() {
+        prefetch_child(nodes, top);
+    }
+    Some(node.children[nearest])
+}
+
+/// Asks for the node of `child` if it is an inner node (a leaf's blocks are the caller's
+/// business).
+#[inline(always)]
+pub(crate) fn prefetch_child(nodes: &[WideNode], child: ChildRef) {
+    if !child.is_leaf()
+        && let Some(n) = nodes.get(child.index())
+    {
+        prefetch_node(n);
+    }
 }
 
 /// The result of testing the 8 children of a node: bit `i` of `mask` is set when the ray
@@ -330,6 +385,29 @@ pub(crate) trait NodeKernel: Copy + PacketKernel<PACKET> + PacketKernel<WIDE> {
         } else {
             self.intersect_as::<false>(ray, node, t_max)
         }
+    }
+
+    /// Whether the closest-hit walk takes [`NodeKernel::descend`] for fused rays
+    /// (`traverse::closest_hit_ordered`): the kernels that push with compressed stores.
+    const ORDERED: bool = false;
+
+    /// One step down for a ray with [`PreparedRay::fused`]: tests `node`'s children and,
+    /// when the ray enters some, returns the nearest (the least `t_enter`; see
+    /// [`descend_reference`]) after pushing the others onto `stack` far to near in the
+    /// node's order for the ray's octant ([`WideNode::orders`]); `None` when it enters
+    /// none. With `prefetch`, asks for the node on top of the stack afterwards (if an
+    /// inner node), the next the walk pops unless the nearest's subtree holds the hit.
+    #[inline(always)]
+    fn descend(
+        self,
+        ray: &PreparedRay,
+        nodes: &[WideNode],
+        node: &WideNode,
+        t_max: f32,
+        stack: &mut OrderedStack,
+        prefetch: bool,
+    ) -> Option<ChildRef> {
+        descend_reference(self, ray, nodes, node, t_max, stack, prefetch)
     }
 
     /// Whether packets pay off with this kernel (the SIMD ones; the scalar kernel has the
@@ -685,6 +763,79 @@ mod tests {
             }
         }
         assert!(entered > 20_000 && parallel > 5_000, "{entered} boxes entered, {parallel} parallel rays");
+    }
+
+    /// Every kernel's `descend` does what `descend_reference` does with its node test: the
+    /// same nearest child and the same entries pushed in the same order, above what the
+    /// stack held, with and without the prefetch; and the reference keeps its promises: the
+    /// nearest has the least entry (to the 8 ulps given to the lane), every other entered
+    /// child is pushed once, in the node's order for the ray's octant.
+    #[test]
+    fn every_kernel_descends_as_the_reference() {
+        let mut rng = Pcg32::new(33);
+        let mut entered = [0usize; 9];
+        for i in 0..20_000 {
+            let q = |rng: &mut Pcg32| (rng.range(-8.0, 8.0) * 4.0).round() / 4.0;
+            let boxes: Vec<Aabb3> = (0..8)
+                .map(|_| {
+                    let min = Vec3::new(q(&mut rng), q(&mut rng), q(&mut rng));
+                    let size = Vec3::new(q(&mut rng).abs(), q(&mut rng).abs(), q(&mut rng).abs()) * 1.5;
+                    Aabb3::new(min, min + size)
+                })
+                .collect();
+            let mut node = node_of(&boxes);
+            // Some lanes unused, as in most nodes.
+            for lane in 0..(rng.next_u32() % 4) as usize {
+                node.planes.iter_mut().enumerate().for_each(|(r, row)| {
+                    row[lane] = if r < 3 { f32::INFINITY } else { f32::NEG_INFINITY };
+                });
+                node.children[lane] = ChildRef::EMPTY;
+            }
+            node.fill_orders();
+            let o = Vec3::new(q(&mut rng), q(&mut rng), q(&mut rng)) * 1.5;
+            let d = boxes[i % 8].center() - o + Vec3::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), 0.1);
+            let prepared = PreparedRay::new(o.to_array(), d.to_array(), 0.0);
+            if !prepared.fused {
+                continue;
+            }
+            let t_max = if rng.next_u32().is_multiple_of(4) { rng.range(0.2, 1.5) } else { f32::INFINITY };
+            let prefetch = i % 2 == 0;
+            for kernel in Kernel::all_supported() {
+                let (mut ours, mut reference) = (OrderedStack::new(), OrderedStack::new());
+                ours.push(ChildRef(99), 0.5);
+                reference.push(ChildRef(99), 0.5);
+                let nodes = [node];
+                let (got, want, hits) = with_kernel!(kernel, |k| (
+                    k.descend(&prepared, &nodes, &node, t_max, &mut ours, prefetch),
+                    descend_reference(k, &prepared, &nodes, &node, t_max, &mut reference, prefetch),
+                    k.intersect_as::<true>(&prepared, &node, t_max),
+                ));
+                assert_eq!(got, want, "{}: nearest, ray {o} {d}", kernel.name());
+                assert_eq!(ours.entries(), reference.entries(), "{}: pushed, ray {o} {d}", kernel.name());
+                entered[hits.mask.count_ones() as usize] += 1;
+                // The reference's promises.
+                let Some(nearest) = want else {
+                    assert_eq!(hits.mask, 0);
+                    assert_eq!(reference.entries().len(), 1);
+                    continue;
+                };
+                let near_lane = node.children.iter().position(|&c| c == nearest).unwrap();
+                for lane in (0..8).filter(|&l| hits.mask & (1 << l) != 0) {
+                    assert!(hits.t_enter[near_lane].to_bits() & !7 <= hits.t_enter[lane].to_bits());
+                }
+                let pushed: Vec<ChildRef> = reference.entries()[1..].iter().map(|e| e.0).collect();
+                let order = node.orders[prepared.octant];
+                let expected: Vec<ChildRef> = (0..8)
+                    .map(|j| ((order >> (4 * j)) & 7) as usize)
+                    .filter(|&l| l != near_lane && hits.mask & (1 << l) != 0)
+                    .map(|l| node.children[l])
+                    .collect();
+                assert_eq!(pushed, expected);
+            }
+        }
+        // Nodes with no child entered, one, and several.
+        assert!(entered[0] > 1_000 && entered[1] > 1_000 && entered[2] > 1_000, "{entered:?}");
+        assert!(entered[3] > 1_000 && entered[4..].iter().sum::<usize>() > 1_000, "{entered:?}");
     }
 
     /// The fused test's offsets: `q_near` strictly above the exact `origin · r_near` and

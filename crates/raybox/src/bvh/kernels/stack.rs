@@ -10,6 +10,7 @@
 
 use core::mem::MaybeUninit;
 
+use crate::bvh::node::ChildRef;
 use crate::bvh::traverse::MAX_DEPTH;
 
 /// Entries a walk can need: 8 per level, and one more node's worth.
@@ -44,11 +45,6 @@ impl<'a, T: Copy> Stack<'a, T> {
     }
 
     #[inline(always)]
-    pub fn clear(&mut self) {
-        self.len = 0;
-    }
-
-    #[inline(always)]
     pub fn pop(&mut self) -> Option<T> {
         if self.len == 0 {
             return None;
@@ -56,6 +52,93 @@ impl<'a, T: Copy> Stack<'a, T> {
         self.len -= 1;
         // SAFETY: every slot below `len` was written by `push`, and `len` only grows there.
         Some(unsafe { self.items[self.len].assume_init() })
+    }
+}
+
+/// The entries of an [`OrderedStack`]: [`STACK_CAPACITY`], and room past them for one
+/// node's 8 written at once (the SIMD kernels store all 8 lanes and count the pushed ones).
+const ORDERED_CAPACITY: usize = STACK_CAPACITY + 8;
+
+/// The stack of the closest-hit walk that pushes a node's children in the node's order
+/// (`traverse::closest_hit_ordered`): child references and entry distances in two arrays,
+/// so that a SIMD kernel pushes all of a node's entered children with one compressed
+/// vector store to each ([`OrderedStack::slots`], then [`OrderedStack::grow`]).
+pub(crate) struct OrderedStack {
+    refs: [MaybeUninit<u32>; ORDERED_CAPACITY],
+    ts: [MaybeUninit<f32>; ORDERED_CAPACITY],
+    len: usize,
+}
+
+impl OrderedStack {
+    #[inline(always)]
+    pub fn new() -> Self {
+        Self {
+            refs: [const { MaybeUninit::uninit() }; ORDERED_CAPACITY],
+            ts: [const { MaybeUninit::uninit() }; ORDERED_CAPACITY],
+            len: 0,
+        }
+    }
+
+    #[inline(always)]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    #[inline(always)]
+    pub fn push(&mut self, child: ChildRef, t: f32) {
+        self.refs[self.len] = MaybeUninit::new(child.0);
+        self.ts[self.len] = MaybeUninit::new(t);
+        self.len += 1;
+    }
+
+    /// The 8 slots above the top, for references and distances: a kernel writes up to 8
+    /// entries there, then counts the ones it meant with [`OrderedStack::grow`].
+    #[inline(always)]
+    pub fn slots(&mut self) -> (&mut [MaybeUninit<u32>; 8], &mut [MaybeUninit<f32>; 8]) {
+        // (`len` never exceeds `STACK_CAPACITY`: see the module notes and `grow`.)
+        let at = self.len.min(STACK_CAPACITY);
+        let refs = (&mut self.refs[at..at + 8]).try_into().expect("8 slots");
+        let ts = (&mut self.ts[at..at + 8]).try_into().expect("8 slots");
+        (refs, ts)
+    }
+
+    /// Counts as pushed the first `n` (at most 8) of the slots written through
+    /// [`OrderedStack::slots`].
+    #[inline(always)]
+    pub fn grow(&mut self, n: usize) {
+        debug_assert!(n <= 8 && self.len + n <= STACK_CAPACITY);
+        self.len = (self.len + n).min(STACK_CAPACITY);
+    }
+
+    /// The child on top, if any.
+    #[inline(always)]
+    pub fn top(&self) -> Option<ChildRef> {
+        // SAFETY: every slot below `len` was written by `push` or through `slots`.
+        self.len.checked_sub(1).map(|i| ChildRef(unsafe { self.refs[i].assume_init() }))
+    }
+
+    /// The entries, bottom first.
+    #[cfg(test)]
+    pub fn entries(&self) -> Vec<(ChildRef, f32)> {
+        // SAFETY: every slot below `len` was written by `push` or through `slots`.
+        (0..self.len)
+            .map(|i| unsafe { (ChildRef(self.refs[i].assume_init()), self.ts[i].assume_init()) })
+            .collect()
+    }
+
+    /// Pops to the nearest pushed box that starts no later than `t_max` (the others cannot
+    /// hold a closer hit); `None` when there is none left.
+    #[inline(always)]
+    pub fn pop_within(&mut self, t_max: f32) -> Option<ChildRef> {
+        while self.len > 0 {
+            self.len -= 1;
+            // SAFETY: every slot below `len` was written by `push` or through `slots`.
+            let (r, t) = unsafe { (self.refs[self.len].assume_init(), self.ts[self.len].assume_init()) };
+            if t <= t_max {
+                return Some(ChildRef(r));
+            }
+        }
+        None
     }
 }
 
@@ -76,5 +159,36 @@ mod tests {
         assert_eq!(s.pop(), None);
         s.push((7, 7.0));
         assert_eq!(s.pop(), Some((7, 7.0)));
+    }
+
+    #[test]
+    fn ordered_stack_pushes_counts_and_pops_within_reach() {
+        let mut s = OrderedStack::new();
+        s.push(ChildRef(1), 1.0);
+        // Eight slots written, three counted.
+        let (refs, ts) = s.slots();
+        for i in 0..8 {
+            refs[i] = MaybeUninit::new(10 + i as u32);
+            ts[i] = MaybeUninit::new(i as f32);
+        }
+        s.grow(3);
+        assert_eq!(
+            s.entries(),
+            vec![(ChildRef(1), 1.0), (ChildRef(10), 0.0), (ChildRef(11), 1.0), (ChildRef(12), 2.0)]
+        );
+        assert_eq!(s.top(), Some(ChildRef(12)));
+        // Entries that start beyond the reach are dropped on the way down.
+        assert_eq!(s.pop_within(1.5), Some(ChildRef(11)));
+        assert_eq!(s.pop_within(0.5), Some(ChildRef(10)));
+        assert_eq!(s.pop_within(0.5), None);
+        assert_eq!(s.top(), None);
+        // Filled to capacity through `slots`, as the deepest walk could.
+        for _ in 0..STACK_CAPACITY / 8 {
+            let (refs, ts) = s.slots();
+            refs.fill(MaybeUninit::new(5));
+            ts.fill(MaybeUninit::new(0.0));
+            s.grow(8);
+        }
+        assert_eq!(s.entries().len(), STACK_CAPACITY);
     }
 }
