@@ -340,7 +340,7 @@ fn mesh_point_and_box_queries() {
     assert!((d - 2.0).abs() < 0.02, "{d}");
 }
 
-/// A mesh too large for one core's L2 cache: `cast_rays` then keeps two rays in flight per
+/// A mesh too large for one core's L2 cache: `cast_rays` then keeps three rays in flight per
 /// thread (closest and any hit). Its answers must be the single-ray answers, ray for ray (hits, misses of the
 /// whole mesh, rays that start inside its box), and the brute-force ones on a sample.
 #[test]

@@ -131,8 +131,8 @@ fn closest_hit_ordered<K: NodeKernel>(
 }
 
 /// A closest-hit walk that can be advanced one step at a time, so that a batch can keep
-/// two rays in flight and interleave their steps: each step's memory reads (a node, a
-/// leaf) do not depend on the other ray's, and the CPU overlaps their cache misses.
+/// several rays in flight and interleave their steps: each step's memory reads (a node, a
+/// leaf) do not depend on the other rays', and the CPU overlaps their cache misses.
 pub(crate) struct ClosestWalk {
     stack: OrderedStack,
     current: ChildRef,
