@@ -10,7 +10,7 @@ use glam::{DVec3, Vec3};
 use super::data::{MeshData, MeshError};
 use crate::bvh::kernels::{
     BlockRay, Kernel, NodeKernel, PACKET, PacketBest, PacketKernel, PacketStart, PreparedRay, Started,
-    TriBlock4, WIDE, intersect_block4, with_kernel,
+    TriBlock4, WIDE, intersect_block4, prefetch_bytes, with_kernel,
 };
 use crate::bvh::traverse::{AnyWalk, ClosestWalk, Step};
 use crate::bvh::{Bounds, box_distance_squared};
@@ -1164,6 +1164,15 @@ impl Sharing {
     }
 }
 
+/// How many rays ahead of the group it is at `in_packets` asks for the rays and their
+/// answers' memory: a batch streams through both once (32 and 20-odd bytes a ray), and a
+/// camera packet over a mesh in cache is short work (~270 ns for 16 rays on the bunny), so
+/// without the hint each packet started by waiting for its rays. The bunny's 1024x1024
+/// camera batch, 1 thread, over Embree's 16-ray packets, three sets of alternating runs in
+/// one binary (a noisy hour): +9%, +1.6%, +4.3% (medians); the dragon's +2–8%; scattered
+/// rays unchanged.
+const STREAM_AHEAD: usize = 64;
+
 /// A batch's run of rays: each group of `K::PACKET_WIDTH` rays that `packet` accepts
 /// (coherent ones) is traced as a packet; a wide group ([`WIDE`]) that is not coherent is
 /// tried as two groups of [`PACKET`]; the others go to `singles`, in runs. `packet` is
@@ -1213,6 +1222,12 @@ fn in_packets<K: NodeKernel, T>(
             pass -= 1;
             start += if wide { WIDE } else { PACKET };
             continue;
+        }
+        if start + STREAM_AHEAD < rays.len() {
+            // The rays and the answers a few packets ahead (see `STREAM_AHEAD`).
+            let n = rays.len().min(start + STREAM_AHEAD + WIDE) - (start + STREAM_AHEAD);
+            prefetch_bytes(rays[start + STREAM_AHEAD..].as_ptr().cast(), n * size_of::<Ray3>());
+            prefetch_bytes(out[start + STREAM_AHEAD..].as_ptr().cast(), n * size_of::<T>());
         }
         if skip > 0 {
             skip -= 1;

@@ -276,6 +276,25 @@ pub(crate) fn prefetch_node(node: &WideNode) {
     prefetch_node_at(node);
 }
 
+/// Asks for the cache lines of the `len` bytes from `p` (a hint: it never faults, whatever
+/// the address).
+#[inline(always)]
+pub(crate) fn prefetch_bytes(p: *const u8, len: usize) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use core::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        let mut at = 0;
+        while at < len {
+            // SAFETY: SSE is part of every x86-64 CPU; a prefetch reads nothing and never
+            // faults (`wrapping_add` makes no claim on the address).
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(at).cast::<i8>()) };
+            at += 64;
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (p, len);
+}
+
 /// [`prefetch_node`] by address, for a kernel that computed it without a branch (any
 /// address will do: a prefetch never faults).
 #[inline(always)]
