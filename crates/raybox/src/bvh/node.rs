@@ -224,9 +224,10 @@ impl WideNode {
 
     /// Fills [`WideNode::orders`]: for each octant of ray directions, the lanes sorted far to
     /// near by their boxes' centres along the octant's diagonal (`(±1, ±1, ±1)`, minus where
-    /// the ray runs down the axis), ties in lane order, unused lanes (which no ray enters)
-    /// at one end. The closest-hit walk pushes a node's entered children in this order, with no
-    /// sort at run time (Ylitie, Karras & Laine 2017 order a wide node's children by the
+    /// the ray runs down the axis), ties in lane order (reversed in the opposite octants,
+    /// which take the reversed order), unused lanes (which no ray enters) at one end. The
+    /// single-ray walks push a node's entered children in this order, with no sort at run
+    /// time (Ylitie, Karras & Laine 2017 order a wide node's children by the
     /// ray's octant in the same spirit); it still visits the nearest first, found by `t`.
     pub fn fill_orders(&mut self) {
         let centres: [Vec3A; WIDTH] = core::array::from_fn(|lane| self.child_bounds(lane).centroid());

@@ -349,8 +349,10 @@ pub(crate) fn closest_hit_packet<K: PacketKernel<N>, const N: usize>(
     }
 }
 
-/// Any hit: visits the leaves the ray may reach in no particular order and stops at the
-/// first for which `leaf(first, count, t_max)` returns `true`. Returns whether one did.
+/// Any hit: visits the leaves the ray may reach, the nearest entered child of each node
+/// first (the others in the node's order for the ray's octant, or in lane order), and stops
+/// at the first for which `leaf(first, count, t_max)` returns `true`. Returns whether one
+/// did. Boxes whose (conservative) entry lies beyond `t_max` are skipped.
 #[inline(always)]
 pub(crate) fn any_hit<K: NodeKernel>(
     kernel: K,

@@ -333,10 +333,11 @@ pub(crate) fn padded(t_enter: f32, t_exit: f32) -> Option<f32> {
 }
 
 /// [`NodeKernel::descend`] in plain code over the kernel's node test: the reference the
-/// SIMD versions match, entry for entry. The nearest child is the hit lane with the least
-/// `(t_enter bits & !7) | lane` (its entry distance with the 3 lowest bits given to the
-/// lane: ties within 8 ulps go to the lower lane, and a vector minimum finds it in one
-/// pass); `t_enter >= +0` for a fused ray, so its bits order as the floats do.
+/// SIMD versions match, entry for entry (their prefetch aside). The nearest child is the
+/// hit lane with the least `(t_enter bits & !7) | lane` (its entry distance with the 3
+/// lowest bits replaced by the lane: entries that differ only there go to the lower lane,
+/// and a vector minimum finds it in one pass); `t_enter >= +0` for a fused ray, so its bits
+/// order as the floats do.
 #[inline(always)]
 pub(crate) fn descend_reference<K: NodeKernel>(
     kernel: K,
@@ -406,16 +407,19 @@ pub(crate) trait NodeKernel: Copy + PacketKernel<PACKET> + PacketKernel<WIDE> {
         }
     }
 
-    /// Whether the closest-hit walk takes [`NodeKernel::descend`] for fused rays
-    /// (`traverse::closest_hit_ordered`): the kernels that push with compressed stores.
+    /// Whether the single-ray walks (closest and any hit, and the batches' interleaved
+    /// ones) take [`NodeKernel::descend`] for fused rays: the kernels that push with vector
+    /// stores.
     const ORDERED: bool = false;
 
     /// One step down for a ray with [`PreparedRay::fused`]: tests `node`'s children and,
     /// when the ray enters some, returns the nearest (the least `t_enter`; see
     /// [`descend_reference`]) after pushing the others onto `stack` far to near in the
     /// node's order for the ray's octant ([`WideNode::orders`]); `None` when it enters
-    /// none. With `prefetch`, asks for the node on top of the stack afterwards (if an
-    /// inner node), the next the walk pops unless the nearest's subtree holds the hit.
+    /// none. With `prefetch`, asks for the node of the top entry it pushed (if it pushed
+    /// one and it is an inner node: the next the walk pops unless the nearest's subtree
+    /// holds the hit); the SIMD kernels ask for the root's otherwise, with no branch, where
+    /// the reference asks for the stack's top.
     #[inline(always)]
     fn descend(
         self,
@@ -813,11 +817,17 @@ mod tests {
             node.fill_orders();
             let o = Vec3::new(q(&mut rng), q(&mut rng), q(&mut rng)) * 1.5;
             let d = boxes[i % 8].center() - o + Vec3::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), 0.1);
-            let prepared = PreparedRay::new(o.to_array(), d.to_array(), 0.0);
+            let t_min = [0.0, -0.0, 0.25, 1.0][i % 4];
+            let prepared = PreparedRay::new(o.to_array(), d.to_array(), t_min);
             if !prepared.fused {
                 continue;
             }
-            let t_max = if rng.next_u32().is_multiple_of(4) { rng.range(0.2, 1.5) } else { f32::INFINITY };
+            let t_max = match rng.next_u32() % 8 {
+                0 | 1 => rng.range(0.2, 1.5),
+                2 => 0.0,
+                3 => -0.0,
+                _ => f32::INFINITY,
+            };
             let prefetch = i % 2 == 0;
             for kernel in Kernel::all_supported() {
                 let (mut ours, mut reference) = (OrderedStack::new(), OrderedStack::new());

@@ -59,10 +59,12 @@ impl<'a, T: Copy> Stack<'a, T> {
 /// node's 8 written at once (the SIMD kernels store all 8 lanes and count the pushed ones).
 const ORDERED_CAPACITY: usize = STACK_CAPACITY + 8;
 
-/// The stack of the closest-hit walk that pushes a node's children in the node's order
-/// (`traverse::closest_hit_ordered`): child references and entry distances in two arrays,
-/// so that a SIMD kernel pushes all of a node's entered children with one compressed
-/// vector store to each ([`OrderedStack::slots`], then [`OrderedStack::grow`]).
+/// The stack of the single-ray walks (closest and any hit, one step at a time or not, and
+/// the nearest-point walk): child references and entry distances in two arrays, so that a
+/// SIMD kernel pushes all of a node's entered children with one vector store to each
+/// ([`OrderedStack::slots`], then [`OrderedStack::grow`]; `NodeKernel::descend`). A push
+/// past the capacity panics (a bounds check), as with [`Stack`]; no checked tree gets there
+/// (at most 7 entries a level are pushed, 128 levels).
 pub(crate) struct OrderedStack {
     refs: [MaybeUninit<u32>; ORDERED_CAPACITY],
     ts: [MaybeUninit<f32>; ORDERED_CAPACITY],
@@ -95,8 +97,7 @@ impl OrderedStack {
     /// entries there, then counts the ones it meant with [`OrderedStack::grow`].
     #[inline(always)]
     pub fn slots(&mut self) -> (&mut [MaybeUninit<u32>; 8], &mut [MaybeUninit<f32>; 8]) {
-        // (`len` never exceeds `STACK_CAPACITY`: see the module notes and `grow`.)
-        let at = self.len.min(STACK_CAPACITY);
+        let at = self.len;
         let refs = (&mut self.refs[at..at + 8]).try_into().expect("8 slots");
         let ts = (&mut self.ts[at..at + 8]).try_into().expect("8 slots");
         (refs, ts)
@@ -106,8 +107,8 @@ impl OrderedStack {
     /// [`OrderedStack::slots`].
     #[inline(always)]
     pub fn grow(&mut self, n: usize) {
-        debug_assert!(n <= 8 && self.len + n <= STACK_CAPACITY);
-        self.len = (self.len + n).min(STACK_CAPACITY);
+        debug_assert!(n <= 8);
+        self.len += n.min(8);
     }
 
     /// The child on top, if any.
