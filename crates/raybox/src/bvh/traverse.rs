@@ -35,27 +35,69 @@ pub(crate) fn closest_hit<K: NodeKernel>(
     large: bool,
     leaf: impl FnMut(usize, usize, f32) -> Option<f32>,
 ) -> f32 {
+    // Each ray's node step: the ordered one where the kernel has it (`NodeKernel::descend`,
+    // for fused rays), else the node test and a sorted push. (Each form is its own copy of
+    // the walk, compiled for its step: both in one loop spilled the ray's values.)
     if ray.fused && K::ORDERED {
-        closest_hit_ordered(kernel, nodes, root, ray, t_max, large, leaf)
+        closest_loop(nodes, root, t_max, ordered_step(kernel, nodes, ray, large), leaf)
     } else if ray.fused {
-        closest_hit_as::<K, true>(kernel, nodes, root, ray, t_max, leaf)
+        closest_loop(nodes, root, t_max, sorted_step::<K, true>(kernel, nodes, ray), leaf)
     } else {
-        closest_hit_as::<K, false>(kernel, nodes, root, ray, t_max, leaf)
+        closest_loop(nodes, root, t_max, sorted_step::<K, false>(kernel, nodes, ray), leaf)
     }
 }
 
-/// [`closest_hit`] with the node test of [`NodeKernel::intersect_as`], as two nested loops
-/// (Aila & Laine 2009's "while-while"): the inner one goes down through inner nodes, so
-/// that the compiler gives the node test's values the registers and reloads the leaf
+/// The node step of the walks with [`NodeKernel::descend`] (fused rays).
+#[inline(always)]
+fn ordered_step<'a, K: NodeKernel + 'a>(
+    kernel: K,
+    nodes: &'a [WideNode],
+    ray: &'a PreparedRay,
+    large: bool,
+) -> impl FnMut(&WideNode, f32, &mut OrderedStack) -> Option<ChildRef> + 'a {
+    #[inline(always)]
+    move |node: &WideNode, t_max: f32, stack: &mut OrderedStack| {
+        kernel.descend(ray, nodes, node, t_max, stack, large)
+    }
+}
+
+/// The node step of the walks without [`NodeKernel::descend`]: the node test of
+/// [`NodeKernel::intersect_as`], then the nearest entered child returned and the others
+/// pushed far to near, sorted by their entry distances.
+#[inline(always)]
+fn sorted_step<'a, K: NodeKernel + 'a, const FUSED: bool>(
+    kernel: K,
+    nodes: &'a [WideNode],
+    ray: &'a PreparedRay,
+) -> impl FnMut(&WideNode, f32, &mut OrderedStack) -> Option<ChildRef> + 'a {
+    #[inline(always)]
+    move |node: &WideNode, t_max: f32, stack: &mut OrderedStack| {
+        let hits = kernel.intersect_as::<FUSED>(ray, node, t_max);
+        (hits.mask != 0).then(|| push_nearest_last(stack, nodes, node, hits.mask, &hits.t_enter))
+    }
+}
+
+/// The closest-hit walk for any node step (`step(node, t_max, stack)`: the child to visit
+/// next, the other entered ones pushed, or `None` when the ray enters none), as two nested
+/// loops (Aila & Laine 2009's "while-while"): the inner one goes down through inner nodes,
+/// so that the compiler gives the node test's values the registers and reloads the leaf
 /// test's around it. (One loop over both, as [`ClosestWalk::step`] has for the batches'
 /// interleaved walks, kept neither in registers.)
+///
+/// With the ordered step ([`NodeKernel::descend`]) a node costs no branch on how many
+/// children the ray enters and no sort (Fuetterling et al. 2017 make a wide node's step
+/// branch-free in the same spirit): the nearest entered child is found by a vector minimum
+/// of the entry distances, the others are pushed in the node's order for the ray's octant
+/// ([`WideNode::orders`], made at build time). That order is approximate, and pops skip
+/// boxes that start beyond the closest hit, so the walk visits the nodes the sorted step
+/// does give or take 1% (`versus_embree`'s scattered and camera rays on the bunny, the
+/// terrain and the dragon).
 #[inline(always)]
-fn closest_hit_as<K: NodeKernel, const FUSED: bool>(
-    kernel: K,
+fn closest_loop(
     nodes: &[WideNode],
     root: ChildRef,
-    ray: &PreparedRay,
     mut t_max: f32,
+    mut step: impl FnMut(&WideNode, f32, &mut OrderedStack) -> Option<ChildRef>,
     mut leaf: impl FnMut(usize, usize, f32) -> Option<f32>,
 ) -> f32 {
     let mut stack = OrderedStack::new();
@@ -64,55 +106,8 @@ fn closest_hit_as<K: NodeKernel, const FUSED: bool>(
         while !current.is_leaf() {
             let node = &nodes[current.index()];
             prefetch_children(node);
-            let hits = kernel.intersect_as::<FUSED>(ray, node, t_max);
-            current = if hits.mask != 0 {
-                push_nearest_last(&mut stack, nodes, node, hits.mask, &hits.t_enter)
-            } else {
-                match stack.pop_within(t_max) {
-                    Some(next) => next,
-                    None => return t_max,
-                }
-            };
-        }
-        let (first, count) = current.leaf_range();
-        if let Some(t) = leaf(first, count, t_max) {
-            t_max = t_max.min(t);
-        }
-        match stack.pop_within(t_max) {
-            Some(next) => current = next,
-            None => return t_max,
-        }
-    }
-}
-
-/// [`closest_hit`] for a fused ray with a kernel that pushes in order
-/// ([`NodeKernel::descend`]): at each node the nearest entered child is found by a vector
-/// minimum of the entry distances and visited next, and the other entered ones are pushed
-/// far to near in the node's order for the ray's octant ([`WideNode::orders`], made at
-/// build time), with compressed stores. So a node costs no branch on how many children the
-/// ray enters and no sort (Fuetterling et al. 2017 make a wide node's step branch-free in
-/// the same spirit). The order of the pushed ones is approximate, and pops skip boxes that
-/// start beyond the closest hit, so the walk visits the same nodes as [`closest_hit_as`]
-/// give or take 1% (`versus_embree`'s scattered and camera rays on the bunny, the terrain
-/// and the dragon).
-#[inline(always)]
-fn closest_hit_ordered<K: NodeKernel>(
-    kernel: K,
-    nodes: &[WideNode],
-    root: ChildRef,
-    ray: &PreparedRay,
-    mut t_max: f32,
-    large: bool,
-    mut leaf: impl FnMut(usize, usize, f32) -> Option<f32>,
-) -> f32 {
-    let mut stack = OrderedStack::new();
-    let mut current = root;
-    loop {
-        while !current.is_leaf() {
-            let node = &nodes[current.index()];
-            prefetch_children(node);
-            current = match kernel.descend(ray, nodes, node, t_max, &mut stack, large) {
-                Some(nearest) => nearest,
+            current = match step(node, t_max, &mut stack) {
+                Some(next) => next,
                 None => match stack.pop_within(t_max) {
                     Some(next) => next,
                     None => return t_max,
@@ -364,63 +359,37 @@ pub(crate) fn any_hit<K: NodeKernel>(
     leaf: impl FnMut(usize, usize, f32) -> bool,
 ) -> bool {
     if ray.fused && K::ORDERED {
-        any_hit_ordered(kernel, nodes, root, ray, t_max, large, leaf)
+        any_loop(nodes, root, t_max, ordered_step(kernel, nodes, ray, large), leaf)
     } else if ray.fused {
-        any_hit_as::<K, true>(kernel, nodes, root, ray, t_max, leaf)
+        any_loop(nodes, root, t_max, any_step::<K, true>(kernel, nodes, ray), leaf)
     } else {
-        any_hit_as::<K, false>(kernel, nodes, root, ray, t_max, leaf)
+        any_loop(nodes, root, t_max, any_step::<K, false>(kernel, nodes, ray), leaf)
     }
 }
 
-/// [`any_hit`] with the node test of [`NodeKernel::intersect_as`].
+/// The any-hit node step of the walks without [`NodeKernel::descend`]: the node test, then
+/// [`descend_any`].
 #[inline(always)]
-fn any_hit_as<K: NodeKernel, const FUSED: bool>(
+fn any_step<'a, K: NodeKernel + 'a, const FUSED: bool>(
     kernel: K,
-    nodes: &[WideNode],
-    root: ChildRef,
-    ray: &PreparedRay,
-    t_max: f32,
-    mut leaf: impl FnMut(usize, usize, f32) -> bool,
-) -> bool {
-    let mut stack = OrderedStack::new();
-    let mut current = root;
-    // Two nested loops, as in `closest_hit_as`.
-    loop {
-        while !current.is_leaf() {
-            let node = &nodes[current.index()];
-            prefetch_children(node);
-            let hits = kernel.intersect_as::<FUSED>(ray, node, t_max);
-            current = if hits.mask != 0 {
-                descend_any(&mut stack, nodes, node, &hits)
-            } else {
-                match stack.pop_within(t_max) {
-                    Some(next) => next,
-                    None => return false,
-                }
-            };
-        }
-        let (first, count) = current.leaf_range();
-        if leaf(first, count, t_max) {
-            return true;
-        }
-        match stack.pop_within(t_max) {
-            Some(next) => current = next,
-            None => return false,
-        }
+    nodes: &'a [WideNode],
+    ray: &'a PreparedRay,
+) -> impl FnMut(&WideNode, f32, &mut OrderedStack) -> Option<ChildRef> + 'a {
+    #[inline(always)]
+    move |node: &WideNode, t_max: f32, stack: &mut OrderedStack| {
+        let hits = kernel.intersect_as::<FUSED>(ray, node, t_max);
+        (hits.mask != 0).then(|| descend_any(stack, nodes, node, &hits))
     }
 }
 
-/// [`any_hit`] for a fused ray with a kernel that pushes in order: [`closest_hit_ordered`]'s
-/// steps (the nearest entered child next, the others pushed in the node's order), stopping
-/// at the first leaf with a hit.
+/// The any-hit walk for any node step (see [`closest_loop`]), stopping at the first leaf
+/// for which `leaf` returns `true`.
 #[inline(always)]
-fn any_hit_ordered<K: NodeKernel>(
-    kernel: K,
+fn any_loop(
     nodes: &[WideNode],
     root: ChildRef,
-    ray: &PreparedRay,
     t_max: f32,
-    large: bool,
+    mut step: impl FnMut(&WideNode, f32, &mut OrderedStack) -> Option<ChildRef>,
     mut leaf: impl FnMut(usize, usize, f32) -> bool,
 ) -> bool {
     let mut stack = OrderedStack::new();
@@ -429,8 +398,8 @@ fn any_hit_ordered<K: NodeKernel>(
         while !current.is_leaf() {
             let node = &nodes[current.index()];
             prefetch_children(node);
-            current = match kernel.descend(ray, nodes, node, t_max, &mut stack, large) {
-                Some(nearest) => nearest,
+            current = match step(node, t_max, &mut stack) {
+                Some(next) => next,
                 // (Every pushed box starts within `t_max`, which an any-hit walk keeps.)
                 None => match stack.pop_within(t_max) {
                     Some(next) => next,

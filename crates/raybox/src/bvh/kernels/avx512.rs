@@ -6,15 +6,15 @@
 use core::arch::x86_64::*;
 
 use super::avx2::{
-    avx_leaf_tests, field_bounds, fused_slabs, packet_extremes, packet_slabs, packet_tests, padded_slabs,
+    avx_shared, field_bounds, fused_slabs, packet_extremes, packet_slabs, packet_tests, padded_slabs,
     ray_vectors, transpose,
 };
 use super::packet::scalar_tie;
 use super::{
-    NodeHits, NodeKernel, OrderedStack, PACKET, PacketBest, PacketKernel, PacketStart, PacketWoop,
-    PreparedRay, RayPacket, SLAB_PAD, Started, TriBlock4, WIDE,
+    NodeHits, NodeKernel, PACKET, PacketBest, PacketKernel, PacketStart, PacketWoop, PreparedRay, RayPacket,
+    SLAB_PAD, Started, TriBlock4, WIDE,
 };
-use crate::bvh::node::{ChildRef, WideNode};
+use crate::bvh::node::WideNode;
 
 /// Proof that the CPU has AVX-512 F and VL (and AVX2, FMA): only [`Avx512::new`] makes one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,7 +45,7 @@ impl NodeKernel for Avx512 {
     const PACKETS: bool = true;
     const PACKET_WIDTH: usize = WIDE;
 
-    avx_leaf_tests!();
+    avx_shared!();
 
     #[inline(always)]
     fn intersect_as<const FUSED: bool>(self, ray: &PreparedRay, node: &WideNode, t_max: f32) -> NodeHits {
@@ -65,25 +65,6 @@ impl NodeKernel for Avx512 {
             }
             out
         }
-    }
-
-    const ORDERED: bool = true;
-
-    #[inline(always)]
-    fn descend(
-        self,
-        ray: &PreparedRay,
-        nodes: &[WideNode],
-        node: &WideNode,
-        t_max: f32,
-        stack: &mut OrderedStack,
-        prefetch: bool,
-    ) -> Option<ChildRef> {
-        debug_assert!(ray.fused);
-        // SAFETY: `self` proves AVX-512 F/VL, AVX2 and FMA; `ray.fused` is the method's
-        // contract. (The AVX2 step, as fast here as one with AVX-512's compressed stores and
-        // mask registers: `versus_embree`, bunny and terrain, 1 thread, 3 runs each.)
-        unsafe { super::avx2::descend(ray, nodes, node, t_max, stack, prefetch) }
     }
 }
 

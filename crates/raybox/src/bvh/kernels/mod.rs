@@ -698,6 +698,22 @@ mod tests {
         }
     }
 
+    /// A coordinate on a grid of quarters in `[-8, 8]`, so that rays and faces meet exactly.
+    fn quarter(rng: &mut Pcg32) -> f32 {
+        (rng.range(-8.0, 8.0) * 4.0).round() / 4.0
+    }
+
+    /// 8 boxes with corners on the grid of quarters and sides up to `8 scale`.
+    fn grid_boxes(rng: &mut Pcg32, scale: f32) -> Vec<Aabb3> {
+        (0..8)
+            .map(|_| {
+                let min = Vec3::new(quarter(rng), quarter(rng), quarter(rng));
+                let size = Vec3::new(quarter(rng).abs(), quarter(rng).abs(), quarter(rng).abs()) * scale;
+                Aabb3::new(min, min + size)
+            })
+            .collect()
+    }
+
     /// A node whose children are `boxes` (8 of them), child `i` in lane `i`.
     fn node_of(boxes: &[Aabb3]) -> WideNode {
         let mut node = WideNode::EMPTY;
@@ -732,16 +748,9 @@ mod tests {
     fn every_kernel_keeps_every_box_the_ray_enters() {
         let mut rng = Pcg32::new(21);
         let (mut entered, mut parallel) = (0, 0);
+        let q = quarter;
         for _ in 0..20_000 {
-            // Boxes on a grid of quarters, so that rays and faces meet exactly.
-            let q = |rng: &mut Pcg32| (rng.range(-8.0, 8.0) * 4.0).round() / 4.0;
-            let boxes: Vec<Aabb3> = (0..8)
-                .map(|_| {
-                    let min = Vec3::new(q(&mut rng), q(&mut rng), q(&mut rng));
-                    let size = Vec3::new(q(&mut rng).abs(), q(&mut rng).abs(), q(&mut rng).abs()) * 0.25;
-                    Aabb3::new(min, min + size)
-                })
-                .collect();
+            let boxes = grid_boxes(&mut rng, 0.25);
             let node = node_of(&boxes);
             let aim = boxes[(rng.next_u32() % 8) as usize];
             // The origin: anywhere, or on one of the aimed box's planes.
@@ -797,15 +806,9 @@ mod tests {
     fn every_kernel_descends_as_the_reference() {
         let mut rng = Pcg32::new(33);
         let mut entered = [0usize; 9];
+        let q = quarter;
         for i in 0..20_000 {
-            let q = |rng: &mut Pcg32| (rng.range(-8.0, 8.0) * 4.0).round() / 4.0;
-            let boxes: Vec<Aabb3> = (0..8)
-                .map(|_| {
-                    let min = Vec3::new(q(&mut rng), q(&mut rng), q(&mut rng));
-                    let size = Vec3::new(q(&mut rng).abs(), q(&mut rng).abs(), q(&mut rng).abs()) * 1.5;
-                    Aabb3::new(min, min + size)
-                })
-                .collect();
+            let boxes = grid_boxes(&mut rng, 1.5);
             let mut node = node_of(&boxes);
             // Some lanes unused, as in most nodes.
             for lane in 0..(rng.next_u32() % 4) as usize {
