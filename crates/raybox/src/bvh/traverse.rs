@@ -41,9 +41,9 @@ pub(crate) fn closest_hit<K: NodeKernel>(
     if ray.fused && K::ORDERED {
         closest_loop(nodes, root, t_max, ordered_step(kernel, nodes, ray, large), leaf)
     } else if ray.fused {
-        closest_loop(nodes, root, t_max, sorted_step::<K, true>(kernel, nodes, ray), leaf)
+        closest_loop(nodes, root, t_max, sorted_step::<K, true>(kernel, nodes, ray, push_sorted), leaf)
     } else {
-        closest_loop(nodes, root, t_max, sorted_step::<K, false>(kernel, nodes, ray), leaf)
+        closest_loop(nodes, root, t_max, sorted_step::<K, false>(kernel, nodes, ray, push_sorted), leaf)
     }
 }
 
@@ -62,19 +62,28 @@ fn ordered_step<'a, K: NodeKernel + 'a>(
 }
 
 /// The node step of the walks without [`NodeKernel::descend`]: the node test of
-/// [`NodeKernel::intersect_as`], then the nearest entered child returned and the others
-/// pushed far to near, sorted by their entry distances.
+/// [`NodeKernel::intersect_as`], then, when the ray enters some child, `push(stack, nodes,
+/// node, hits)`, which pushes the others and returns the one to visit next (the closest-hit
+/// walk sorts them by entry distance, [`push_nearest_last`]; the any-hit walk does not,
+/// [`descend_any`]).
 #[inline(always)]
 fn sorted_step<'a, K: NodeKernel + 'a, const FUSED: bool>(
     kernel: K,
     nodes: &'a [WideNode],
     ray: &'a PreparedRay,
+    push: impl Fn(&mut OrderedStack, &[WideNode], &WideNode, &NodeHits) -> ChildRef + 'a,
 ) -> impl FnMut(&WideNode, f32, &mut OrderedStack) -> Option<ChildRef> + 'a {
     #[inline(always)]
     move |node: &WideNode, t_max: f32, stack: &mut OrderedStack| {
         let hits = kernel.intersect_as::<FUSED>(ray, node, t_max);
-        (hits.mask != 0).then(|| push_nearest_last(stack, nodes, node, hits.mask, &hits.t_enter))
+        (hits.mask != 0).then(|| push(stack, nodes, node, &hits))
     }
+}
+
+/// [`push_nearest_last`] in the form [`sorted_step`] takes.
+#[inline(always)]
+fn push_sorted(stack: &mut OrderedStack, nodes: &[WideNode], node: &WideNode, hits: &NodeHits) -> ChildRef {
+    push_nearest_last(stack, nodes, node, hits.mask, &hits.t_enter)
 }
 
 /// The closest-hit walk for any node step (`step(node, t_max, stack)`: the child to visit
@@ -361,24 +370,9 @@ pub(crate) fn any_hit<K: NodeKernel>(
     if ray.fused && K::ORDERED {
         any_loop(nodes, root, t_max, ordered_step(kernel, nodes, ray, large), leaf)
     } else if ray.fused {
-        any_loop(nodes, root, t_max, any_step::<K, true>(kernel, nodes, ray), leaf)
+        any_loop(nodes, root, t_max, sorted_step::<K, true>(kernel, nodes, ray, descend_any), leaf)
     } else {
-        any_loop(nodes, root, t_max, any_step::<K, false>(kernel, nodes, ray), leaf)
-    }
-}
-
-/// The any-hit node step of the walks without [`NodeKernel::descend`]: the node test, then
-/// [`descend_any`].
-#[inline(always)]
-fn any_step<'a, K: NodeKernel + 'a, const FUSED: bool>(
-    kernel: K,
-    nodes: &'a [WideNode],
-    ray: &'a PreparedRay,
-) -> impl FnMut(&WideNode, f32, &mut OrderedStack) -> Option<ChildRef> + 'a {
-    #[inline(always)]
-    move |node: &WideNode, t_max: f32, stack: &mut OrderedStack| {
-        let hits = kernel.intersect_as::<FUSED>(ray, node, t_max);
-        (hits.mask != 0).then(|| descend_any(stack, nodes, node, &hits))
+        any_loop(nodes, root, t_max, sorted_step::<K, false>(kernel, nodes, ray, descend_any), leaf)
     }
 }
 
