@@ -885,7 +885,8 @@ pub(super) unsafe fn packet_start<'r>(
         }
         _mm256_storeu_ps(woop.s[0].as_mut_ptr(), _mm256_div_ps(dir[k[0] % 3], dz));
         _mm256_storeu_ps(woop.s[1].as_mut_ptr(), _mm256_div_ps(dir[k[1] % 3], dz));
-        _mm256_storeu_ps(woop.s[2].as_mut_ptr(), _mm256_div_ps(one, dz));
+        // `1 / dir[kz]`, the reciprocal already made for the node tests.
+        _mm256_storeu_ps(woop.s[2].as_mut_ptr(), rdir[k[2] % 3]);
         _mm256_storeu_ps(packet.t_min.as_mut_ptr(), t_min);
         _mm256_storeu_ps(woop.t_min.as_mut_ptr(), t_min);
         _mm256_storeu_ps(t_max_row.as_mut_ptr(), t_max);

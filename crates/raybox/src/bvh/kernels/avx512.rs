@@ -451,14 +451,16 @@ unsafe fn packet_start<'r>(
         let dz = dir[k[2] % 3];
         let mut woop = PacketWoop { o: [[0.0; WIDE]; 3], s: [[0.0; WIDE]; 3], t_min: [0.0; WIDE], k, rays };
         let mut t_max_row = [0.0; WIDE];
+        let rdir = [_mm512_div_ps(one, dir[0]), _mm512_div_ps(one, dir[1]), _mm512_div_ps(one, dir[2])];
         for a in 0..3 {
             _mm512_storeu_ps(packet.origin[a].as_mut_ptr(), origin[a]);
-            _mm512_storeu_ps(packet.rdir[a].as_mut_ptr(), _mm512_div_ps(one, dir[a]));
+            _mm512_storeu_ps(packet.rdir[a].as_mut_ptr(), rdir[a]);
             _mm512_storeu_ps(woop.o[a].as_mut_ptr(), origin[k[a] % 3]);
         }
         _mm512_storeu_ps(woop.s[0].as_mut_ptr(), _mm512_div_ps(dir[k[0] % 3], dz));
         _mm512_storeu_ps(woop.s[1].as_mut_ptr(), _mm512_div_ps(dir[k[1] % 3], dz));
-        _mm512_storeu_ps(woop.s[2].as_mut_ptr(), _mm512_div_ps(one, dz));
+        // `1 / dir[kz]`, the reciprocal already made for the node tests.
+        _mm512_storeu_ps(woop.s[2].as_mut_ptr(), rdir[k[2] % 3]);
         _mm512_storeu_ps(packet.t_min.as_mut_ptr(), t_min);
         _mm512_storeu_ps(woop.t_min.as_mut_ptr(), t_min);
         _mm512_storeu_ps(t_max_row.as_mut_ptr(), t_max);
