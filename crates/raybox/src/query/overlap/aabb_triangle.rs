@@ -138,14 +138,8 @@ mod tests {
     /// near touching, with edges along the axes and degenerate triangles among them.
     #[test]
     fn fast_form_answers_as_the_generic_one() {
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
-        let mut unit = move || (next() >> 11) as f64 / (1u64 << 53) as f64;
+        let mut rng = crate::mesh::scene::Pcg32::new(0x9e37_79b9);
+        let mut unit = move || f64::from(rng.next_f32());
         let (mut overlapping, mut separated) = (0, 0);
         for i in 0..200_000 {
             let mut h = DVec3::new(unit() * 2.0, unit() * 2.0, unit() * 2.0);
@@ -156,7 +150,7 @@ mod tests {
                 let p = DVec3::new(unit() - 0.5, unit() - 0.5, unit() - 0.5) * spread;
                 // Snap to a coarse grid now and then, so that edges run along the axes,
                 // vertices coincide and projections touch the box exactly.
-                if i % 3 == 0 { (p * 4.0).round() / 4.0 } else { p.as_vec3().as_dvec3() }
+                if i % 3 == 0 { (p * 4.0).round() / 4.0 } else { p }
             };
             let spread = [2.0, 6.0, 12.0][i % 3];
             let mut v = [point(spread), point(spread), point(spread)];
