@@ -63,7 +63,7 @@ pub(crate) fn box_triangle_separated(h: DVec3, v: [DVec3; 3]) -> bool {
 /// [`box_triangle_separated`] in its plain form: each of the 13 axes as a vector, the
 /// projections as full dot products. The reference the fast form is tested against.
 #[cfg(test)]
-pub(crate) fn box_triangle_separated_generic(h: DVec3, v: [DVec3; 3]) -> bool {
+fn box_triangle_separated_generic(h: DVec3, v: [DVec3; 3]) -> bool {
     let separates = |l: DVec3| {
         let p = v.map(|x| x.dot(l));
         let r = h.dot(l.abs());
