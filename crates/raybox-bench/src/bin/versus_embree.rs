@@ -1,13 +1,15 @@
 //! raybox's single-ray speed against Embree's in one process, for measuring a change to the
 //! walks: `cargo run --release -p raybox-bench --bin versus_embree -- [bunny|terrain|dragon]
-//! [scattered|camera] [--any] [--batch] [--hits] [--rays N] [--rounds N] [--only LIB]`.
+//! [scattered|camera] [--any] [--batch] [--threads N] [--hits] [--rays N] [--rounds N]
+//! [--only LIB]`.
 //!
 //! Each round times raybox's `first_hit` loop (`occluded` with `--any`) and Embree's
 //! `rtcIntersect1` loop (`rtcOccluded1`) over the same rays, one after the other, and the
 //! best of the rounds counts. With `--batch` it times the batch calls instead: raybox's
 //! `first_hits_into` / `occluded_rays_into` on a 1-thread pool against Embree's 16-ray
 //! packets (`rtcIntersect16` / `rtcOccluded16`, 16 consecutive rays each), the hits
-//! counted after the timing. The machine's drift moves both alike, so the ratio printed
+//! counted after the timing; `--threads N` runs both batches on an N-thread pool (Embree's
+//! packets under rayon, each writing its answers as raybox's batch does). The machine's drift moves both alike, so the ratio printed
 //! last (raybox's speed over Embree's) repeats to about 1% on a quiet machine where the
 //! times themselves do not: compare two builds by that ratio, alternating them.
 //!
@@ -27,12 +29,14 @@ use std::time::Instant;
 use embree_peer::{Embree, Quality, Ray as EmbreeRay};
 use raybox::{Ray3, TriMesh};
 use raybox_bench::scenes::{self, Scene, camera_rays, random_rays};
+use rayon::prelude::*;
 
 struct Options {
     scene: String,
     set: String,
     any: bool,
     batch: bool,
+    threads: usize,
     hits: bool,
     rays: usize,
     rounds: usize,
@@ -45,6 +49,7 @@ fn options() -> Options {
         set: "scattered".into(),
         any: false,
         batch: false,
+        threads: 1,
         hits: false,
         rays: 100_000,
         rounds: 9,
@@ -60,6 +65,7 @@ fn options() -> Options {
             "--batch" => o.batch = true,
             "--hits" => o.hits = true,
             "--rays" => o.rays = number(args.next(), "--rays"),
+            "--threads" => o.threads = number(args.next(), "--threads").max(1),
             "--rounds" => o.rounds = number(args.next(), "--rounds").max(1),
             "--only" => o.only = args.next(),
             "bunny" | "terrain" | "dragon" => o.scene = a,
@@ -73,7 +79,7 @@ fn options() -> Options {
 fn usage(problem: &str) -> ! {
     eprintln!(
         "{problem}\nusage: versus_embree [bunny|terrain|dragon] [scattered|camera] [--any] [--batch] \
-         [--hits] [--rays N] [--rounds N] [--only raybox|embree|none]"
+         [--threads N] [--hits] [--rays N] [--rounds N] [--only raybox|embree|none]"
     );
     std::process::exit(2)
 }
@@ -109,7 +115,7 @@ fn main() {
     let scene = device.scene(&vertices, &data.indices, Quality::Medium).expect("an Embree scene");
     let theirs: Vec<EmbreeRay> =
         rays.iter().map(|r| EmbreeRay::new(r.origin().to_array(), r.dir().to_array())).collect();
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a 1-thread pool");
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(o.threads).build().expect("a thread pool");
     let (mut closest, mut occluded) = (Vec::new(), Vec::new());
     let (mut their_closest, mut their_occluded) = (vec![None; theirs.len()], vec![false; theirs.len()]);
     // One pass of each library's calls: the seconds it took and the hits. The single-ray
@@ -141,15 +147,21 @@ fn main() {
             (false, false) => Some(theirs.iter().filter(|r| scene.intersect(r).is_some()).count()),
             (false, true) => Some(theirs.iter().filter(|r| scene.occluded(r)).count()),
             (true, false) => {
-                for (r, h) in theirs.chunks(16).zip(their_closest.chunks_mut(16)) {
-                    scene.intersect16(r, h);
-                }
+                pool.install(|| {
+                    theirs
+                        .par_chunks(16)
+                        .zip(their_closest.par_chunks_mut(16))
+                        .for_each(|(r, h)| scene.intersect16(r, h));
+                });
                 None
             }
             (true, true) => {
-                for (r, h) in theirs.chunks(16).zip(their_occluded.chunks_mut(16)) {
-                    scene.occluded16(r, h);
-                }
+                pool.install(|| {
+                    theirs
+                        .par_chunks(16)
+                        .zip(their_occluded.par_chunks_mut(16))
+                        .for_each(|(r, h)| scene.occluded16(r, h));
+                });
                 None
             }
         };
@@ -184,7 +196,11 @@ fn main() {
         o.set,
         rays.len(),
         if o.any { ", any hit" } else { "" },
-        if o.batch { ", batches: raybox's, Embree's 16-ray packets" } else { "" },
+        if o.batch {
+            format!(", batches: raybox's, Embree's 16-ray packets, {} threads", o.threads)
+        } else {
+            String::new()
+        },
         best_ours / n * 1e9,
         best_peer / n * 1e9,
         best_peer / best_ours
