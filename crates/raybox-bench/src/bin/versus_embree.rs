@@ -9,9 +9,10 @@
 //! `first_hits_into` / `occluded_rays_into` on a 1-thread pool against Embree's 16-ray
 //! packets (`rtcIntersect16` / `rtcOccluded16`, 16 consecutive rays each), the hits
 //! counted after the timing; `--threads N` runs both batches on an N-thread pool (Embree's
-//! packets under rayon, each writing its answers as raybox's batch does). The machine's drift moves both alike, so the ratio printed
-//! last (raybox's speed over Embree's) repeats to about 1% on a quiet machine where the
-//! times themselves do not: compare two builds by that ratio, alternating them.
+//! packets under rayon, each writing its answers as raybox's batch does). The machine's
+//! drift moves both alike, so the ratio printed last (raybox's speed over Embree's) repeats
+//! to about 1% on a quiet machine where the times themselves do not: compare two builds by
+//! that ratio, alternating them.
 //!
 //! Rays: `scattered` are `compare`'s incoherent rays (origins in the scene's ball, random
 //! directions), `camera` its pinhole camera in 4x4 tiles; `--rays N` sets how many (a
