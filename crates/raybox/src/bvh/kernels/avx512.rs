@@ -158,6 +158,18 @@ impl PacketKernel<WIDE> for Avx512 {
                 _mm512_set1_ps(f32::NEG_INFINITY),
                 _mm512_loadu_ps(t_max.as_ptr()),
             );
+            // A non-negative float's bits, read as an `i32`, order as the float does, and
+            // every non-negative one is greater than every negative one: when the greatest
+            // `i32` is not negative, it is the greatest float. `vpmaxsd` takes 1 cycle against
+            // 4 for `vmaxps`, on the packet walk's chain before each node test (2026-11-23,
+            // sixth session: the bunny's and the dragon's camera batches +2%–2.5% over
+            // Embree's packets, 1 thread, medians of 5–7 alternating runs in one binary).
+            // All-negative reaches (rays done, or with a negative `t_max`) take the float
+            // maximum.
+            let m = _mm512_reduce_max_epi32(_mm512_castps_si512(t));
+            if m >= 0 {
+                return f32::from_bits(m as u32);
+            }
             _mm512_reduce_max_ps(t)
         }
     }

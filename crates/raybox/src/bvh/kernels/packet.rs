@@ -807,6 +807,42 @@ mod tests {
                     );
                 }
 
+                /// Every kernel's reach of a packet is the greatest `t_max` of its rays, whatever
+                /// their signs (the AVX-512 kernel takes an integer maximum of the floats' bits,
+                /// which orders only non-negative floats, and falls back when the result is
+                /// negative). Fails with that fallback removed.
+                #[test]
+                fn every_kernel_finds_the_farthest_reach() {
+                    let mut rng = Pcg32::new(21);
+                    let special = [f32::INFINITY, f32::NEG_INFINITY, 0.0, -0.0, -1.0, -2.0, 1e-30, -1e-30];
+                    for round in 0..20_000 {
+                        // Half the rounds all negative, where bit order and float order differ.
+                        let negative = round % 2 == 0;
+                        let t_max: [f32; N] = core::array::from_fn(|_| match rng.next_u32() % 3 {
+                            0 => special[(rng.next_u32() % 8) as usize],
+                            _ => rng.range(-10.0, 10.0),
+                        });
+                        let t_max = t_max.map(|t| if negative { -t.abs() } else { t });
+                        let who = rng.next_u32() & ALL;
+                        if who == 0 {
+                            continue;
+                        }
+                        let want = (0..N)
+                            .filter(|&i| who & (1 << i) != 0)
+                            .map(|i| t_max[i])
+                            .fold(f32::NEG_INFINITY, f32::max);
+                        for kernel in Kernel::all_supported() {
+                            let got = with_kernel!(kernel, |k| PacketKernel::<N>::farthest(k, &t_max, who));
+                            // `==`: either zero may stand for a maximum of +0 and -0.
+                            assert!(
+                                got == want,
+                                "{}: {got} against {want} for {t_max:?}, {who:#x}",
+                                kernel.name()
+                            );
+                        }
+                    }
+                }
+
                 /// Every kernel's packet normals are the reference's, bit for bit.
                 #[test]
                 fn every_kernel_makes_the_same_normals() {
