@@ -808,9 +808,9 @@ mod tests {
                 }
 
                 /// Every kernel's reach of a packet is the greatest `t_max` of its rays, whatever
-                /// their signs (the AVX-512 kernel takes an integer maximum of the floats' bits,
-                /// which orders only non-negative floats, and falls back when the result is
-                /// negative). Fails with that fallback removed.
+                /// their signs (the AVX2 and AVX-512 kernels take an integer maximum of the
+                /// floats' bits, which orders only non-negative floats, and fall back when the
+                /// result is negative). Fails with either fallback removed.
                 #[test]
                 fn every_kernel_finds_the_farthest_reach() {
                     let mut rng = Pcg32::new(21);
