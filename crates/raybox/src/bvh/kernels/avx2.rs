@@ -445,14 +445,37 @@ pub(super) unsafe fn packet_slabs<const N: usize>(
         };
         let mut t_enter = _mm256_set1_ps(p.t_min_lo);
         let mut t_exit = _mm256_set1_ps(t_max);
+        // With every `t_min >= +0` the running maximum and minimum take integer max/min on
+        // the floats' bits (1 cycle against 4, on the walk's chain; 2026-11-23, sixth
+        // session, run-time switch, 1 thread, over Embree's 16-ray packets: the bunny's
+        // camera batch 1.272x -> 1.299x on AVX-512, 0.907x -> 0.943x on AVX2, the dragon's
+        // within 1%). Why the decisions stay the same: no operand is NaN (the reciprocals are
+        // finite and non-zero, so `x · r` is a number or an infinity), and non-negative
+        // floats order by their bits as integers, below none of the negative ones. So
+        // `t_enter`, a maximum that includes `t_min_lo >= +0`, is the float maximum exactly;
+        // `t_exit` is the float minimum when every operand is non-negative, and otherwise a
+        // negative value (or -0 where the float minimum is negative), which `t_enter <=
+        // t_exit` rejects as the exact minimum would, or keeps, conservatively, at -0.
+        let fused = p.t_min_lo.to_bits() as i32 >= 0;
         for k in 0..3 {
             let (r_lo, r_hi) = (_mm256_set1_ps(p.r_lo[k]), _mm256_set1_ps(p.r_hi[k]));
             let x = _mm256_sub_ps(plane(p.near[k]), _mm256_set1_ps(p.o_near[k]));
             let t_near = _mm256_min_ps(_mm256_mul_ps(x, r_lo), _mm256_mul_ps(x, r_hi));
             let y = _mm256_sub_ps(plane(p.far[k]), _mm256_set1_ps(p.o_far[k]));
             let t_far = _mm256_max_ps(_mm256_mul_ps(y, r_lo), _mm256_mul_ps(y, r_hi));
-            t_enter = _mm256_max_ps(t_near, t_enter);
-            t_exit = _mm256_min_ps(t_far, t_exit);
+            if fused {
+                t_enter = _mm256_castsi256_ps(_mm256_max_epi32(
+                    _mm256_castps_si256(t_near),
+                    _mm256_castps_si256(t_enter),
+                ));
+                t_exit = _mm256_castsi256_ps(_mm256_min_epi32(
+                    _mm256_castps_si256(t_far),
+                    _mm256_castps_si256(t_exit),
+                ));
+            } else {
+                t_enter = _mm256_max_ps(t_near, t_enter);
+                t_exit = _mm256_min_ps(t_far, t_exit);
+            }
         }
         pad(t_enter, t_exit)
     }
