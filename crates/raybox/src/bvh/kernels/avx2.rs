@@ -83,8 +83,11 @@ macro_rules! packet_tests {
         }
     };
 }
+pub(super) use packet_tests;
+
 /// The greatest `t_max` of the rays of `who` (not empty): the integer maximum of the
-/// floats' bits when it is not negative (see `Avx512::farthest`), else the float maximum.
+/// floats' bits when it is not negative (see `Avx512::farthest`), else the reference's float
+/// maximum.
 /// Against the SSE reference (`packet::farthest`), in one binary switching at run time
 /// (2026-11-23, sixth session; `RAYBOX_KERNEL=avx2`, 1 thread, medians of 5 alternating
 /// runs, over Embree's 16-ray packets): the bunny's camera batch 0.891x -> 0.920x, the
@@ -108,16 +111,9 @@ pub(crate) unsafe fn farthest(t_max: &[f32; PACKET], who: u32) -> f32 {
         let m = _mm_max_epi32(m, _mm_shuffle_epi32::<0b01_00_11_10>(m));
         let m = _mm_max_epi32(m, _mm_shuffle_epi32::<0b10_11_00_01>(m));
         let m = _mm_cvtsi128_si32(m);
-        if m >= 0 {
-            return f32::from_bits(m as u32);
-        }
-        let f = _mm_max_ps(_mm256_castps256_ps128(t), _mm256_extractf128_ps::<1>(t));
-        let f = _mm_max_ps(f, _mm_shuffle_ps::<0b01_00_11_10>(f, f));
-        let f = _mm_max_ps(f, _mm_shuffle_ps::<0b10_11_00_01>(f, f));
-        _mm_cvtss_f32(f)
+        if m >= 0 { f32::from_bits(m as u32) } else { super::packet::farthest(t_max, who) }
     }
 }
-pub(super) use packet_tests;
 
 /// The methods of `NodeKernel` that the AVX2 and AVX-512 kernels share, for a kernel type
 /// that proves AVX2 and FMA: the leaf tests (the ray set-up with AVX's permutes and the
