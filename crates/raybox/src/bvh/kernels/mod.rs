@@ -397,7 +397,9 @@ pub(crate) trait NodeKernel: Copy + PacketKernel<PACKET> + PacketKernel<WIDE> {
     /// kernel has one test for both.)
     fn intersect_as<const FUSED: bool>(self, ray: &PreparedRay, node: &WideNode, t_max: f32) -> NodeHits;
 
-    /// [`NodeKernel::intersect_as`] with the test `ray` allows.
+    /// [`NodeKernel::intersect_as`] with the test `ray` allows (the tests' entry point: the
+    /// walks pick the form once per ray).
+    #[cfg(test)]
     #[inline(always)]
     fn intersect(self, ray: &PreparedRay, node: &WideNode, t_max: f32) -> NodeHits {
         if ray.fused {

@@ -2,8 +2,8 @@
 //! node test alone, without a walk, so that benchmarks can compare it with a plain SIMD
 //! slab loop.
 //!
-//! Every kernel here computes exactly the scalar kernel's conservative slab test
-//! ([`Scalar`]'s `intersect`): `t = (plane - o) * rdir` (subtract, then multiply), NaN
+//! Every kernel here computes exactly the same conservative slab test (the scalar one is
+//! [`padded_mask`]): `t = (plane - o) * rdir` (subtract, then multiply), NaN
 //! (`0 * inf`) dropped by the operand order of max/min, then the widening by [`SLAB_PAD`]
 //! (Ize, *Robust BVH Ray Traversal*, JCGT 2013) as a multiply and a subtract or add, two
 //! roundings, as the scalar code rounds. (The walks' AVX2/AVX-512 node kernels widen with
@@ -14,7 +14,7 @@
 //! upper half of a 512-bit register (`vinsertf64x4`, AVX-512F), so one instruction works on
 //! 16 boxes.
 
-use super::{NodeKernel, PreparedRay, Scalar};
+use super::{PreparedRay, Scalar, padded};
 use crate::bvh::node::WideNode;
 
 #[cfg(target_arch = "x86_64")]
@@ -77,11 +77,32 @@ impl SoupKernel for Scalar {
     fn soup_pairs(self, ray: &PreparedRay, t_max: f32, nodes: &[WideNode], mut f: impl FnMut(usize, u32)) {
         debug_assert!(nodes.len().is_multiple_of(2));
         for (i, pair) in nodes.chunks_exact(2).enumerate() {
-            let lo = self.intersect(ray, &pair[0], t_max).mask;
-            let hi = self.intersect(ray, &pair[1], t_max).mask;
+            let lo = padded_mask(ray, &pair[0], t_max);
+            let hi = padded_mask(ray, &pair[1], t_max);
             f(2 * i, lo | hi << 8);
         }
     }
+}
+
+/// The padded slab test of the module notes, lane by lane: the unscaled reciprocals
+/// (`rdir`) and [`padded`], for every ray. (Not the scalar node kernel's `intersect`: for
+/// `t_min >= 0` that one runs the scaled reciprocals with no padding, `RDIR_SCALE`, just as
+/// conservative but not the same bounds, so a near miss can come out otherwise; the box
+/// floor's seeded rays have one.)
+#[inline(always)]
+fn padded_mask(ray: &PreparedRay, node: &WideNode, t_max: f32) -> u32 {
+    let mut mask = 0;
+    for lane in 0..8 {
+        let mut t_enter = ray.t_min;
+        let mut t_exit = t_max;
+        for k in 0..3 {
+            // f32::max/min drop the NaN of 0 * inf (a ray in the plane of a face).
+            t_enter = t_enter.max((node.planes[ray.near[k]][lane] - ray.origin[k]) * ray.rdir[k]);
+            t_exit = t_exit.min((node.planes[ray.far[k]][lane] - ray.origin[k]) * ray.rdir[k]);
+        }
+        mask |= u32::from(padded(t_enter, t_exit).is_some()) << lane;
+    }
+    mask
 }
 
 /// The plane-row offsets (in `f32`s from the start of a node) of the near and far planes
