@@ -218,6 +218,9 @@ fn box_floor(c: &mut Criterion) {
 
     let planes = Planes::new(&boxes);
     let floor = floor_available();
+    // `cargo bench` passes `--bench`; `cargo test --benches` (CI) runs each group once to
+    // check it, and a few interleaved rounds are enough there.
+    let rounds = if std::env::args().any(|a| a == "--bench") { 400 } else { 4 };
     if floor {
         #[cfg(target_arch = "x86_64")]
         {
@@ -231,7 +234,7 @@ fn box_floor(c: &mut Criterion) {
                 println!("check box_floor: {name} agrees with raybox on {same}/{N_RAYS} rays");
                 assert_eq!(same, N_RAYS, "box_floor: {name} disagrees with raybox");
                 // SAFETY: as above.
-                interleaved(name, &rays, 400, |r| soup.count_hits(r), |r| unsafe { floor(&planes, r) });
+                interleaved(name, &rays, rounds, |r| soup.count_hits(r), |r| unsafe { floor(&planes, r) });
             }
         }
     } else {
