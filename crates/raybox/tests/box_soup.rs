@@ -197,3 +197,46 @@ fn a_near_miss_is_counted_alike_by_every_kernel() {
     assert!(!reference_hit(&b, &ray));
     assert_eq!(check(&[b], &[ray], "near miss"), 0);
 }
+
+/// Rays aimed just outside and just inside the edges and corners of boxes, by a few units
+/// in the last place: the band where the padded test keeps boxes the exact test misses, and
+/// where two conservative tests of different make part (the scalar node kernel's scaled
+/// reciprocals kept one such box that the padded test does not). Every kernel must give
+/// the padded test's answer there too.
+#[test]
+fn rays_grazing_edges_and_corners_by_a_few_ulps() {
+    let mut rng = Pcg32::new(23);
+    let boxes: Vec<Aabb3> = (0..64)
+        .map(|_| {
+            let c = Vec3::new(rng.range(-4.0, 4.0), rng.range(-4.0, 4.0), rng.range(-4.0, 4.0));
+            let h = Vec3::new(rng.range(0.1, 2.0), rng.range(0.1, 2.0), rng.range(0.1, 2.0));
+            Aabb3::from_center_half_extents(c, h)
+        })
+        .collect();
+    let mut rays = Vec::new();
+    for b in &boxes {
+        let (lo, hi) = (b.min(), b.max());
+        for _ in 0..24 {
+            // A point on an edge (two coordinates at a face, one free) or at a corner.
+            let mut p = Vec3::new(rng.range(lo.x, hi.x), rng.range(lo.y, hi.y), rng.range(lo.z, hi.z));
+            let free = (rng.next_u32() % 4) as usize; // 3: a corner
+            for k in (0..3).filter(|&k| k != free) {
+                let at = if rng.next_u32() % 2 == 0 { lo[k] } else { hi[k] };
+                // Out or in by 0 to 8 ulps of the box's scale.
+                let ulps = (rng.next_u32() % 9) as f32 - 4.0;
+                let away = if at == lo[k] { -1.0 } else { 1.0 };
+                p[k] = at + away * ulps * f32::EPSILON * (hi - lo).max_element();
+            }
+            let o = p + rng.unit_vector() * rng.range(2.0, 30.0);
+            let t_min = if rng.next_u32() % 4 == 0 { -1.0 } else { 0.0 };
+            rays.push(Ray3::with_range(o, p - o, t_min, f32::INFINITY));
+        }
+    }
+    let kept_near_misses = rays
+        .iter()
+        .flat_map(|r| boxes.iter().map(move |b| (r, b)))
+        .filter(|&(r, b)| reference_hit(b, r) && b.ray_span(r).is_none())
+        .count();
+    assert!(kept_near_misses >= 20, "too few rays in the padding band to mean much: {kept_near_misses}");
+    check(&boxes, &rays, "grazing");
+}
