@@ -62,16 +62,26 @@ fn check(boxes: &[Aabb3], rays: &[Ray3], what: &str) -> usize {
     expected.iter().flatten().filter(|&&h| h).count()
 }
 
+/// `n` boxes centred in `[-spread, spread]³`, with half extents drawn per axis from `half`.
+fn random_boxes(rng: &mut Pcg32, n: usize, spread: f32, half: [(f32, f32); 3]) -> Vec<Aabb3> {
+    (0..n)
+        .map(|_| {
+            let c =
+                Vec3::new(rng.range(-spread, spread), rng.range(-spread, spread), rng.range(-spread, spread));
+            let h = Vec3::new(
+                rng.range(half[0].0, half[0].1),
+                rng.range(half[1].0, half[1].1),
+                rng.range(half[2].0, half[2].1),
+            );
+            Aabb3::from_center_half_extents(c, h)
+        })
+        .collect()
+}
+
 #[test]
 fn random_rays_and_boxes() {
     let mut rng = Pcg32::new(7);
-    let boxes: Vec<Aabb3> = (0..2003)
-        .map(|_| {
-            let c = Vec3::new(rng.range(-10.0, 10.0), rng.range(-10.0, 10.0), rng.range(-10.0, 10.0));
-            let h = Vec3::new(rng.range(0.0, 3.0), rng.range(0.0, 3.0), rng.range(0.0, 2.0));
-            Aabb3::from_center_half_extents(c, h)
-        })
-        .collect();
+    let boxes = random_boxes(&mut rng, 2003, 10.0, [(0.0, 3.0), (0.0, 3.0), (0.0, 2.0)]);
     let rays: Vec<Ray3> = (0..3000)
         .map(|i| {
             // From a ball around the boxes towards a point among them, some from inside
@@ -206,13 +216,7 @@ fn a_near_miss_is_counted_alike_by_every_kernel() {
 #[test]
 fn rays_grazing_edges_and_corners_by_a_few_ulps() {
     let mut rng = Pcg32::new(23);
-    let boxes: Vec<Aabb3> = (0..64)
-        .map(|_| {
-            let c = Vec3::new(rng.range(-4.0, 4.0), rng.range(-4.0, 4.0), rng.range(-4.0, 4.0));
-            let h = Vec3::new(rng.range(0.1, 2.0), rng.range(0.1, 2.0), rng.range(0.1, 2.0));
-            Aabb3::from_center_half_extents(c, h)
-        })
-        .collect();
+    let boxes = random_boxes(&mut rng, 64, 4.0, [(0.1, 2.0); 3]);
     let mut rays = Vec::new();
     for b in &boxes {
         let (lo, hi) = (b.min(), b.max());
