@@ -225,14 +225,14 @@ fn rays_grazing_edges_and_corners_by_a_few_ulps() {
             let mut p = Vec3::new(rng.range(lo.x, hi.x), rng.range(lo.y, hi.y), rng.range(lo.z, hi.z));
             let free = (rng.next_u32() % 4) as usize; // 3: a corner
             for k in (0..3).filter(|&k| k != free) {
-                let at = if rng.next_u32() % 2 == 0 { lo[k] } else { hi[k] };
+                let at = if rng.next_u32().is_multiple_of(2) { lo[k] } else { hi[k] };
                 // Out or in by 0 to 8 ulps of the box's scale.
                 let ulps = (rng.next_u32() % 9) as f32 - 4.0;
                 let away = if at == lo[k] { -1.0 } else { 1.0 };
                 p[k] = at + away * ulps * f32::EPSILON * (hi - lo).max_element();
             }
             let o = p + rng.unit_vector() * rng.range(2.0, 30.0);
-            let t_min = if rng.next_u32() % 4 == 0 { -1.0 } else { 0.0 };
+            let t_min = if rng.next_u32().is_multiple_of(4) { -1.0 } else { 0.0 };
             rays.push(Ray3::with_range(o, p - o, t_min, f32::INFINITY));
         }
     }
