@@ -165,3 +165,15 @@ fn invalid_capsules_and_segments() {
         "field `radius` does not apply to segment",
     );
 }
+
+#[test]
+fn scenes_too_far_to_draw_are_refused() {
+    // Found by an audit: each of these panicked in the picture's arithmetic (its size overflowed).
+    let too_far = "too far to draw (at most";
+    draw_fails(&format!("{BOX}min = [0, 0]\nmax = [2e19, 1]\n"), too_far);
+    draw_fails("dim = 2\n[[shape]]\nkind = \"circle\"\ncenter = [0, 0]\nradius = 1e20\n", too_far);
+    draw_fails(
+        &format!("{BOX}min = [0, 0]\nmax = [1, 1]\n[view]\nmin = [-3e38, -3e38]\nmax = [3e38, 3e38]\n"),
+        too_far,
+    );
+}

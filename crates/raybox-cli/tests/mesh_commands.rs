@@ -263,6 +263,12 @@ fn bad_mesh_and_ray_files() {
         .chain([0, 0])
         .collect();
     std::fs::write(d.join("ragged.bin"), ragged).unwrap();
+    std::fs::write(
+        d.join("far.obj"),
+        "v -1 -1 0\nv 1 -1 0\nv 0 1 0\nv 1e20 0 0\nv 1.000001e20 0 0\nv 1e20 1 0\nf 1 2 3\nf 4 5 6\n",
+    )
+    .unwrap();
+    std::fs::write(d.join("nan.csv"), "nan,0.5,-2,0,0,1\n0.5,0.5,-2,0,0,1\n").unwrap();
     let before = files_in(d);
 
     raybox(d, &["info", "missing.obj"])
@@ -276,6 +282,14 @@ fn bad_mesh_and_ray_files() {
     raybox(d, &["render", "bad.obj", "-o", "x.png"]).assert_fails_with("bad.obj: OBJ, line 3:");
     raybox(d, &["render", "--size", "12", "-o", "x.png"]).assert_fails_with("invalid value '12' for '--size");
     raybox(d, &["render", "--shade", "toon"]).assert_fails_with("invalid value 'toon' for '--shade");
+    // Found by an audit: a mesh wider than ~1.8e19 panicked in the occlusion rays' set-up,
+    // and a far camera was reported as "the same point" as its target.
+    raybox(d, &["render", "far.obj", "--shade", "ao", "--size", "8x8", "-o", "x.png"])
+        .assert_fails_with("far.obj: the mesh reaches 1.000001e20 from the origin: too far to render");
+    raybox(d, &["render", "--camera", "1e38,1e38,1e38", "--size", "8x8", "-o", "x.png"])
+        .assert_fails_with("is too far from the origin (at most 1e18 on every axis)");
+    raybox(d, &["render", "--threads", "100000", "--size", "8x8", "-o", "x.png"])
+        .assert_fails_with("--threads must be at most 1024, not 100000");
     raybox(d, &["render", "-o", "no/such/dir/x.png", "--size", "8x8"])
         .assert_fails_with("no/such/dir/x.png: cannot write: the directory does not exist");
     raybox(d, &["cast", "cube.obj", "missing.csv", "-o", "h.csv"])
@@ -286,6 +300,8 @@ fn bad_mesh_and_ray_files() {
         .assert_fails_with("zero.csv:2: ray 1: Ray3: dir must not be the zero vector");
     raybox(d, &["cast", "cube.obj", "ragged.bin", "-o", "h.bin", "--batch", "1"])
         .assert_fails_with("ragged.bin: ends with 2 bytes after ray 1");
+    // A first ray with a NaN is refused, not skipped as a header (found by an audit).
+    raybox(d, &["cast", "cube.obj", "nan.csv", "-o", "h.csv"]).assert_fails_with("nan.csv:1: ray 0:");
     raybox(d, &["cast", "cube.obj", "rays.csv", "-o", "h.csv", "--format", "xml"])
         .assert_fails_with("invalid value 'xml'");
     assert_eq!(files_in(d), before, "no output file left behind");

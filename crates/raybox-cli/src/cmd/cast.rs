@@ -4,7 +4,7 @@
 //!
 //! - **csv** rays: one ray a line, `ox,oy,oz,dx,dy,dz[,tmax]` (`tmax` may be `inf`, which
 //!   is also the default). Blank lines and lines starting with `#` are skipped, and so is
-//!   a first line starting with a letter other than `i` (a header such as `ox,oy,…`).
+//!   a first line whose first field is not a number (a header such as `ox,oy,…`).
 //!   Hits: a header `t,triangle,u,v,nx,ny,nz`, then one line per ray, in order. A miss is
 //!   a line of empty fields (`,,,,,,`), so the line count always matches and no value is
 //!   NaN. With `--occluded`: a header `occluded`, then `1` (blocked) or `0` per ray.
@@ -126,7 +126,9 @@ impl RayReader<'_> {
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
-            let header = line.starts_with(|c: char| c.is_ascii_alphabetic() && c != 'i' && c != 'I');
+            // A header's first field is not a number (`nan` and `inf` are numbers: a first
+            // ray with one is read, and refused, not skipped).
+            let header = line.split(',').next().is_some_and(|first| first.trim().parse::<f32>().is_err());
             if !self.past_header {
                 self.past_header = true;
                 if header {

@@ -112,14 +112,25 @@ pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, CliError
     if threads == Some(0) {
         return Err(CliError::new("--threads must be at least 1"));
     }
+    if let Some(n) = threads.filter(|&n| n > MAX_THREADS) {
+        return Err(CliError::new(format!("--threads must be at most {MAX_THREADS}, not {n}")));
+    }
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads.unwrap_or(0))
         .build()
         .map_err(|e| CliError::new(format!("cannot start worker threads: {e}")))
 }
 
+/// The most worker threads `--threads` may ask for (each holds a stack; more than the
+/// machine's cores only shares them).
+const MAX_THREADS: usize = 1024;
+
 /// The colour of a pixel whose primary ray missed.
 pub const BACKGROUND: [u8; 3] = [28, 30, 38];
+
+/// How far from the origin a rendered mesh, the camera and its target may be on any axis:
+/// the camera's distances, a few times this, stay well within `f32`.
+const RENDER_LIMIT: f32 = 1e18;
 
 /// A pinhole camera.
 struct Camera {
@@ -141,6 +152,22 @@ impl Camera {
             .mesh
             .bounds()
             .ok_or_else(|| CliError::new(format!("{}: every triangle is degenerate", mesh.name)))?;
+        // The camera's arithmetic (the scene's size, the eye's distance, the occlusion rays'
+        // offsets and reach) must stay finite in `f32`.
+        let extent = bounds.min().abs().max(bounds.max().abs()).max_element();
+        if !(extent <= RENDER_LIMIT && bounds.size().max_element() <= RENDER_LIMIT) {
+            return Err(CliError::new(format!(
+                "{}: the mesh reaches {extent:e} from the origin: too far to render (at most {RENDER_LIMIT:e} on every axis)",
+                mesh.name
+            )));
+        }
+        for (option, point) in [("--camera", args.camera), ("--target", args.target)] {
+            if let Some(p) = point.filter(|p| !(p.abs().max_element() <= RENDER_LIMIT)) {
+                return Err(CliError::new(format!(
+                    "{option} {p} is too far from the origin (at most {RENDER_LIMIT:e} on every axis)"
+                )));
+            }
+        }
         let center = bounds.center();
         let radius = (bounds.size().length() / 2.0).max(1e-6);
         let half_height = (args.fov.to_radians() / 2.0).tan();
