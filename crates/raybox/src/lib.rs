@@ -212,6 +212,39 @@ mod serde_round_trip {
         assert!(err.contains("child reference out of range"), "{err}");
     }
 
+    /// Found by an audit: a tree whose nodes share children (accepted before, its walks then
+    /// took 8^depth paths) and a root box with `min > max` (accepted, then `bounds()`
+    /// panicked) are refused when read; an empty tree still round-trips.
+    #[test]
+    fn tampered_trees_with_shared_children_or_no_root_box_are_refused() {
+        let boxes: Vec<Aabb3> =
+            (0..500).map(|i| Aabb3::new(Vec3::splat(i as f32), Vec3::splat(i as f32 + 0.5))).collect();
+        let bvh = Bvh::build(&boxes, BuildQuality::Balanced).unwrap();
+        let json: serde_json::Value = serde_json::to_value(&bvh).unwrap();
+        let tree = if json.get("tree").is_some() { "tree" } else { "inner" };
+        let nodes = json[tree]["nodes"].as_array().unwrap();
+        assert!(nodes.len() >= 3, "a tree deep enough to share a child");
+        // Node 0's first inner child, given to a second lane of node 0 as well.
+        let children = nodes[0]["children"].as_array().unwrap().clone();
+        let inner =
+            children.iter().find(|c| c.as_u64().is_some_and(|c| c < u64::from(u32::MAX >> 1))).unwrap();
+        let mut shared = json.clone();
+        let lane = children.iter().position(|c| c != inner).unwrap();
+        shared[tree]["nodes"][0]["children"][lane] = inner.clone();
+        let err = serde_json::from_value::<Bvh>(shared).unwrap_err().to_string();
+        assert!(err.contains("has two parents"), "{err}");
+
+        let mut inverted = json.clone();
+        inverted[tree]["root_min"] = serde_json::json!([5.0, 5.0, 5.0]);
+        inverted[tree]["root_max"] = serde_json::json!([0.0, 0.0, 0.0]);
+        let err = serde_json::from_value::<Bvh>(inverted).unwrap_err().to_string();
+        assert!(err.contains("the root box is not a box"), "{err}");
+
+        let empty = Bvh::build(&[], BuildQuality::Balanced).unwrap();
+        let back: Bvh = serde_json::from_str(&serde_json::to_string(&empty).unwrap()).unwrap();
+        assert!(back.bounds().is_none());
+    }
+
     #[test]
     fn deserialising_validates() {
         let inverted = r#"{"min":[0.0,2.0,0.0],"max":[1.0,1.0,1.0]}"#;

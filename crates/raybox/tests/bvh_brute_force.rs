@@ -130,10 +130,16 @@ fn bvh_queries_match_brute_force() {
 fn degenerate_bvh_inputs() {
     for quality in QUALITIES {
         // Nothing at all.
-        let empty = Bvh::build(&[], quality).unwrap();
+        let mut empty = Bvh::build(&[], quality).unwrap();
         assert!(empty.is_empty() && empty.bounds().is_none());
         let ray = Ray3::new(Vec3::ZERO, Vec3::X);
         assert_eq!(empty.cast_ray(&ray, |_, _| Some(0.0)), None);
+        // `refit` of the empty tree read its root (`ChildRef::EMPTY`, leaf bit set) as a
+        // leaf and panicked (found by an audit).
+        empty.refit(&[]).unwrap();
+        assert!(empty.is_empty() && empty.bounds().is_none());
+        let mut empty_2d = raybox::Bvh2::build(&[], quality).unwrap();
+        empty_2d.refit(&[]).unwrap();
         // One point box; many identical boxes; boxes at ±f32::MAX.
         let point = [Aabb3::new(Vec3::ONE, Vec3::ONE)];
         let same = vec![Aabb3::new(Vec3::ZERO, Vec3::ONE); 1000];

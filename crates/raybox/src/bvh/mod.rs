@@ -17,7 +17,7 @@ mod node;
 pub(crate) mod pages;
 pub(crate) mod traverse;
 
-use glam::Vec3;
+use glam::{Vec3, Vec3A};
 
 pub use box_soup::BoxSoup;
 pub use build::BuildQuality;
@@ -238,7 +238,10 @@ impl Tree {
             }
             self.nodes[i].fill_orders();
         }
-        let root = if self.root.is_leaf() {
+        // (`ChildRef::EMPTY`, the empty tree's root, has the leaf bit set: test it first.)
+        let root = if self.root == ChildRef::EMPTY {
+            Bounds::EMPTY
+        } else if self.root.is_leaf() {
             leaf_bounds(&self.order, self.root)
         } else if self.nodes.is_empty() {
             Bounds::EMPTY
@@ -251,14 +254,22 @@ impl Tree {
     }
 
     /// Checks what the walks rely on, for a tree read from outside (deserialised): child
-    /// indices point forward (so walks end) and inside `nodes`, and every leaf range lies
-    /// inside `leaf_slots` (the primitives or blocks the leaves index).
+    /// indices point forward (so walks end) and inside `nodes`, every node has exactly one
+    /// parent (a tree: shared children would make a walk visit exponentially many paths),
+    /// every leaf range lies inside `leaf_slots` (the primitives or blocks the leaves
+    /// index), and the root box is a box (finite, `min <= max`) or, for the empty tree, empty.
     #[cfg_attr(not(feature = "serde"), allow(dead_code))]
     pub fn check_structure(&self, leaf_slots: usize) -> Result<(), String> {
         let leaf_ok = |r: ChildRef| {
             let (first, count) = r.leaf_range();
             first + count <= leaf_slots
         };
+        let (lo, hi) = (Vec3A::from(self.root_min), Vec3A::from(self.root_max));
+        let root_box = lo.is_finite() && hi.is_finite() && lo.cmple(hi).all();
+        let empty_box = lo == Vec3A::INFINITY && hi == Vec3A::NEG_INFINITY;
+        if !(root_box || (self.root == ChildRef::EMPTY && empty_box)) {
+            return Err("the root box is not a box".into());
+        }
         if self.root == ChildRef::EMPTY {
             return if self.nodes.is_empty() { Ok(()) } else { Err("nodes without a root".into()) };
         }
@@ -286,7 +297,11 @@ impl Tree {
                     return Err(format!("node {i} has a child reference out of range"));
                 }
                 if !child.is_leaf() {
-                    depth[child.index()] = depth[child.index()].max(depth[i] + 1);
+                    // Parents come first, so a child with a depth already has a parent.
+                    if depth[child.index()] != 0 {
+                        return Err(format!("node {} has two parents", child.index()));
+                    }
+                    depth[child.index()] = depth[i] + 1;
                 }
             }
             if depth[i] == 0 {

@@ -530,6 +530,9 @@ impl TriMesh {
             Vec3::new(-0.414_213_6, 0.869_604_4, -0.267_949_2),
             Vec3::new(0.189_207_1, -0.632_120_6, 0.741_879_7),
         ];
+        if self.tree.root == ChildRef::EMPTY {
+            return false; // every triangle degenerate: no volume (and no tree to walk)
+        }
         let mut odd = 0;
         for dir in DIRECTIONS {
             let ray = Ray3::new(point, dir);
@@ -1953,6 +1956,23 @@ mod tests {
     }
 
     /// Scattered rays are not cast as packets (they would visit the union of their paths).
+    /// Found by an audit: a mesh of zero-area triangles only (accepted, with an empty tree)
+    /// panicked in `contains_point`; every query answers "nothing there".
+    #[test]
+    fn a_mesh_of_degenerate_triangles_answers_every_query() {
+        let vertices = vec![Vec3::ZERO, Vec3::X, Vec3::new(2.0, 0.0, 0.0)];
+        for quality in [BuildQuality::Fast, BuildQuality::Balanced, BuildQuality::High] {
+            let mesh = TriMesh::with_quality(vertices.clone(), vec![[0, 1, 2]], quality).unwrap();
+            assert_eq!(mesh.degenerate_count(), 1);
+            assert!(!mesh.contains_point(Vec3::ZERO));
+            assert!(!mesh.contains_point(Vec3::new(0.5, 0.0, 0.0)));
+            let ray = Ray3::new(Vec3::new(0.5, 0.0, -1.0), Vec3::Z);
+            assert!(mesh.cast_ray(&ray).is_none() && !mesh.occluded(&ray));
+            assert!(!mesh.overlaps_aabb(&Aabb3::new(Vec3::splat(-1.0), Vec3::splat(3.0))));
+            assert!(mesh.bounds().is_none() && mesh.distance_to_point(Vec3::ZERO).is_none());
+        }
+    }
+
     #[test]
     fn scattered_rays_make_no_packet() {
         let mesh = TriMesh::from_data(crate::mesh::bunny()).unwrap();
