@@ -162,7 +162,7 @@ impl Camera {
             )));
         }
         for (option, point) in [("--camera", args.camera), ("--target", args.target)] {
-            if let Some(p) = point.filter(|p| !(p.abs().max_element() <= RENDER_LIMIT)) {
+            if let Some(p) = point.filter(|p| p.abs().max_element() > RENDER_LIMIT) {
                 return Err(CliError::new(format!(
                     "{option} {p} is too far from the origin (at most {RENDER_LIMIT:e} on every axis)"
                 )));
