@@ -754,6 +754,200 @@ mod gltf {
             &["accessor 0", "past the end of its buffer view"],
         );
     }
+
+    /// A glTF file of one point at the origin and `corners` zero `u8` indices, read as one
+    /// triangle strip of `corners - 2` triangles (all degenerate), instanced by `nodes`
+    /// nodes; the buffer is a `data:` URI, so the file is small for any number of triangles.
+    fn instanced_strip(corners: usize, nodes: usize) -> String {
+        let buffer = base64(&vec![0; 12 + corners]);
+        let list = (0..nodes).map(|n| n.to_string()).collect::<Vec<_>>().join(",");
+        let node_list = vec![r#"{"mesh":0}"#; nodes].join(",");
+        format!(
+            r#"{{"asset":{{"version":"2.0"}},"scene":0,"scenes":[{{"nodes":[{list}]}}],"nodes":[{node_list}],
+"meshes":[{{"primitives":[{{"attributes":{{"POSITION":0}},"indices":1,"mode":5}}]}}],
+"accessors":[{{"bufferView":0,"componentType":5126,"count":1,"type":"VEC3","min":[0,0,0],"max":[0,0,0]}},
+{{"bufferView":1,"componentType":5121,"count":{corners},"type":"SCALAR"}}],
+"bufferViews":[{{"buffer":0,"byteOffset":0,"byteLength":12}},{{"buffer":0,"byteOffset":12,"byteLength":{corners}}}],
+"buffers":[{{"byteLength":{},"uri":"data:application/octet-stream;base64,{buffer}"}}]}}"#,
+            12 + corners
+        )
+    }
+
+    #[test]
+    fn instancing_past_the_triangle_limit_fails_before_expanding() {
+        // 3,356 nodes of one 39,998-triangle strip: 134,233,288 triangles (1.6 GB of them),
+        // just past the 2^27 (134,217,728) a mesh can index, from a file of about 100 kB.
+        // The count is checked before any triangle is copied: this fails at once.
+        let corners = 40_000;
+        let nodes = (1 << 27) / (corners - 2) + 1;
+        let json = instanced_strip(corners, nodes);
+        assert!(json.len() < 150_000, "{}", json.len());
+        assert_message(
+            load_from_bytes(json.as_bytes(), MeshFormat::Gltf),
+            &["glTF", "134233288 triangles", "134217728"],
+        );
+        // Two nodes are well within the limit: the same mesh, counted the same way.
+        let json = instanced_strip(corners, 2);
+        let mesh = load_from_bytes(json.as_bytes(), MeshFormat::Gltf).unwrap();
+        assert_eq!((mesh.vertices.len(), mesh.indices.len()), (2, 2 * (corners - 2)));
+    }
+
+    #[test]
+    fn instancing_past_the_vertex_limit_fails_before_expanding() {
+        // 403 nodes of a mesh of 100 primitives, each one triangle over the same 10,000
+        // positions: every primitive copies its positions, so 403,000,000 vertices (4.8 GB),
+        // past the 3 * 2^27 (402,653,184) that 2^27 triangles can use, from a 170 kB file.
+        let (positions, primitives, nodes) = (10_000, 100, 403);
+        let mut bin = vec![0u8; 12 * positions];
+        bin.extend_from_slice(&[0, 1, 2, 0]);
+        let list = (0..nodes).map(|n| n.to_string()).collect::<Vec<_>>().join(",");
+        let node_list = vec![r#"{"mesh":0}"#; nodes].join(",");
+        let primitive_list = vec![r#"{"attributes":{"POSITION":0},"indices":1}"#; primitives].join(",");
+        let json = format!(
+            r#"{{"asset":{{"version":"2.0"}},"scene":0,"scenes":[{{"nodes":[{list}]}}],"nodes":[{node_list}],
+"meshes":[{{"primitives":[{primitive_list}]}}],
+"accessors":[{{"bufferView":0,"componentType":5126,"count":{positions},"type":"VEC3","min":[0,0,0],"max":[0,0,0]}},
+{{"bufferView":1,"componentType":5121,"count":3,"type":"SCALAR"}}],
+"bufferViews":[{{"buffer":0,"byteOffset":0,"byteLength":{}}},{{"buffer":0,"byteOffset":{},"byteLength":3}}],
+"buffers":[{{"byteLength":{},"uri":"data:application/octet-stream;base64,{}"}}]}}"#,
+            12 * positions,
+            12 * positions,
+            bin.len(),
+            base64(&bin)
+        );
+        assert_message(
+            load_from_bytes(json.as_bytes(), MeshFormat::Gltf),
+            &["glTF", "403000000 vertices", "402653184"],
+        );
+    }
+
+    /// Writes the cube's glTF file, with its buffer at `uri` (as the JSON writes it), into
+    /// `folder`, and returns the glTF file's path.
+    fn cube_with_buffer_at(folder: &Path, uri: &str) -> PathBuf {
+        let json = gltf_json(&cube(), &format!(r#","uri":"{uri}""#));
+        let path = folder.join("cube.gltf");
+        std::fs::write(&path, json).unwrap();
+        path
+    }
+
+    #[test]
+    fn buffers_outside_the_folder_are_refused() {
+        let dir = scratch("gltf-outside");
+        let inside = dir.join("models");
+        std::fs::create_dir(&inside).unwrap();
+        std::fs::write(dir.join("cube.bin"), gltf_buffer(&cube())).unwrap();
+        std::fs::write(inside.join("cube.bin"), gltf_buffer(&cube())).unwrap();
+        // The same buffer inside the folder loads, also as `./cube.bin`.
+        assert_eq!(load(&cube_with_buffer_at(&inside, "cube.bin")).unwrap(), cube());
+        assert_eq!(load(&cube_with_buffer_at(&inside, "./cube.bin")).unwrap(), cube());
+
+        // An absolute path, even to a readable file of the right size, and `..`, written
+        // plainly or percent-encoded, or in the middle of the path.
+        let absolute = dir.join("cube.bin").to_str().unwrap().replace('\\', "/");
+        for uri in [absolute.as_str(), "../cube.bin", "%2E%2E/cube.bin", "sub/../../cube.bin", "/dev/zero"] {
+            let err = assert_message(load(&cube_with_buffer_at(&inside, uri)), &[uri, "cube.gltf", "folder"]);
+            assert!(matches!(err, LoadMeshError::Parse { .. }), "{uri}: {err:?}");
+        }
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn buffers_that_resolve_outside_the_folder_are_refused() {
+        let dir = scratch("gltf-symlink");
+        let inside = dir.join("models");
+        std::fs::create_dir(&inside).unwrap();
+        std::fs::write(dir.join("cube.bin"), gltf_buffer(&cube())).unwrap();
+        std::os::unix::fs::symlink(dir.join("cube.bin"), inside.join("link.bin")).unwrap();
+        std::os::unix::fs::symlink("/dev/zero", inside.join("zero.bin")).unwrap();
+        for uri in ["link.bin", "zero.bin"] {
+            assert_message(load(&cube_with_buffer_at(&inside, uri)), &[uri, "outside", "folder"]);
+        }
+        // A link that stays inside the folder is followed.
+        std::fs::write(inside.join("cube.bin"), gltf_buffer(&cube())).unwrap();
+        std::os::unix::fs::symlink("cube.bin", inside.join("inner.bin")).unwrap();
+        assert_eq!(load(&cube_with_buffer_at(&inside, "inner.bin")).unwrap(), cube());
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn buffers_that_are_not_regular_files_are_not_opened() {
+        let dir = scratch("gltf-fifo");
+        std::fs::create_dir(dir.join("folder.bin")).unwrap();
+        let made = std::process::Command::new("mkfifo").arg(dir.join("fifo.bin")).status();
+        let mut uris = vec!["folder.bin"];
+        if made.is_ok_and(|status| status.success()) {
+            uris.push("fifo.bin");
+        }
+        for uri in uris {
+            // Opening a FIFO for reading waits for a writer: run the load on its own thread
+            // so that a regression fails the test instead of hanging it.
+            let path = cube_with_buffer_at(&dir, uri);
+            let (send, receive) = std::sync::mpsc::channel();
+            std::thread::spawn(move || send.send(load(&path).map_err(|e| e.to_string())));
+            let result = receive.recv_timeout(std::time::Duration::from_secs(20)).expect("the load hangs");
+            let message = result.expect_err("not a regular file");
+            assert!(message.contains(uri) && message.contains("not a regular file"), "{message}");
+        }
+    }
+
+    #[test]
+    fn external_buffers_must_have_their_declared_length() {
+        let dir = scratch("gltf-length");
+        let mut bin = gltf_buffer(&cube());
+        let length = bin.len();
+        std::fs::write(dir.join("cube.bin"), &bin[..length - 1]).unwrap();
+        let path = cube_with_buffer_at(&dir, "cube.bin");
+        assert_message(
+            load(&path),
+            &["cube.bin", &format!("{}", length - 1), &format!("byteLength of {length}")],
+        );
+        bin.push(0);
+        std::fs::write(dir.join("cube.bin"), &bin).unwrap();
+        assert_message(load(&path), &["cube.bin", "more than", &format!("byteLength of {length}")]);
+        // A huge byteLength does not make the loader read (or allocate) that much.
+        let json = std::fs::read_to_string(&path).unwrap();
+        let json = json.replacen(
+            &format!(r#""byteLength":{length},"uri""#),
+            r#""byteLength":1000000000000,"uri""#,
+            1,
+        );
+        std::fs::write(&path, json).unwrap();
+        assert_message(load(&path), &["cube.bin", "byteLength of 1000000000000"]);
+    }
+
+    #[test]
+    fn extras_may_be_any_json_value() {
+        let cube = cube();
+        let uri = format!(r#","uri":"data:application/octet-stream;base64,{}""#, base64(&gltf_buffer(&cube)));
+        let json = gltf_json(&cube, &uri);
+        let values =
+            ["null", "true", "-2", "3.5", r#""text""#, "[]", r#"[1,"a",{"extras":5}]"#, r#"{"a":[null]}"#];
+        // Root, asset, scene, node, mesh, primitive, accessor, buffer view and buffer.
+        let places = [
+            (r#"{"asset":"#, r#"{"extras":X,"asset":"#),
+            (r#""version":"2.0""#, r#""version":"2.0","extras":X"#),
+            (r#""nodes":[0]"#, r#""nodes":[0],"extras":X"#),
+            (r#"{"mesh":0}"#, r#"{"mesh":0,"extras":X}"#),
+            (r#""meshes":[{"#, r#""meshes":[{"extras":X,"#),
+            (r#""indices":1}"#, r#""indices":1,"extras":X}"#),
+            (r#""type":"SCALAR""#, r#""type":"SCALAR","extras":X"#),
+            (r#""byteOffset":0,"#, r#""extras":X,"byteOffset":0,"#),
+            (r#""buffers":[{"#, r#""buffers":[{"extras":X,"#),
+        ];
+        for value in values {
+            let mut with_extras = json.clone();
+            for (old, new) in places {
+                assert!(with_extras.contains(old), "{old}");
+                with_extras = with_extras.replacen(old, &new.replace('X', value), 1);
+            }
+            let mesh = load_from_bytes(with_extras.as_bytes(), MeshFormat::Gltf);
+            assert_eq!(mesh.unwrap_or_else(|e| panic!("extras {value}: {e}")), cube, "extras {value}");
+        }
+        // Extensions are objects; their contents are ignored.
+        let with_extensions =
+            json.replacen(r#"{"mesh":0}"#, r#"{"mesh":0,"extensions":{"VENDOR_x":{"extras":[1],"y":2}}}"#, 1);
+        assert_eq!(load_from_bytes(with_extensions.as_bytes(), MeshFormat::Gltf).unwrap(), cube);
+    }
 }
 
 // ---------------------------------------------------------------------------------------

@@ -4,10 +4,22 @@
 //! are read by this file, with every offset and length checked, so that a file whose
 //! numbers point past its buffers gives an error rather than a panic. Image data is never
 //! touched. Buffers come from the GLB binary chunk, from base64 `data:` URIs, or from
-//! files next to the glTF file (percent-encoded relative paths).
+//! files in the glTF file's folder (percent-encoded relative paths).
+//!
+//! The file's numbers decide how much is read and copied, so each is bounded before
+//! anything is allocated for it:
+//! - A buffer file is named by a relative path that stays inside the glTF file's folder
+//!   (no absolute path, no `..`, no link out of it), must be a regular file (a FIFO or a
+//!   device could be read forever), and must hold exactly its `byteLength` bytes, of which
+//!   at most one more is read.
+//! - A mesh is copied once for each node that places it, so a small file can ask for far
+//!   more triangles than it holds. The triangles and vertices of the whole scene are
+//!   counted first, and a scene past [`MAX_TRIANGLES`] or [`MAX_VERTICES`] is an error
+//!   before any is copied.
 
 use std::borrow::Cow;
-use std::path::Path;
+use std::io::Read;
+use std::path::{Component, Path};
 
 use glam::{Mat4, Vec3};
 use gltf::accessor::{DataType, Dimensions};
@@ -16,8 +28,28 @@ use gltf::mesh::Mode;
 use super::{LoadMeshError, MeshFormat};
 use crate::mesh::MeshData;
 
+/// Most triangles a glTF scene may place: as many as a mesh can index (2^27).
+const MAX_TRIANGLES: usize = crate::bvh::MAX_PRIMITIVES;
+
+/// Most vertices a glTF scene may place: three for each of [`MAX_TRIANGLES`]. More can only
+/// be vertices that no triangle uses, and each costs 12 bytes, so they are bounded too.
+const MAX_VERTICES: usize = 3 * MAX_TRIANGLES;
+
+// Every vertex index of a scene within the limits fits in a `u32` (see `add_part`).
+const _: () = assert!(MAX_VERTICES <= u32::MAX as usize);
+
 fn error(message: impl Into<String>) -> LoadMeshError {
     LoadMeshError::parse(MeshFormat::Gltf, None, message)
+}
+
+fn not_gltf(source: gltf::Error) -> LoadMeshError {
+    LoadMeshError::Parse {
+        path: None,
+        format: MeshFormat::Gltf,
+        at: None,
+        message: "not a valid glTF or GLB file".to_owned(),
+        source: Some(Box::new(source)),
+    }
 }
 
 /// Reads a glTF or GLB file's bytes; `folder` is where relative buffer URIs start.
@@ -25,13 +57,6 @@ pub(super) fn read(bytes: &[u8], folder: Option<&Path>) -> Result<MeshData, Load
     if bytes.is_empty() {
         return Err(error("the file is empty"));
     }
-    let not_gltf = |source: gltf::Error| LoadMeshError::Parse {
-        path: None,
-        format: MeshFormat::Gltf,
-        at: None,
-        message: "not a valid glTF or GLB file".to_owned(),
-        source: Some(Box::new(source)),
-    };
     // The gltf crate subtracts the 12-byte header from the GLB's declared length without
     // checking it first (an overflow panic in debug builds): check it here.
     if let Some(length) = bytes.strip_prefix(b"glTF").and_then(|rest| rest.get(4..8)) {
@@ -42,8 +67,7 @@ pub(super) fn read(bytes: &[u8], folder: Option<&Path>) -> Result<MeshData, Load
             )));
         }
     }
-    let gltf::Gltf { document, blob } = gltf::Gltf::from_slice_without_validation(bytes).map_err(not_gltf)?;
-    let json = document.into_json();
+    let (json, blob) = parse(bytes)?;
     // gltf-json's validation looks up each primitive's POSITION accessor without checking
     // its index first (a panic for a bad index), so check attribute indices before it runs.
     for (m, mesh) in json.meshes.iter().enumerate() {
@@ -57,50 +81,125 @@ pub(super) fn read(bytes: &[u8], folder: Option<&Path>) -> Result<MeshData, Load
             }
         }
     }
-    let file = gltf::Gltf { document: gltf::Document::from_json(json).map_err(not_gltf)?, blob };
-    let buffers = read_buffers(&file, folder)?;
-    let document = &file.document;
-    let mut data = MeshData::default();
+    let document = gltf::Document::from_json(json).map_err(not_gltf)?;
+    let buffers = read_buffers(&document, blob.as_deref(), folder)?;
 
-    let Some(scene) = document.default_scene().or_else(|| document.scenes().next()) else {
+    // Every mesh to copy, with its transform and what places it (for error messages).
+    let mut instances: Vec<(gltf::Mesh<'_>, Mat4, String)> = Vec::new();
+    if let Some(scene) = document.default_scene().or_else(|| document.scenes().next()) {
+        // Walk the scene's node trees with an explicit stack (no recursion, so a deep file
+        // cannot overflow the call stack), applying each node's transform after its parent's.
+        let mut reached = vec![false; document.nodes().count()];
+        let mut stack: Vec<(gltf::Node<'_>, Mat4)> = scene.nodes().map(|n| (n, Mat4::IDENTITY)).collect();
+        while let Some((node, parent)) = stack.pop() {
+            let seen = reached.get_mut(node.index()).ok_or_else(|| error("a node index is out of range"))?;
+            if *seen {
+                return Err(error(format!(
+                    "node {} is reached twice from the scene (node trees must not share or cycle)",
+                    node.index()
+                )));
+            }
+            *seen = true;
+            let world = parent * Mat4::from_cols_array_2d(&node.transform().matrix());
+            if let Some(mesh) = node.mesh() {
+                instances.push((mesh, world, format!("node {}", node.index())));
+            }
+            stack.extend(node.children().map(|child| (child, world)));
+        }
+    } else {
         // No scene: every mesh, untransformed.
         for mesh in document.meshes() {
-            add_mesh(&mesh, Mat4::IDENTITY, &buffers, &mut data)?;
+            let placed_by = format!("mesh {}", mesh.index());
+            instances.push((mesh, Mat4::IDENTITY, placed_by));
         }
-        return Ok(data);
-    };
-    // Walk the scene's node trees with an explicit stack (no recursion, so a deep file
-    // cannot overflow the call stack), applying each node's transform after its parent's.
-    let mut reached = vec![false; document.nodes().count()];
-    let mut stack: Vec<(gltf::Node<'_>, Mat4)> = scene.nodes().map(|n| (n, Mat4::IDENTITY)).collect();
-    while let Some((node, parent)) = stack.pop() {
-        let seen = reached.get_mut(node.index()).ok_or_else(|| error("a node index is out of range"))?;
-        if *seen {
+    }
+
+    // Check each mesh once, and count what the instances add up to before copying any: a
+    // mesh placed by many nodes is copied for each, and the copies, not the file, are what
+    // could exhaust memory.
+    let mut meshes: Vec<Option<Vec<Part<'_>>>> = vec![None; document.meshes().count()];
+    let (mut vertices, mut triangles) = (0usize, 0usize);
+    for (mesh, _, placed_by) in &instances {
+        let parts = meshes.get_mut(mesh.index()).ok_or_else(|| error("a mesh index is out of range"))?;
+        if parts.is_none() {
+            *parts = Some(mesh_parts(mesh, &buffers)?);
+        }
+        for part in parts.iter().flatten() {
+            vertices = vertices.saturating_add(part.vertex_count);
+            triangles = triangles.saturating_add(part.triangle_count);
+        }
+        if triangles > MAX_TRIANGLES {
             return Err(error(format!(
-                "node {} is reached twice from the scene (node trees must not share or cycle)",
-                node.index()
+                "{placed_by} brings the scene to {triangles} triangles, more than a mesh can index \
+                 ({MAX_TRIANGLES})"
             )));
         }
-        *seen = true;
-        let world = parent * Mat4::from_cols_array_2d(&node.transform().matrix());
-        if let Some(mesh) = node.mesh() {
-            add_mesh(&mesh, world, &buffers, &mut data)?;
+        if vertices > MAX_VERTICES {
+            return Err(error(format!(
+                "{placed_by} brings the scene to {vertices} vertices, more than {MAX_TRIANGLES} \
+                 triangles can use ({MAX_VERTICES})"
+            )));
         }
-        stack.extend(node.children().map(|child| (child, world)));
+    }
+    let mut data =
+        MeshData { vertices: Vec::with_capacity(vertices), indices: Vec::with_capacity(triangles) };
+    for (mesh, world, _) in &instances {
+        for part in meshes[mesh.index()].iter().flatten() {
+            add_part(part, *world, &mut data);
+        }
     }
     Ok(data)
 }
 
+/// A file's glTF JSON, and the GLB binary chunk if there is one.
+type Parsed<'a> = (gltf::json::Root, Option<Cow<'a, [u8]>>);
+
+/// The JSON of a `.gltf` or `.glb` file, and the GLB binary chunk if there is one.
+///
+/// The JSON goes through a `serde_json` value first, to drop every `extras` member: the
+/// specification lets `extras` be any JSON value, but the `gltf` crate (without its
+/// `extras` feature, which would keep them all) accepts only objects there.
+fn parse(bytes: &[u8]) -> Result<Parsed<'_>, LoadMeshError> {
+    let (text, blob) = if bytes.starts_with(b"glTF") {
+        let glb = gltf::Glb::from_slice(bytes).map_err(not_gltf)?;
+        (glb.json, glb.bin)
+    } else {
+        (Cow::Borrowed(bytes), None)
+    };
+    let invalid = |source| not_gltf(gltf::Error::Deserialize(source));
+    let mut value: gltf::json::Value = gltf::json::deserialize::from_slice(&text).map_err(invalid)?;
+    // serde_json nests no deeper than 128 levels, but walk with a stack all the same.
+    let mut stack = vec![&mut value];
+    while let Some(value) = stack.pop() {
+        match value {
+            gltf::json::Value::Object(members) => {
+                members.remove("extras");
+                stack.extend(members.values_mut());
+            }
+            gltf::json::Value::Array(elements) => stack.extend(elements.iter_mut()),
+            _ => {}
+        }
+    }
+    let root = gltf::json::deserialize::from_value(value).map_err(invalid)?;
+    Ok((root, blob))
+}
+
 /// The bytes of every buffer, in order.
+///
+/// The GLB binary chunk and a `data:` URI may hold more bytes than the buffer's
+/// `byteLength` (the chunk is padded to four bytes); a buffer file must hold exactly
+/// `byteLength` bytes, as glTF validators require, since any other size means it is not
+/// the file the glTF file was written with.
 fn read_buffers<'a>(
-    file: &'a gltf::Gltf,
+    document: &gltf::Document,
+    blob: Option<&'a [u8]>,
     folder: Option<&Path>,
 ) -> Result<Vec<Cow<'a, [u8]>>, LoadMeshError> {
     let mut buffers = Vec::new();
-    for buffer in file.document.buffers() {
+    for buffer in document.buffers() {
         let i = buffer.index();
         let bytes: Cow<'a, [u8]> = match buffer.source() {
-            gltf::buffer::Source::Bin => Cow::Borrowed(file.blob.as_deref().ok_or_else(|| {
+            gltf::buffer::Source::Bin => Cow::Borrowed(blob.ok_or_else(|| {
                 error(format!("buffer {i} is the GLB binary chunk, but the file has none"))
             })?),
             gltf::buffer::Source::Uri(uri) if uri.starts_with("data:") => {
@@ -124,8 +223,7 @@ fn read_buffers<'a>(
                          so that it can be found"
                     ))
                 })?;
-                let path = folder.join(decode_percent(uri));
-                Cow::Owned(std::fs::read(&path).map_err(|source| LoadMeshError::Io { path, source })?)
+                Cow::Owned(read_buffer_file(i, uri, buffer.length(), folder)?)
             }
         };
         if bytes.len() < buffer.length() {
@@ -140,13 +238,86 @@ fn read_buffers<'a>(
     Ok(buffers)
 }
 
-/// Appends the triangles of every triangle primitive of `mesh`, transformed by `world`.
-fn add_mesh(
+/// Reads buffer `i` from the file at `uri`, a percent-encoded path relative to `folder`,
+/// the glTF file's folder; the file must hold exactly `length` bytes.
+fn read_buffer_file(i: usize, uri: &str, length: usize, folder: &Path) -> Result<Vec<u8>, LoadMeshError> {
+    // Only a path that stays inside the folder: a glTF file from elsewhere must not make
+    // the loader read `/dev/zero`, or any file of the user's that it can name.
+    let relative = decode_percent(uri);
+    let relative = Path::new(&relative);
+    if !relative.components().all(|c| matches!(c, Component::Normal(_) | Component::CurDir)) {
+        return Err(error(format!(
+            "buffer {i} is at `{uri}`: only files inside the glTF file's folder are read \
+             (no absolute path, no `..`)"
+        )));
+    }
+    let path = folder.join(relative);
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| LoadMeshError::Io { path, source }
+    };
+    // A link may still lead out of the folder: compare the paths with every link resolved.
+    let folder = if folder.as_os_str().is_empty() { Path::new(".") } else { folder };
+    let real_folder = folder.canonicalize().map_err(io(folder))?;
+    let real = path.canonicalize().map_err(io(&path))?;
+    if !real.starts_with(&real_folder) {
+        return Err(error(format!(
+            "buffer {i} is at `{uri}`, which resolves to `{}`, outside the glTF file's folder",
+            real.display()
+        )));
+    }
+    // A FIFO would block the open itself, and a device could be read forever: check the
+    // kind of file before opening it, and again on the opened file in case it changed.
+    let not_regular = || error(format!("buffer {i} is at `{uri}`, which is not a regular file"));
+    let size = std::fs::metadata(&real).map_err(io(&path))?;
+    if !size.is_file() {
+        return Err(not_regular());
+    }
+    let file = std::fs::File::open(&real).map_err(io(&path))?;
+    if !file.metadata().map_err(io(&path))?.is_file() {
+        return Err(not_regular());
+    }
+    // Read one byte more than declared, to tell a longer file, and no more.
+    let mut bytes = Vec::with_capacity(length.min(usize::try_from(size.len()).unwrap_or(usize::MAX)));
+    file.take(u64::try_from(length).unwrap_or(u64::MAX).saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(io(&path))?;
+    if bytes.len() < length {
+        return Err(error(format!(
+            "buffer {i} (`{uri}`) has {} bytes, fewer than its byteLength of {length}",
+            bytes.len()
+        )));
+    }
+    if bytes.len() > length {
+        return Err(error(format!("buffer {i} (`{uri}`) has more than its byteLength of {length} bytes")));
+    }
+    Ok(bytes)
+}
+
+/// A triangle primitive, checked: its positions and its corner list (the index accessor's
+/// values, or 0, 1, 2, ... without one), read from the buffers for each copy.
+#[derive(Clone)]
+struct Part<'b> {
+    mode: Mode,
+    /// The positions accessor's bytes and stride.
+    positions: (&'b [u8], usize),
+    vertex_count: usize,
+    /// The index accessor's bytes, stride and component size, if there is one.
+    indices: Option<(&'b [u8], usize, usize)>,
+    corner_count: usize,
+    /// The triangles the corners make in `mode`.
+    triangle_count: usize,
+}
+
+/// The parts of every triangle primitive of `mesh`, each checked: types, accessor bounds,
+/// and every index below the vertex count. Parts without vertices add nothing and are left
+/// out, so that copying a mesh takes no longer than what it adds (a mesh of a million
+/// empty primitives, placed by a million nodes, is not a million million steps).
+fn mesh_parts<'b>(
     mesh: &gltf::Mesh<'_>,
-    world: Mat4,
-    buffers: &[Cow<'_, [u8]>],
-    data: &mut MeshData,
-) -> Result<(), LoadMeshError> {
+    buffers: &'b [Cow<'_, [u8]>],
+) -> Result<Vec<Part<'b>>, LoadMeshError> {
+    let mut parts = Vec::new();
     for primitive in mesh.primitives() {
         let mode = primitive.mode();
         if !matches!(mode, Mode::Triangles | Mode::TriangleStrip | Mode::TriangleFan) {
@@ -158,22 +329,8 @@ fn add_mesh(
             return Err(error(format!("{where_}: POSITION is not a VEC3 of floats")));
         }
         let (bytes, stride, count) = accessor_bytes(&positions, buffers, &where_)?;
-        let base = data.vertices.len();
-        for k in 0..count {
-            let p = &bytes[k * stride..k * stride + 12];
-            let xyz: [f32; 3] = core::array::from_fn(|c| {
-                f32::from_le_bytes([p[4 * c], p[4 * c + 1], p[4 * c + 2], p[4 * c + 3]])
-            });
-            data.vertices.push(world.transform_point3(Vec3::from_array(xyz)));
-        }
-        let base = u32::try_from(base)
-            .ok()
-            .filter(|_| u32::try_from(data.vertices.len()).is_ok())
-            .ok_or_else(|| error("more vertices than 32-bit indices can address"))?;
-
-        // The corner list: the index accessor's values, or 0, 1, 2, ... without one.
-        let corners: Vec<u32> = match primitive.indices() {
-            None => (0..count as u32).collect(),
+        let indices = match primitive.indices() {
+            None => None,
             Some(indices) => {
                 let size = match indices.data_type() {
                     DataType::U8 => 1,
@@ -185,19 +342,26 @@ fn add_mesh(
                     return Err(error(format!("{where_}: indices are not scalars")));
                 }
                 let (bytes, stride, n) = accessor_bytes(&indices, buffers, &where_)?;
-                let mut corners = Vec::with_capacity(n);
-                for k in 0..n {
-                    let b = &bytes[k * stride..];
-                    corners.push(match size {
-                        1 => u32::from(b[0]),
-                        2 => u32::from(u16::from_le_bytes([b[0], b[1]])),
-                        _ => u32::from_le_bytes([b[0], b[1], b[2], b[3]]),
-                    });
-                }
-                corners
+                Some((bytes, stride, size, n))
             }
         };
-        if let Some(&index) = corners.iter().find(|&&i| i as usize >= count) {
+        let corner_count = indices.map_or(count, |(.., n)| n);
+        let triangle_count = match mode {
+            Mode::TriangleStrip | Mode::TriangleFan => corner_count.saturating_sub(2),
+            _ => corner_count / 3,
+        };
+        let part = Part {
+            mode,
+            positions: (bytes, stride),
+            vertex_count: count,
+            indices: indices.map(|(bytes, stride, size, _)| (bytes, stride, size)),
+            corner_count,
+            triangle_count,
+        };
+        // Without indices, the corners are the vertices themselves.
+        if part.indices.is_some()
+            && let Some(index) = (0..corner_count).map(|k| corner(&part, k)).find(|&i| i as usize >= count)
+        {
             return Err(LoadMeshError::IndexOutOfRange {
                 path: None,
                 format: MeshFormat::Gltf,
@@ -206,26 +370,61 @@ fn add_mesh(
                 vertex_count: count,
             });
         }
-        let triangle = |t: [u32; 3]| t.map(|i| i + base);
-        match mode {
-            Mode::TriangleStrip => {
-                // Triangle k is (k, k+1, k+2), its last two corners swapped when k is odd,
-                // so every triangle keeps the strip's winding.
-                for (k, w) in corners.windows(3).enumerate() {
-                    let t = if k % 2 == 0 { [w[0], w[1], w[2]] } else { [w[0], w[2], w[1]] };
-                    data.indices.push(triangle(t));
-                }
-            }
-            Mode::TriangleFan => {
-                // Triangle k is (k+1, k+2, 0), as the glTF specification writes it.
-                if let Some((&first, rest)) = corners.split_first() {
-                    data.indices.extend(rest.windows(2).map(|w| triangle([w[0], w[1], first])));
-                }
-            }
-            _ => data.indices.extend(corners.chunks_exact(3).map(|t| triangle([t[0], t[1], t[2]]))),
+        if count > 0 {
+            parts.push(part);
         }
     }
-    Ok(())
+    Ok(parts)
+}
+
+/// Corner `k` of a part: the index accessor's value, or `k` without one.
+fn corner(part: &Part<'_>, k: usize) -> u32 {
+    match part.indices {
+        // Without indices, `k` is below the vertex count, so below `MAX_VERTICES` and
+        // `u32::MAX` by the time a part is copied.
+        None => k as u32,
+        Some((bytes, stride, size)) => {
+            let b = &bytes[k * stride..];
+            match size {
+                1 => u32::from(b[0]),
+                2 => u32::from(u16::from_le_bytes([b[0], b[1]])),
+                _ => u32::from_le_bytes([b[0], b[1], b[2], b[3]]),
+            }
+        }
+    }
+}
+
+/// Appends a checked part's vertices, transformed by `world`, and its triangles. The
+/// caller has counted them against the limits, so the indices fit in `u32`.
+fn add_part(part: &Part<'_>, world: Mat4, data: &mut MeshData) {
+    let base = data.vertices.len() as u32;
+    let (bytes, stride) = part.positions;
+    for k in 0..part.vertex_count {
+        let p = &bytes[k * stride..k * stride + 12];
+        let xyz: [f32; 3] = core::array::from_fn(|c| {
+            f32::from_le_bytes([p[4 * c], p[4 * c + 1], p[4 * c + 2], p[4 * c + 3]])
+        });
+        data.vertices.push(world.transform_point3(Vec3::from_array(xyz)));
+    }
+    let corners: Vec<u32> = (0..part.corner_count).map(|k| corner(part, k)).collect();
+    let triangle = |t: [u32; 3]| t.map(|i| i + base);
+    match part.mode {
+        Mode::TriangleStrip => {
+            // Triangle k is (k, k+1, k+2), its last two corners swapped when k is odd,
+            // so every triangle keeps the strip's winding.
+            for (k, w) in corners.windows(3).enumerate() {
+                let t = if k % 2 == 0 { [w[0], w[1], w[2]] } else { [w[0], w[2], w[1]] };
+                data.indices.push(triangle(t));
+            }
+        }
+        Mode::TriangleFan => {
+            // Triangle k is (k+1, k+2, 0), as the glTF specification writes it.
+            if let Some((&first, rest)) = corners.split_first() {
+                data.indices.extend(rest.windows(2).map(|w| triangle([w[0], w[1], first])));
+            }
+        }
+        _ => data.indices.extend(corners.chunks_exact(3).map(|t| triangle([t[0], t[1], t[2]]))),
+    }
 }
 
 /// An accessor's bytes from its first element on, its stride, and its element count,
@@ -310,4 +509,28 @@ fn decode_percent(uri: &str) -> String {
         }
     }
     String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percent_escapes_decode_before_the_folder_check() {
+        assert_eq!(decode_percent("cube%20data.bin"), "cube data.bin");
+        assert_eq!(decode_percent("100%25%zz%4"), "100%%zz%4");
+        // `..` written as escapes is still `..`, and is refused.
+        assert_eq!(decode_percent("%2E%2e/x.bin"), "../x.bin");
+        let error = read_buffer_file(0, "%2E%2e/x.bin", 4, Path::new(".")).unwrap_err();
+        assert!(error.to_string().contains("only files inside the glTF file's folder"), "{error}");
+    }
+
+    #[test]
+    fn extras_of_any_type_are_dropped_at_any_depth() {
+        let json = br#"{"asset":{"version":"2.0","extras":[1]},"extras":"x",
+            "nodes":[{"extras":null,"extensions":{"A_b":{"extras":3}}}]}"#;
+        let (root, blob) = parse(json).unwrap();
+        assert_eq!(root.nodes.len(), 1);
+        assert!(blob.is_none());
+    }
 }
