@@ -165,3 +165,20 @@ fn degenerate_capsules_against_planes_and_triangles() {
     assert_eq!(s.distance(&Segment3::new(Vec3::ONE, Vec3::ONE)), 0.0);
     assert!((s.distance(&Segment3::new(Vec3::ZERO, Vec3::ZERO)) - 3f32.sqrt()).abs() < 1e-6);
 }
+
+/// Found by an audit: a tiny direction makes every slab's quotients overflow to infinity,
+/// and disjoint slab intervals (`[1e40, 2e40]` and `[2e39, 4e39]` here) then looked like
+/// the span `[inf, inf]`: a hit at `t = inf`. An entry no `f32` can hold is no hit.
+#[test]
+fn slabs_that_all_overflow_are_no_hit() {
+    let b = raybox::Aabb3::new(Vec3::new(1e10, 2e10, -1.0), Vec3::new(2e10, 4e10, 1.0));
+    let ray = raybox::Ray3::new(Vec3::ZERO, Vec3::new(1e-30, 1e-29, 0.0));
+    assert_eq!(raybox::RayCast::ray_span(&b, &ray), None);
+    assert_eq!(raybox::RayCast::cast_ray(&b, &ray), None);
+    let tiny = raybox::Ray3::new(Vec3::ZERO, Vec3::new(f32::from_bits(1), f32::from_bits(100), 0.0));
+    let unit = raybox::Aabb3::new(Vec3::new(1.0, 1.0, -1.0), Vec3::new(2.0, 2.0, 1.0));
+    assert_eq!(raybox::RayCast::ray_span(&unit, &tiny), None);
+    // A ray that does enter, with the same tiny direction's scale, still hits.
+    let near = raybox::Ray3::new(Vec3::new(1.5, 1.5, 0.0), Vec3::new(1e-30, 1e-29, 0.0));
+    assert!(raybox::RayCast::ray_span(&unit, &near).is_some_and(|s| s.t_enter == 0.0));
+}

@@ -129,7 +129,11 @@ pub(crate) fn slab_lanes(
     let far = Vec3A::select(parallel, Vec3A::INFINITY, t0.max(t1));
     let t_enter = max_no_nan(near.max_element(), t_min);
     let t_exit = min_no_nan(far.min_element(), t_max);
-    SlabLanes { t_enter, t_exit, near, hit: (t_enter <= t_exit) & !blocked }
+    // An entry at +inf (or an exit at -inf) is a quotient that overflowed, not a crossing:
+    // the box is met, if at all, beyond every `f32` parameter (all slabs overflowing at
+    // once made disjoint intervals look like `[inf, inf]`).
+    let finite = (t_enter < f32::INFINITY) & (t_exit > f32::NEG_INFINITY);
+    SlabLanes { t_enter, t_exit, near, hit: (t_enter <= t_exit) & !blocked & finite }
 }
 
 /// The outward normal of the face the ray entered through, in the box frame, without a
@@ -275,9 +279,14 @@ mod tests {
     #[test]
     fn tiny_and_huge_directions() {
         let b = unit_box();
+        // The box is met at t = 2^149, past every `f32`: no hit (an entry at +inf was a hit
+        // before, and so was a pair of disjoint slabs that both overflowed; `slab_lanes`).
         let tiny = Ray3::new(Vec3::new(-1.0, 0.5, 0.5), Vec3::new(f32::from_bits(1), 0.0, 0.0));
-        let s = b.ray_span(&tiny).unwrap();
-        assert!(s.t_enter > 1.0e38 || s.t_enter.is_infinite());
+        assert_eq!(b.ray_span(&tiny), None);
+        // Met at t = 1e37: a representable entry still hits.
+        let small = Ray3::new(Vec3::new(-1.0, 0.5, 0.5), Vec3::new(1.0e-37, 0.0, 0.0));
+        let s = b.ray_span(&small).unwrap();
+        assert!(s.t_enter > 1.0e36 && s.t_enter.is_finite());
         let huge = Ray3::new(Vec3::new(-1.0, 0.5, 0.5), Vec3::new(1.0e38, 0.0, 0.0));
         let s = b.ray_span(&huge).unwrap();
         assert!(s.t_enter > 0.0 && s.t_enter < 1.0e-37);
