@@ -63,20 +63,48 @@ impl Report {
 ///
 /// The data goes to a temporary file in the same directory, which is renamed over `path`
 /// only when `write` succeeds; on failure the temporary file is deleted and `path` is left
-/// as it was.
+/// as it was. A symbolic link is written through: the file it names is replaced, the link
+/// kept. A path that holds something other than a file (a FIFO, a device such as
+/// `/dev/null`) is written to directly, as it is: a rename would replace it (it did, until
+/// an audit found `-o /dev/full` turned into a PNG file when run as root).
 pub fn write_atomically<T>(
     path: &Path,
     write: impl FnOnce(&mut BufWriter<File>) -> Result<T, CliError>,
 ) -> Result<T, CliError> {
+    let shown = path;
+    // Follow links (relative ones from their own folder) to the path they name, which
+    // need not exist yet.
+    let mut target = path.to_path_buf();
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&target) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let to = std::fs::read_link(&target).map_err(|e| CliError::writing(shown, &e))?;
+                target = target.parent().map_or(to.clone(), |folder| folder.join(&to));
+            }
+            _ => break,
+        }
+    }
+    if std::fs::symlink_metadata(&target).is_ok_and(|meta| meta.file_type().is_symlink()) {
+        return Err(CliError::in_file(shown, "cannot write: too many levels of links"));
+    }
+    let path = target.as_path();
     if path.is_dir() {
-        return Err(CliError::in_file(path, "cannot write: is a directory"));
+        return Err(CliError::in_file(shown, "cannot write: is a directory"));
+    }
+    if std::fs::metadata(path).is_ok_and(|meta| !meta.is_file()) {
+        let file =
+            std::fs::OpenOptions::new().write(true).open(path).map_err(|e| CliError::writing(shown, &e))?;
+        let mut out = BufWriter::new(file);
+        let value = write(&mut out)?;
+        out.flush().map_err(|e| CliError::writing(shown, &e))?;
+        return Ok(value);
     }
     let dir = match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
     };
     if !dir.is_dir() {
-        return Err(CliError::in_file(path, "cannot write: the directory does not exist"));
+        return Err(CliError::in_file(shown, "cannot write: the directory does not exist"));
     }
     let mut builder = tempfile::Builder::new();
     builder.prefix(".raybox-").suffix(".part");
@@ -86,16 +114,16 @@ pub fn write_atomically<T>(
         use std::os::unix::fs::PermissionsExt;
         builder.permissions(std::fs::Permissions::from_mode(0o644));
     }
-    let temp = builder.tempfile_in(dir).map_err(|e| CliError::writing(path, &e))?;
+    let temp = builder.tempfile_in(dir).map_err(|e| CliError::writing(shown, &e))?;
     let (file, temp_path) = temp.into_parts();
     // On an error the `TempPath` deletes the file when dropped; on Ctrl-C no destructor
     // runs, so the interrupt handler deletes the files listed here.
     let _pending = PendingFile::new(temp_path.to_path_buf());
     let mut out = BufWriter::new(file);
     let value = write(&mut out)?;
-    out.flush().map_err(|e| CliError::writing(path, &e))?;
+    out.flush().map_err(|e| CliError::writing(shown, &e))?;
     drop(out);
-    temp_path.persist(path).map_err(|e| CliError::writing(path, &e.error))?;
+    temp_path.persist(path).map_err(|e| CliError::writing(shown, &e.error))?;
     Ok(value)
 }
 

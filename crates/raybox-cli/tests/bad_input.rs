@@ -177,3 +177,37 @@ fn scenes_too_far_to_draw_are_refused() {
         too_far,
     );
 }
+
+/// Found by an audit: `-o` renamed its temporary file over whatever was at the path, so a
+/// symbolic link became a plain file (its target never written) and, as root, a device
+/// such as `/dev/full` became a PNG. A link is written through; a FIFO is written into.
+#[cfg(unix)]
+#[test]
+fn output_through_a_link_or_into_a_fifo() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("s.toml"), format!("{BOX}min = [0, 0]\nmax = [1, 1]\n")).unwrap();
+    std::fs::create_dir(d.join("real")).unwrap();
+    std::os::unix::fs::symlink("real/target.svg", d.join("link.svg")).unwrap();
+    raybox(d, &["draw", "s.toml", "-o", "link.svg"]).assert_ok();
+    assert!(
+        std::fs::symlink_metadata(d.join("link.svg")).unwrap().file_type().is_symlink(),
+        "the link stays"
+    );
+    assert!(std::fs::read_to_string(d.join("real/target.svg")).unwrap().starts_with("<svg"));
+
+    let fifo = d.join("pipe.svg");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        return; // no mkfifo on this system
+    }
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
+    };
+    raybox(d, &["draw", "s.toml", "-o", "pipe.svg"]).assert_ok();
+    // (Checked before joining: a replaced FIFO would leave the reader waiting.)
+    use std::os::unix::fs::FileTypeExt;
+    assert!(std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo(), "the FIFO stays");
+    assert!(reader.join().unwrap().starts_with("<svg"), "the SVG went through the FIFO");
+}
