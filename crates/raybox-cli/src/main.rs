@@ -85,6 +85,10 @@ fn main() -> ExitCode {
     output::clean_up_on_interrupt();
     let name = cli.command.name();
     let global = cli.global;
+    // `cast` without `-o` (or with `-o -`) writes its hits to stdout: its JSON error line
+    // then goes to stderr, as its JSON summary does, not into the data.
+    let data_on_stdout =
+        matches!(&cli.command, Command::Cast(a) if a.output.as_ref().is_none_or(|p| p.as_os_str() == "-"));
     let result: Result<Report, CliError> = match cli.command {
         Command::Render(args) => cmd::render::run(&args, global),
         Command::Cast(args) => cmd::cast::run(&args, global),
@@ -100,7 +104,11 @@ fn main() -> ExitCode {
             eprintln!("raybox {name}: error: {err}");
             if global.json {
                 let line = serde_json::json!({ "command": name, "ok": false, "error": err.to_string() });
-                let _ = writeln!(std::io::stdout().lock(), "{line}");
+                let _ = if data_on_stdout {
+                    writeln!(std::io::stderr().lock(), "{line}")
+                } else {
+                    writeln!(std::io::stdout().lock(), "{line}")
+                };
             }
             ExitCode::from(2)
         }

@@ -302,6 +302,14 @@ fn bad_mesh_and_ray_files() {
         .assert_fails_with("ragged.bin: ends with 2 bytes after ray 1");
     // A first ray with a NaN is refused, not skipped as a header (found by an audit).
     raybox(d, &["cast", "cube.obj", "nan.csv", "-o", "h.csv"]).assert_fails_with("nan.csv:1: ray 0:");
+    // With the hits on stdout, the JSON error goes to stderr, not into the data (found by
+    // an audit); with the hits in a file, it stays on stdout.
+    let run = raybox(d, &["--json", "cast", "cube.obj", "zero.csv", "--batch", "1"]);
+    assert_eq!(run.status, 2);
+    assert!(!run.stdout.contains("\"ok\":false"), "error JSON in the data: {}", run.stdout);
+    assert!(run.stderr.contains("\"ok\":false"), "{}", run.stderr);
+    let run = raybox(d, &["--json", "cast", "cube.obj", "zero.csv", "-o", "h.csv"]);
+    assert!(run.stdout.contains("\"ok\":false"), "{}", run.stdout);
     raybox(d, &["cast", "cube.obj", "rays.csv", "-o", "h.csv", "--format", "xml"])
         .assert_fails_with("invalid value 'xml'");
     assert_eq!(files_in(d), before, "no output file left behind");
