@@ -597,6 +597,34 @@ mod stl {
         assert_eq!(mesh.vertices, vec![c[0], c[3], c[2], c[1], c[4], c[5], c[6], c[7]]);
     }
 
+    /// Found by an audit: each of these ASCII files was read as binary ("the header
+    /// announces 1684956426 triangles"): a byte-order mark, keywords in upper case, a
+    /// `solid` name in Latin-1 (not UTF-8).
+    #[test]
+    fn ascii_with_a_bom_upper_case_keywords_or_a_latin1_name() {
+        let ascii = write_stl_ascii(&cube());
+        let bom = [b"\xEF\xBB\xBF".as_slice(), &ascii].concat();
+        let upper = String::from_utf8(ascii.clone()).unwrap().to_ascii_uppercase().into_bytes();
+        let latin1 =
+            [b"solid caf\xE9\n".as_slice(), &ascii[ascii.iter().position(|&b| b == b'\n').unwrap() + 1..]]
+                .concat();
+        let latin1_end =
+            [&ascii[..ascii.len() - "endsolid written by tests\n".len()], b"endsolid caf\xE9\r\n"].concat();
+        for (what, bytes) in [("bom", bom), ("upper", upper), ("latin1", latin1), ("latin1 end", latin1_end)]
+        {
+            let mesh = load_from_bytes(&bytes, MeshFormat::Stl).unwrap_or_else(|e| panic!("{what}: {e}"));
+            assert_eq!(corner_positions(&mesh), corner_positions(&cube()), "{what}");
+        }
+        // A binary file that starts with `solid`, with a non-UTF-8 byte in its header and a
+        // size that does not match its count, is still read as binary, not as a name.
+        let mut binary = write_stl_binary(&cube());
+        binary[..6].copy_from_slice(b"solid ");
+        binary[10] = 0xE9;
+        binary.push(0);
+        let mesh = load_from_bytes(&binary, MeshFormat::Stl).unwrap();
+        assert_eq!(corner_positions(&mesh), corner_positions(&cube()));
+    }
+
     #[test]
     fn binary_files_may_start_with_solid() {
         let mut bytes = write_stl_binary(&cube());

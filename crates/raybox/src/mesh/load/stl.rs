@@ -8,7 +8,8 @@
 //! A binary STL is an 80-byte header, a little-endian `u32` triangle count, then 50 bytes
 //! per triangle (normal, three corners, a `u16` attribute). A file is read as binary when
 //! its size is exactly `84 + 50 × count`, or when it does not start with `solid`;
-//! otherwise as ASCII. Bytes after the last binary triangle are ignored.
+//! otherwise as ASCII: keywords in any case, after an optional UTF-8 byte-order mark, with
+//! a `solid`/`endsolid` name in any encoding (its invalid bytes replaced). Bytes after the last binary triangle are ignored.
 
 use std::collections::HashMap;
 
@@ -49,9 +50,30 @@ fn binary_count(bytes: &[u8]) -> Option<u64> {
     Some(u32::from_le_bytes(count).into())
 }
 
+/// Whether the text starts with `solid`, in any case, after an optional UTF-8 byte-order
+/// mark and white space.
 fn starts_with_solid(bytes: &[u8]) -> bool {
+    let bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
     let start = bytes.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(bytes.len());
-    bytes[start..].starts_with(b"solid")
+    bytes[start..].get(..5).is_some_and(|word| word.eq_ignore_ascii_case(b"solid"))
+}
+
+/// The UTF-8 byte-order mark, which some editors put before the text.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// Whether a line that is not UTF-8 is a `solid` or `endsolid` line (in any case), whose
+/// name is free text that some exporters write in another encoding: it is read with the
+/// invalid bytes replaced. Binary data, which also fails UTF-8, does not start that way,
+/// or holds control bytes (zeros above all), or makes a line longer than a name's.
+fn named_line(line: &[u8]) -> bool {
+    let start = line.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(line.len());
+    let line = &line[start..];
+    let keyword = |k: &[u8]| {
+        line.get(..k.len()).is_some_and(|w| w.eq_ignore_ascii_case(k))
+            && line.get(k.len()).is_none_or(|b| b.is_ascii_whitespace())
+    };
+    let text_like = line.iter().all(|&b| b >= 0x20 || b == b'\t' || b == b'\r');
+    line.len() <= 1024 && text_like && (keyword(b"solid") || keyword(b"endsolid"))
 }
 
 /// Corners merged into shared vertices.
@@ -134,19 +156,28 @@ enum State {
 }
 
 fn read_ascii(bytes: &[u8]) -> Result<Result<MeshData, LoadMeshError>, NotText> {
-    let text = core::str::from_utf8(bytes).map_err(|_| NotText)?;
+    let bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
+    // (A final line break ends the last line; it does not start another.)
+    let bytes = bytes.strip_suffix(b"\n").unwrap_or(bytes);
     let mut welder = Welder::default();
     let mut state = State::Outside;
     let mut corners: Vec<u32> = Vec::new();
     let mut last_line = 0;
-    for (number, line) in text.lines().enumerate() {
+    for (number, raw) in bytes.split(|&b| b == b'\n').enumerate() {
+        let line = match core::str::from_utf8(raw) {
+            Ok(line) => std::borrow::Cow::Borrowed(line),
+            Err(_) if named_line(raw) => String::from_utf8_lossy(raw),
+            Err(_) => return Err(NotText),
+        };
         last_line = number + 1;
         let fail = |message: String| {
             Ok(Err(LoadMeshError::parse(MeshFormat::Stl, Some(Location::Line(number + 1)), message)))
         };
         let mut words = line.split_ascii_whitespace();
-        let Some(keyword) = words.next() else { continue };
-        state = match (state, keyword) {
+        let Some(word) = words.next() else { continue };
+        // Keywords in any case (`SOLID`, `Facet`, ...), as some exporters write them.
+        let keyword = word.to_ascii_lowercase();
+        state = match (state, keyword.as_str()) {
             (State::Outside, "solid") => State::Solid,
             (State::Solid, "facet") => State::Facet,
             (State::Solid, "endsolid") => State::Outside,
@@ -182,8 +213,8 @@ fn read_ascii(bytes: &[u8]) -> Result<Result<MeshData, LoadMeshError>, NotText> 
                 push_fan(&mut welder.data.indices, &corners);
                 State::Facet
             }
-            (State::Outside, _) => return fail(format!("expected `solid`, found `{keyword}`")),
-            (_, _) => return fail(format!("unexpected `{keyword}` here")),
+            (State::Outside, _) => return fail(format!("expected `solid`, found `{word}`")),
+            (_, _) => return fail(format!("unexpected `{word}` here")),
         };
     }
     if state != State::Outside {
