@@ -347,6 +347,30 @@ fn a_disabled_obj_loader_names_its_feature() {
 mod obj {
     use super::*;
 
+    /// Found by an audit: `tobj` 4.0.5 overflows (a panic in debug builds, which the tests
+    /// are) on a texture-coordinate or normal number past the ones read; each is an error
+    /// naming the line. Numbers within range, negative ones included, still load.
+    #[test]
+    fn texture_and_normal_numbers_out_of_range_are_errors() {
+        let head = "v 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvn 0 0 1\n";
+        for (face, words) in [
+            ("f 1/-11 2/1 3/1", &["line 6", "texture coordinate -11, but only 1 were read before it"][..]),
+            ("f 1//-11 2//1 3//1", &["line 6", "normal -11, but only 1 were read before it"]),
+            (
+                "f 1/9223372036854775807 2/1 3/1",
+                &["line 6", "texture coordinate 9223372036854775807, but the file has 1"],
+            ),
+            ("f 1/1/2 2/1/1 3/1/1", &["line 6", "normal 2, but the file has 1"]),
+        ] {
+            let text = format!("{head}{face}\n");
+            assert_message(load_from_bytes(text.as_bytes(), MeshFormat::Obj), words);
+        }
+        for face in ["f 1/-1/-1 2/1/1 3/-1/1", "f -3/1 -2/1 -1/1", "f 1//1 2//1 3//1"] {
+            let mesh = load_from_bytes(format!("{head}{face}\n").as_bytes(), MeshFormat::Obj).unwrap();
+            assert_eq!(mesh.indices.len(), 1, "{face}");
+        }
+    }
+
     #[test]
     fn cube_loads_as_12_triangles_in_first_use_order() {
         let mesh = load(&fixture("cube.obj")).unwrap();

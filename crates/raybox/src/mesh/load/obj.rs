@@ -20,6 +20,7 @@ pub(super) fn read(bytes: &[u8]) -> Result<MeshData, LoadMeshError> {
         ignore_points: true,
         ignore_lines: true,
     };
+    check_corner_numbers(bytes)?;
     let mut reader = CountingReader { bytes, consumed: 0 };
     // Materials are not needed: every `mtllib` is answered with "not found", which tobj
     // records in the (ignored) materials result and goes on.
@@ -131,6 +132,54 @@ fn find_face_out_of_range(bytes: &[u8]) -> Option<LoadMeshError> {
         }
     }
     None
+}
+
+/// Checks every face corner's texture-coordinate and normal numbers (`f v/vt/vn`) before
+/// `tobj` reads them: a negative number past the ones read so far, or a huge one, makes
+/// `tobj` 4.0.5 compute an index that overflows (a panic in debug builds, found by an
+/// audit with `f 1/-11 2/1 3/1`). Vertex numbers are `find_face_out_of_range`'s.
+fn check_corner_numbers(bytes: &[u8]) -> Result<(), LoadMeshError> {
+    let text = String::from_utf8_lossy(bytes);
+    let keywords = ["vt", "vn"];
+    let total = keywords.map(|k| text.lines().filter(|l| l.split_whitespace().next() == Some(k)).count());
+    let mut seen = [0usize; 2];
+    for (number, line) in text.lines().enumerate() {
+        let mut words = line.split_whitespace();
+        match words.next() {
+            Some("vt") => seen[0] += 1,
+            Some("vn") => seen[1] += 1,
+            Some("f") => {
+                for word in words {
+                    for (k, part) in word.split('/').skip(1).take(2).enumerate() {
+                        let Ok(index) = part.parse::<i64>() else { continue }; // empty, or tobj's error
+                        let valid = if index < 0 {
+                            index.unsigned_abs() <= seen[k] as u64
+                        } else {
+                            index.unsigned_abs() <= total[k] as u64
+                        };
+                        if !valid {
+                            let what = ["texture coordinate", "normal"][k];
+                            let message = if index < 0 {
+                                format!(
+                                    "a face refers to {what} {index}, but only {} were read before it",
+                                    seen[k]
+                                )
+                            } else {
+                                format!("a face refers to {what} {index}, but the file has {}", total[k])
+                            };
+                            return Err(LoadMeshError::parse(
+                                MeshFormat::Obj,
+                                Some(Location::Line(number + 1)),
+                                message,
+                            ));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// A byte-slice reader that remembers how far it has been read.
