@@ -211,6 +211,12 @@ pub struct Scene {
     pub view: Option<View>,
 }
 
+/// The most shapes a scene may hold (their pairs are what `draw` queries and describes).
+const MAX_SHAPES: usize = 500;
+
+/// The most rays a scene may hold (each is cast at every shape).
+const MAX_RAYS: usize = 2000;
+
 impl Scene {
     /// Reads and validates a scene file; every error names the file and the item.
     pub fn load(path: &Path) -> Result<Self, CliError> {
@@ -227,6 +233,16 @@ impl Scene {
         }
         if file.width.is_some_and(|w| !(16..=8192).contains(&w)) {
             return Err(err("width must be between 16 and 8192 pixels".to_owned()));
+        }
+        // Every pair of shapes is queried and described (~2 KB each: 2,400 shapes took more
+        // than 4.5 GB, found by an audit), and every ray against every shape.
+        if file.shape.len() > MAX_SHAPES || file.ray.len() > MAX_RAYS {
+            return Err(err(format!(
+                "a scene holds at most {MAX_SHAPES} shapes and {MAX_RAYS} rays (this one {} and {}): \
+                 every pair is queried and drawn",
+                file.shape.len(),
+                file.ray.len()
+            )));
         }
         let dim = usize::from(file.dim);
         let mut shape_names = Vec::new();

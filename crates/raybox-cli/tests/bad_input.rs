@@ -211,3 +211,14 @@ fn output_through_a_link_or_into_a_fifo() {
     assert!(std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo(), "the FIFO stays");
     assert!(reader.join().unwrap().starts_with("<svg"), "the SVG went through the FIFO");
 }
+
+#[test]
+fn scenes_with_too_many_shapes_are_refused() {
+    // Found by an audit: `draw` keeps ~2 KB per pair of shapes (2,400 shapes took more than
+    // 4.5 GB); a scene now holds at most 500 shapes.
+    let circle = "[[shape]]\nkind = \"circle\"\ncenter = [0, 0]\nradius = 1\n";
+    draw_fails(
+        &format!("dim = 2\n{}", circle.repeat(501)),
+        "a scene holds at most 500 shapes and 2000 rays (this one 501 and 0)",
+    );
+}
