@@ -662,10 +662,6 @@ impl Flat {
     }
 }
 
-/// How far from the origin a drawn scene may reach on any axis: the picture's sizes, a few
-/// times this, stay well within `f32`.
-const DRAW_LIMIT: f32 = 1e18;
-
 /// The SVG of a scene and its query results.
 fn picture(scene: &Scene, queries: &Queries, lines: &[String], width: u32) -> Result<String, String> {
     let two_d = matches!(scene.items, Items::Two { .. });
@@ -677,14 +673,11 @@ fn picture(scene: &Scene, queries: &Queries, lines: &[String], width: u32) -> Re
         points = vec![min.extend(0.0), max.extend(0.0)];
     }
     let bounds = Aabb3::from_points(&points).unwrap_or_else(|| Aabb3::new(Vec3::splat(-1.0), Vec3::ONE));
-    // The picture's arithmetic (the scene's size, the box the rays are clipped to, the
-    // camera's distance, a few times the size) must stay finite in `f32`.
-    let extent = bounds.min().abs().max(bounds.max().abs()).max_element();
-    if !(extent <= DRAW_LIMIT && bounds.size().max_element() <= DRAW_LIMIT) {
+    if let Some(extent) = super::too_far(&bounds) {
         return Err(format!(
             "the scene reaches {} from the origin: too far to draw (at most {} on every axis)",
             num(extent),
-            num(DRAW_LIMIT)
+            num(super::FAR_LIMIT)
         ));
     }
     let center = bounds.center();

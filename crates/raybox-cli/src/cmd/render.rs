@@ -9,6 +9,7 @@ use glam::Vec3;
 use image::{ImageEncoder, RgbImage};
 use raybox::{BuildQuality, MeshHit, Ray3};
 
+use super::FAR_LIMIT;
 use crate::GlobalArgs;
 use crate::error::CliError;
 use crate::mesh_file::{self, LoadedMesh};
@@ -128,10 +129,6 @@ const MAX_THREADS: usize = 1024;
 /// The colour of a pixel whose primary ray missed.
 pub const BACKGROUND: [u8; 3] = [28, 30, 38];
 
-/// How far from the origin a rendered mesh, the camera and its target may be on any axis:
-/// the camera's distances, a few times this, stay well within `f32`.
-const RENDER_LIMIT: f32 = 1e18;
-
 /// A pinhole camera.
 struct Camera {
     eye: Vec3,
@@ -154,17 +151,16 @@ impl Camera {
             .ok_or_else(|| CliError::new(format!("{}: every triangle is degenerate", mesh.name)))?;
         // The camera's arithmetic (the scene's size, the eye's distance, the occlusion rays'
         // offsets and reach) must stay finite in `f32`.
-        let extent = bounds.min().abs().max(bounds.max().abs()).max_element();
-        if !(extent <= RENDER_LIMIT && bounds.size().max_element() <= RENDER_LIMIT) {
+        if let Some(extent) = super::too_far(&bounds) {
             return Err(CliError::new(format!(
-                "{}: the mesh reaches {extent:e} from the origin: too far to render (at most {RENDER_LIMIT:e} on every axis)",
+                "{}: the mesh reaches {extent:e} from the origin: too far to render (at most {FAR_LIMIT:e} on every axis)",
                 mesh.name
             )));
         }
         for (option, point) in [("--camera", args.camera), ("--target", args.target)] {
-            if let Some(p) = point.filter(|p| p.abs().max_element() > RENDER_LIMIT) {
+            if let Some(p) = point.filter(|p| p.abs().max_element() > FAR_LIMIT) {
                 return Err(CliError::new(format!(
-                    "{option} {p} is too far from the origin (at most {RENDER_LIMIT:e} on every axis)"
+                    "{option} {p} is too far from the origin (at most {FAR_LIMIT:e} on every axis)"
                 )));
             }
         }
