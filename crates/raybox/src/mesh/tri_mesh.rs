@@ -16,7 +16,7 @@ use crate::bvh::traverse::{AnyWalk, ClosestWalk, Step};
 use crate::bvh::{Bounds, box_distance_squared};
 use crate::bvh::{BuildQuality, BvhStats, ChildRef, MAX_PRIMITIVES, PrimRef, Tree, pages, prepare, traverse};
 use crate::query::overlap::box_triangle_separated;
-use crate::query::{WoopRay, ray_triangle_watertight};
+use crate::query::{WoopRay, ray_triangle_watertight_edges};
 use crate::{Aabb3, Ray3};
 
 /// Meshes whose nodes and blocks take more than this are cast in batches with three rays in
@@ -520,31 +520,44 @@ impl TriMesh {
     }
 
     /// Whether `point` is inside the volume a **closed** mesh bounds (on the surface counts
-    /// as inside). Counts the surface crossings of three rays in fixed, unrelated
-    /// directions and takes the majority of their parities, so one ray through an edge
-    /// cannot decide it alone. For an open mesh the answer is not meaningful.
+    /// as inside). Counts the surface crossings of rays in fixed, unrelated directions and
+    /// takes the majority of three rays' parities. A ray that meets a triangle exactly on an
+    /// edge or a vertex (which the neighbouring triangles hold too, so the crossing counts
+    /// twice or more) has no vote: the next direction stands in for it. For an open mesh the
+    /// answer is not meaningful.
     #[must_use]
     pub fn contains_point(&self, point: Vec3) -> bool {
-        const DIRECTIONS: [Vec3; 3] = [
+        const DIRECTIONS: [Vec3; 9] = [
             Vec3::new(0.577_215_7, 0.328_309_9, 0.751_879_7),
             Vec3::new(-0.414_213_6, 0.869_604_4, -0.267_949_2),
             Vec3::new(0.189_207_1, -0.632_120_6, 0.741_879_7),
+            Vec3::new(-0.711_325_4, -0.305_117_3, -0.635_103_2),
+            Vec3::new(0.267_261_2, 0.534_522_5, -0.801_783_7),
+            Vec3::new(-0.113_143_9, -0.936_586_1, -0.331_662_5),
+            Vec3::new(0.853_553_4, -0.146_446_6, 0.5),
+            Vec3::new(-0.639_602_1, 0.426_401_4, 0.639_602_1),
+            Vec3::new(0.371_390_7, -0.557_086, -0.742_781_4),
         ];
         if self.tree.root == ChildRef::EMPTY {
             return false; // every triangle degenerate: no volume (and no tree to walk)
         }
-        let mut odd = 0;
+        // The rays' parities: those that met no edge (votes), and all (a last resort).
+        let (mut votes, mut odd) = (0, 0);
+        let (mut all, mut all_odd) = (0, 0);
         for dir in DIRECTIONS {
             let ray = Ray3::new(point, dir);
             let mut crossings = 0usize;
-            let mut on_surface = false;
+            let (mut on_surface, mut on_edge) = (false, false);
             let woop = WoopRay::new(point, dir);
             let prepared = prepare(&ray);
             let mut leaf = |first: usize, count: usize, _t_max: f32| {
                 for tri in self.triangles_of(first, count) {
-                    if let Some((t, _, _)) = ray_triangle_watertight(&woop, tri, 0.0, f32::INFINITY) {
+                    if let Some((t, _, _, edge)) =
+                        ray_triangle_watertight_edges(&woop, tri, 0.0, f32::INFINITY)
+                    {
                         crossings += 1;
                         on_surface |= t == 0.0;
+                        on_edge |= edge;
                     }
                 }
                 on_surface
@@ -561,9 +574,16 @@ impl TriMesh {
             if on_surface {
                 return true;
             }
-            odd += crossings % 2;
+            (all, all_odd) = (all + 1, all_odd + crossings % 2);
+            if !on_edge {
+                (votes, odd) = (votes + 1, odd + crossings % 2);
+                if votes == 3 {
+                    break;
+                }
+            }
         }
-        odd >= 2
+        // Nine directions that all meet an edge: take every ray's parity.
+        if votes == 0 { 2 * all_odd > all } else { 2 * odd > votes }
     }
 
     /// Whether any triangle of the mesh overlaps the closed box (exact 13-axis test per
@@ -1386,6 +1406,7 @@ mod tests {
     use super::*;
     use crate::bvh::kernels::Kernel;
     use crate::mesh::scene::{self, Pcg32};
+    use crate::query::ray_triangle_watertight;
 
     /// Whether every node's children orders (`WideNode::orders`) are made from its boxes:
     /// the walks would still be right with stale ones, only slower, so nothing else notices.
@@ -1971,6 +1992,30 @@ mod tests {
             assert!(!mesh.overlaps_aabb(&Aabb3::new(Vec3::splat(-1.0), Vec3::splat(3.0))));
             assert!(mesh.bounds().is_none() && mesh.distance_to_point(Vec3::ZERO).is_none());
         }
+    }
+
+    /// Found by an audit: a convex octahedron whose vertices lie exactly on the first two
+    /// directions `contains_point` casts from its centre. Each of those rays met four
+    /// triangles at a vertex (an even count), outvoting the third ray: "outside", 0.6 deep
+    /// inside. Rays through an edge or a vertex now have no vote.
+    #[test]
+    fn rays_through_vertices_do_not_vote() {
+        let a = Vec3::new(0.767_696_86, 0.436_652_15, 1.0);
+        let b = Vec3::new(-0.476_324_17, 1.0, -0.308_127_67);
+        let c = Vec3::new(-0.748_642_86, -0.158_218_76, 0.643_817_3);
+        let vertices = vec![a, -a, b, -b, c, -c];
+        let mut indices = Vec::new();
+        for x in [0u32, 1] {
+            for y in [2u32, 3] {
+                for z in [4u32, 5] {
+                    indices.push([x, y, z]);
+                }
+            }
+        }
+        let mesh = TriMesh::new(vertices, indices).unwrap();
+        assert!(mesh.contains_point(Vec3::ZERO));
+        assert!(mesh.contains_point(Vec3::new(0.05, -0.02, 0.03)));
+        assert!(!mesh.contains_point(Vec3::new(3.0, 3.0, 3.0)));
     }
 
     #[test]

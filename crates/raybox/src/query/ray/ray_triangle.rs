@@ -111,10 +111,23 @@ impl WoopRay {
 #[inline]
 pub(crate) fn ray_triangle_watertight(
     ray: &WoopRay,
-    [v0, v1, v2]: [Vec3; 3],
+    tri: [Vec3; 3],
     t_min: f32,
     t_max: f32,
 ) -> Option<(f32, f32, f32)> {
+    ray_triangle_watertight_edges(ray, tri, t_min, t_max).map(|(t, u, v, _)| (t, u, v))
+}
+
+/// [`ray_triangle_watertight`], and whether the ray meets the triangle exactly on an edge
+/// or a vertex (an edge function exactly 0: a point a neighbouring triangle also holds, so
+/// a crossing count there sees it twice).
+#[inline]
+pub(crate) fn ray_triangle_watertight_edges(
+    ray: &WoopRay,
+    [v0, v1, v2]: [Vec3; 3],
+    t_min: f32,
+    t_max: f32,
+) -> Option<(f32, f32, f32, bool)> {
     let [kx, ky, kz] = ray.k;
     let s = ray.shear;
     let (a, b, c) = (v0 - ray.origin, v1 - ray.origin, v2 - ray.origin);
@@ -135,7 +148,7 @@ fn sheared_hit(
     sz: f32,
     t_min: f32,
     t_max: f32,
-) -> Option<(f32, f32, f32)> {
+) -> Option<(f32, f32, f32, bool)> {
     // Edge functions: twice the signed areas of the sub-triangles at the origin.
     let mut u = cx * by - cy * bx;
     let mut v = ax * cy - ay * cx;
@@ -159,7 +172,8 @@ fn sheared_hit(
     // Scaled z of the vertices, and the hit distance interpolated from them.
     let (az, bz, cz) = (sz * a_z, sz * b_z, sz * c_z);
     let t = (u * az + v * bz + w * cz) / det;
-    (t_min <= t && t <= t_max).then(|| (t, v / det, w / det))
+    let on_edge = u == 0.0 || v == 0.0 || w == 0.0;
+    (t_min <= t && t <= t_max).then(|| (t, v / det, w / det, on_edge))
 }
 
 /// `ray_triangle_watertight(&WoopRay::new(origin, dir), …)` for one triangle, with the
@@ -208,6 +222,7 @@ fn woop_fixed<const KX: usize, const KY: usize, const KZ: usize>(
     let (bx, by) = (b[KX] - s[0] * b[KZ], b[KY] - s[1] * b[KZ]);
     let (cx, cy) = (c[KX] - s[0] * c[KZ], c[KY] - s[1] * c[KZ]);
     sheared_hit([ax, ay, bx, by, cx, cy], [a[KZ], b[KZ], c[KZ]], s[2], t_min, t_max)
+        .map(|(t, u, v, _)| (t, u, v))
 }
 
 impl Triangle3 {
