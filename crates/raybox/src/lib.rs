@@ -40,14 +40,14 @@
 //!   two-sided: their normal faces the ray.
 //! - **Edge cases.** Rays parallel to a box's slab (a `+0.0` or `-0.0` direction
 //!   component), origins exactly on a slab plane, zero-extent boxes, zero radii, and
-//!   coordinates from `2^-60` to `2^60` all give the right answer, never NaN. **Except
-//!   triangles** (`Triangle3` and [`TriMesh`] ray casts): their watertight test works in
-//!   `f32` with products cubic in the coordinates (relative to the ray's origin), and is
-//!   right from about `2^-48` to `2^40`; beyond that it can miss, or report `t = inf`
-//!   (measured on a triangle scaled by powers of two, 2026-11-23; an `f64` fallback for
-//!   those lanes is not written yet). Direction components so small that their reciprocal
-//!   overflows (subnormal, below about `3e-39`) are taken as parallel by the BVH's box tests,
-//!   which then can skip a box the ray enters far away.
+//!   coordinates from `2^-60` to `2^60` all give the right answer, never NaN. Triangle and
+//!   mesh ray casts go further: their watertight test runs in `f32` while twice the sheared
+//!   triangle's area is within `2^-100..2^100` and `t` is finite (triangles from about
+//!   `2^-50` to `2^50` across), and in `f64` otherwise, so any finite coordinates below
+//!   about `2^126` give the right hit (a hit whose `t` does not fit in `f32` is a miss).
+//!   Direction components so small that their reciprocal overflows (subnormal, below about
+//!   `3e-39`) are taken as parallel by the BVH's box tests, which then can skip a box the
+//!   ray enters far away.
 //! - **Validation.** Constructors validate: `try_new` returns a [`ShapeError`] naming the
 //!   field for NaN or infinite values, `min > max`, negative radii or half extents, a zero
 //!   direction, a zero rotation, a zero plane normal or a degenerate triangle; `new`

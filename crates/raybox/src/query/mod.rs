@@ -27,7 +27,7 @@ pub(crate) mod overlap;
 pub(crate) mod ray;
 pub(crate) mod sweep;
 
-pub(crate) use ray::{WoopRay, ray_triangle_watertight, ray_triangle_watertight_edges};
+pub(crate) use ray::{DET_MAX, DET_MIN, WoopRay, ray_triangle_watertight, ray_triangle_watertight_edges};
 
 pub use contact::{Contact, Contact2, Contact3, ContactPoints2, ContactPoints3};
 pub use distance::Distance;

@@ -8,6 +8,7 @@ use super::{
     SLAB_PAD, Started, TriBlock4, WIDE, prefetch_node_at,
 };
 use crate::bvh::node::{ChildRef, LEAF_BIT, WideNode};
+use crate::query::{DET_MAX, DET_MIN};
 
 /// The 8-ray packet tests (`PacketKernel<PACKET>`) of a kernel type that proves AVX2 and
 /// FMA (the AVX2 and AVX-512 kernels share these functions), with `packet_node`, which
@@ -612,25 +613,38 @@ pub(super) unsafe fn packet_block(
                 _mm256_and_ps(inside, _mm256_or_ps(cmp!(_CMP_EQ_OQ, lo), cmp!(_CMP_EQ_OQ, hi))),
                 odd,
             );
-            let tie_mask = _mm256_movemask_ps(ties) as u32;
-            if _mm256_movemask_ps(_mm256_andnot_ps(ties, inside)) != 0 {
-                let t_num = _mm256_add_ps(
+            let mut tie_mask = _mm256_movemask_ps(ties) as u32;
+            let inside = _mm256_andnot_ps(ties, inside);
+            if _mm256_movemask_ps(inside) != 0 {
+                // r = 1 / det; t = u r (sz az) + v r (sz bz) + w r (sz cz), as
+                // `query::ray::sheared_hit`'s `f32` path.
+                let r = _mm256_div_ps(_mm256_set1_ps(1.0), det);
+                let (bu, bv, bw) = (_mm256_mul_ps(u, r), _mm256_mul_ps(v, r), _mm256_mul_ps(e, r));
+                let t = _mm256_add_ps(
                     _mm256_add_ps(
-                        _mm256_mul_ps(u, _mm256_mul_ps(sz, a_z)),
-                        _mm256_mul_ps(v, _mm256_mul_ps(sz, b_z)),
+                        _mm256_mul_ps(bu, _mm256_mul_ps(sz, a_z)),
+                        _mm256_mul_ps(bv, _mm256_mul_ps(sz, b_z)),
                     ),
-                    _mm256_mul_ps(e, _mm256_mul_ps(sz, c_z)),
+                    _mm256_mul_ps(bw, _mm256_mul_ps(sz, c_z)),
                 );
-                let t = _mm256_div_ps(t_num, det);
+                // Lanes out of that path's range are the scalar kernel's (its `f64` path).
+                let sign = _mm256_set1_ps(-0.0);
+                let (abs_det, abs_t) = (_mm256_andnot_ps(sign, det), _mm256_andnot_ps(sign, t));
+                let fits = _mm256_and_ps(
+                    _mm256_and_ps(
+                        _mm256_cmp_ps::<_CMP_LE_OQ>(_mm256_set1_ps(DET_MIN), abs_det),
+                        _mm256_cmp_ps::<_CMP_LE_OQ>(abs_det, _mm256_set1_ps(DET_MAX)),
+                    ),
+                    _mm256_cmp_ps::<_CMP_LE_OQ>(abs_t, _mm256_set1_ps(f32::MAX)),
+                );
+                tie_mask |= _mm256_movemask_ps(_mm256_andnot_ps(fits, inside)) as u32;
                 let reach = ld!(best.t);
                 let in_range = _mm256_and_ps(
                     _mm256_cmp_ps::<_CMP_LE_OQ>(t_min, t),
                     _mm256_cmp_ps::<_CMP_LE_OQ>(t, reach),
                 );
-                let hit = _mm256_andnot_ps(
-                    ties,
-                    _mm256_and_ps(_mm256_and_ps(inside, _mm256_cmp_ps::<_CMP_NEQ_OQ>(det, zero)), in_range),
-                );
+                // (An inside lane with no edge function 0 has `det != 0`.)
+                let hit = _mm256_and_ps(_mm256_and_ps(fits, inside), in_range);
                 let nearer =
                     _mm256_movemask_ps(_mm256_and_ps(hit, _mm256_cmp_ps::<_CMP_LT_OQ>(t, reach))) as u32;
                 let level =
@@ -638,8 +652,8 @@ pub(super) unsafe fn packet_block(
                 if nearer | level != 0 {
                     let (mut ts, mut us, mut vs) = ([0.0f32; PACKET], [0.0f32; PACKET], [0.0f32; PACKET]);
                     _mm256_storeu_ps(ts.as_mut_ptr(), t);
-                    _mm256_storeu_ps(us.as_mut_ptr(), _mm256_div_ps(v, det));
-                    _mm256_storeu_ps(vs.as_mut_ptr(), _mm256_div_ps(e, det));
+                    _mm256_storeu_ps(us.as_mut_ptr(), bv);
+                    _mm256_storeu_ps(vs.as_mut_ptr(), bw);
                     let mut bits = nearer | level;
                     while bits != 0 {
                         let i = bits.trailing_zeros() as usize & (PACKET - 1);

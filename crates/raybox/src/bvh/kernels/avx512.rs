@@ -15,6 +15,7 @@ use super::{
     SLAB_PAD, Started, TriBlock4, WIDE,
 };
 use crate::bvh::node::WideNode;
+use crate::query::{DET_MAX, DET_MIN};
 
 /// Proof that the CPU has AVX-512 F and VL (and AVX2, FMA): only [`Avx512::new`] makes one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -309,19 +310,29 @@ unsafe fn packet_block(
             let ties = _mm512_mask_cmp_ps_mask::<_CMP_EQ_OQ>(may, lo, zero)
                 | _mm512_mask_cmp_ps_mask::<_CMP_EQ_OQ>(may, hi, zero)
                 | odd;
+            let mut ties = ties;
             let inside = may & !ties;
             if inside != 0 {
-                let t_num = _mm512_add_ps(
+                // r = 1 / det; t = u r (sz az) + v r (sz bz) + w r (sz cz), as
+                // `query::ray::sheared_hit`'s `f32` path.
+                let r = _mm512_div_ps(_mm512_set1_ps(1.0), det);
+                let (bu, bv, bw) = (_mm512_mul_ps(u, r), _mm512_mul_ps(v, r), _mm512_mul_ps(e, r));
+                let t = _mm512_add_ps(
                     _mm512_add_ps(
-                        _mm512_mul_ps(u, _mm512_mul_ps(sz, a_z)),
-                        _mm512_mul_ps(v, _mm512_mul_ps(sz, b_z)),
+                        _mm512_mul_ps(bu, _mm512_mul_ps(sz, a_z)),
+                        _mm512_mul_ps(bv, _mm512_mul_ps(sz, b_z)),
                     ),
-                    _mm512_mul_ps(e, _mm512_mul_ps(sz, c_z)),
+                    _mm512_mul_ps(bw, _mm512_mul_ps(sz, c_z)),
                 );
-                let t = _mm512_div_ps(t_num, det);
+                // Lanes out of that path's range are the scalar kernel's (its `f64` path).
+                let (abs_det, abs_t) = (_mm512_abs_ps(det), _mm512_abs_ps(t));
+                let fits = _mm512_mask_cmp_ps_mask::<_CMP_LE_OQ>(inside, _mm512_set1_ps(DET_MIN), abs_det)
+                    & _mm512_cmp_ps_mask::<_CMP_LE_OQ>(abs_det, _mm512_set1_ps(DET_MAX))
+                    & _mm512_cmp_ps_mask::<_CMP_LE_OQ>(abs_t, _mm512_set1_ps(f32::MAX));
+                ties |= inside & !fits;
                 let reach = ld!(best.t);
-                let hit = _mm512_mask_cmp_ps_mask::<_CMP_NEQ_OQ>(inside, det, zero)
-                    & _mm512_cmp_ps_mask::<_CMP_LE_OQ>(t_min, t)
+                // (An inside lane with no edge function 0 has `det != 0`.)
+                let hit = _mm512_mask_cmp_ps_mask::<_CMP_LE_OQ>(fits, t_min, t)
                     & _mm512_cmp_ps_mask::<_CMP_LE_OQ>(t, reach);
                 let nearer = _mm512_mask_cmp_ps_mask::<_CMP_LT_OQ>(hit, t, reach);
                 let level = _mm512_mask_cmp_ps_mask::<_CMP_EQ_OQ>(hit, t, reach);
@@ -332,8 +343,8 @@ unsafe fn packet_block(
                 let win = nearer | lower;
                 if win != 0 {
                     _mm512_mask_storeu_ps(best.t.as_mut_ptr(), win, t);
-                    _mm512_mask_storeu_ps(best.u.as_mut_ptr(), win, _mm512_div_ps(v, det));
-                    _mm512_mask_storeu_ps(best.v.as_mut_ptr(), win, _mm512_div_ps(e, det));
+                    _mm512_mask_storeu_ps(best.u.as_mut_ptr(), win, bv);
+                    _mm512_mask_storeu_ps(best.v.as_mut_ptr(), win, bw);
                     _mm512_mask_storeu_epi32(best.id.as_mut_ptr().cast(), win, ids);
                     _mm512_mask_storeu_epi32(
                         best.block.as_mut_ptr().cast(),

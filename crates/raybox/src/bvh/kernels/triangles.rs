@@ -221,7 +221,7 @@ mod sse {
     use glam::Vec3;
 
     use super::{BlockRay, PacketWoop, TriBlock4};
-    use crate::query::{WoopRay, ray_triangle_watertight};
+    use crate::query::{DET_MAX, DET_MIN, WoopRay, ray_triangle_watertight};
 
     /// The per-ray values of the block test, in SSE registers' form.
     #[derive(Clone, Copy, Debug)]
@@ -373,8 +373,8 @@ mod sse {
             let inside = _mm_or_ps(_mm_cmpge_ps(lo, zero), _mm_cmple_ps(hi, zero));
             // `det` is NaN where an edge function is (two overflowing products): minps and
             // maxps pass a NaN over, so such a lane may hide an exact 0 from `lo` and `hi`;
-            // it goes to the scalar kernel, whose f64 fallback may find a hit (a rare lane,
-            // with coordinates beyond 1e19).
+            // it goes to the scalar kernel, whose `f64` path decides it (a rare lane, with
+            // coordinates beyond 1e19).
             let det = _mm_add_ps(_mm_add_ps(u, v), w);
             let odd = _mm_cmpunord_ps(det, det);
             // Most blocks a ray reaches it misses altogether: stop before the division.
@@ -388,14 +388,27 @@ mod sse {
             // fallback keeps.
             let ties =
                 _mm_or_ps(_mm_and_ps(inside, _mm_or_ps(_mm_cmpeq_ps(lo, zero), _mm_cmpeq_ps(hi, zero))), odd);
-            // t = (u * sz*az + v * sz*bz + w * sz*cz) / det
-            let t_num = _mm_add_ps(
-                _mm_add_ps(_mm_mul_ps(u, _mm_mul_ps(sz, a_z)), _mm_mul_ps(v, _mm_mul_ps(sz, b_z))),
-                _mm_mul_ps(w, _mm_mul_ps(sz, c_z)),
+            // r = 1 / det; the barycentrics u r, v r, w r; t = their weighted sum of the
+            // scaled z (`query::ray::sheared_hit`'s `f32` path, operation for operation).
+            let r = _mm_div_ps(_mm_set1_ps(1.0), det);
+            let (bu, bv, bw) = (_mm_mul_ps(u, r), _mm_mul_ps(v, r), _mm_mul_ps(w, r));
+            let t = _mm_add_ps(
+                _mm_add_ps(_mm_mul_ps(bu, _mm_mul_ps(sz, a_z)), _mm_mul_ps(bv, _mm_mul_ps(sz, b_z))),
+                _mm_mul_ps(bw, _mm_mul_ps(sz, c_z)),
             );
-            let t = _mm_div_ps(t_num, det);
-            // hit = inside && det != 0 && t_min <= t <= t_max (and not a tie lane)
-            let inside = _mm_and_ps(inside, _mm_cmpneq_ps(det, zero));
+            // Lanes out of the `f32` path's range (|det| outside [DET_MIN, DET_MAX], or `t`
+            // not finite) are the scalar kernel's too (its `f64` path).
+            let abs = |x: __m128| _mm_andnot_ps(_mm_set1_ps(-0.0), x);
+            let fits = _mm_and_ps(
+                _mm_and_ps(
+                    _mm_cmple_ps(_mm_set1_ps(DET_MIN), abs(det)),
+                    _mm_cmple_ps(abs(det), _mm_set1_ps(DET_MAX)),
+                ),
+                _mm_cmple_ps(abs(t), _mm_set1_ps(f32::MAX)),
+            );
+            let ties = _mm_or_ps(ties, _mm_andnot_ps(fits, inside));
+            // hit = inside && t_min <= t <= t_max (and not a lane of the scalar kernel's;
+            // an inside lane with no edge function 0 has `det != 0`)
             let in_range =
                 _mm_and_ps(_mm_cmple_ps(_mm_set1_ps(t_min), t), _mm_cmple_ps(t, _mm_set1_ps(t_max)));
             let hits = _mm_andnot_ps(ties, _mm_and_ps(inside, in_range));
@@ -409,8 +422,8 @@ mod sse {
                     t_max,
                     hit_mask,
                     t,
-                    _mm_div_ps(v, det),
-                    _mm_div_ps(w, det),
+                    bv,
+                    bw,
                 );
             }
             if hit_mask == 0 {
@@ -428,12 +441,10 @@ mod sse {
             let mut lanes = [0.0f32; 4];
             _mm_storeu_ps(lanes.as_mut_ptr(), t);
             let t_lane = lanes[lane];
-            _mm_storeu_ps(lanes.as_mut_ptr(), det);
-            let det = lanes[lane];
-            _mm_storeu_ps(lanes.as_mut_ptr(), v);
-            let u_lane = lanes[lane] / det;
-            _mm_storeu_ps(lanes.as_mut_ptr(), w);
-            let v_lane = lanes[lane] / det;
+            _mm_storeu_ps(lanes.as_mut_ptr(), bv);
+            let u_lane = lanes[lane];
+            _mm_storeu_ps(lanes.as_mut_ptr(), bw);
+            let v_lane = lanes[lane];
             Some((lane, t_lane, u_lane, v_lane))
         }
     }
@@ -492,6 +503,7 @@ pub(crate) mod avx {
     use core::arch::x86_64::*;
 
     use super::{BlockRay, TriBlock4, intersect_pair_sequential};
+    use crate::query::{DET_MAX, DET_MIN};
 
     /// [`intersect_pair_sequential`], bit for bit, 8 lanes at once.
     ///
@@ -515,7 +527,11 @@ pub(crate) mod avx {
             if has_ties(inside, lo, hi, odd) {
                 return pair_with_ties(ray, pair, t_min, t_max);
             }
-            let (t, hits) = distances(ray, pair, (u, v, w), det, inside, t_min, t_max);
+            let Distances { t, bv, bw, hits, wild } =
+                distances(ray, pair, (u, v, w), det, inside, t_min, t_max);
+            if wild {
+                return pair_with_ties(ray, pair, t_min, t_max);
+            }
             let hit_mask = _mm256_movemask_ps(hits) as u32;
             if hit_mask == 0 {
                 return None;
@@ -539,12 +555,10 @@ pub(crate) mod avx {
             let mut lanes = [0.0f32; 8];
             _mm256_storeu_ps(lanes.as_mut_ptr(), t);
             let t_lane = lanes[lane];
-            _mm256_storeu_ps(lanes.as_mut_ptr(), det);
-            let det = lanes[lane];
-            _mm256_storeu_ps(lanes.as_mut_ptr(), v);
-            let u_lane = lanes[lane] / det;
-            _mm256_storeu_ps(lanes.as_mut_ptr(), w);
-            let v_lane = lanes[lane] / det;
+            _mm256_storeu_ps(lanes.as_mut_ptr(), bv);
+            let u_lane = lanes[lane];
+            _mm256_storeu_ps(lanes.as_mut_ptr(), bw);
+            let v_lane = lanes[lane];
             Some((lane, t_lane, u_lane, v_lane))
         }
     }
@@ -564,8 +578,11 @@ pub(crate) mod avx {
             if has_ties(inside, lo, hi, odd) {
                 return intersect_pair_sequential(ray, pair, t_min, t_max).is_some();
             }
-            let (_, hits) = distances(ray, pair, (u, v, w), det, inside, t_min, t_max);
-            _mm256_movemask_ps(hits) != 0
+            let found = distances(ray, pair, (u, v, w), det, inside, t_min, t_max);
+            if found.wild {
+                return intersect_pair_sequential(ray, pair, t_min, t_max).is_some();
+            }
+            _mm256_movemask_ps(found.hits) != 0
         }
     }
 
@@ -669,7 +686,8 @@ pub(crate) mod avx {
         }
     }
 
-    /// Each lane's `t`, and which lanes hit within `[t_min, t_max]`
+    /// Each lane's `t` and barycentrics `(v, w) / det`, which lanes hit within
+    /// `[t_min, t_max]`, and whether some lane that may hit is out of the `f32` path's range
     /// (`sse::intersect`'s second half).
     #[inline(always)]
     unsafe fn distances(
@@ -680,7 +698,7 @@ pub(crate) mod avx {
         inside: __m256,
         t_min: f32,
         t_max: f32,
-    ) -> (__m256, __m256) {
+    ) -> Distances {
         let super::sse::RayLanes { o, s, k: [_, _, kz] } = ray.lanes;
         // SAFETY: AVX per the caller's contract; `kz < 3`.
         unsafe {
@@ -688,23 +706,43 @@ pub(crate) mod avx {
             let a_z = _mm256_sub_ps(row(pair, 0, kz), oz);
             let b_z = _mm256_sub_ps(row(pair, 1, kz), oz);
             let c_z = _mm256_sub_ps(row(pair, 2, kz), oz);
-            let zero = _mm256_setzero_ps();
-            // t = (u * sz*az + v * sz*bz + w * sz*cz) / det
-            let t_num = _mm256_add_ps(
+            // r = 1 / det; t = u r (sz az) + v r (sz bz) + w r (sz cz)
+            let r = _mm256_div_ps(_mm256_set1_ps(1.0), det);
+            let (bu, bv, bw) = (_mm256_mul_ps(u, r), _mm256_mul_ps(v, r), _mm256_mul_ps(w, r));
+            let t = _mm256_add_ps(
                 _mm256_add_ps(
-                    _mm256_mul_ps(u, _mm256_mul_ps(sz, a_z)),
-                    _mm256_mul_ps(v, _mm256_mul_ps(sz, b_z)),
+                    _mm256_mul_ps(bu, _mm256_mul_ps(sz, a_z)),
+                    _mm256_mul_ps(bv, _mm256_mul_ps(sz, b_z)),
                 ),
-                _mm256_mul_ps(w, _mm256_mul_ps(sz, c_z)),
+                _mm256_mul_ps(bw, _mm256_mul_ps(sz, c_z)),
             );
-            let t = _mm256_div_ps(t_num, det);
-            let inside = _mm256_and_ps(inside, _mm256_cmp_ps::<_CMP_NEQ_UQ>(det, zero));
+            let sign = _mm256_set1_ps(-0.0);
+            let (abs_det, abs_t) = (_mm256_andnot_ps(sign, det), _mm256_andnot_ps(sign, t));
+            let fits = _mm256_and_ps(
+                _mm256_and_ps(
+                    _mm256_cmp_ps::<_CMP_LE_OQ>(_mm256_set1_ps(DET_MIN), abs_det),
+                    _mm256_cmp_ps::<_CMP_LE_OQ>(abs_det, _mm256_set1_ps(DET_MAX)),
+                ),
+                _mm256_cmp_ps::<_CMP_LE_OQ>(abs_t, _mm256_set1_ps(f32::MAX)),
+            );
+            let wild = _mm256_movemask_ps(_mm256_andnot_ps(fits, inside)) != 0;
             let in_range = _mm256_and_ps(
                 _mm256_cmp_ps::<_CMP_LE_OQ>(_mm256_set1_ps(t_min), t),
                 _mm256_cmp_ps::<_CMP_LE_OQ>(t, _mm256_set1_ps(t_max)),
             );
-            (t, _mm256_and_ps(inside, in_range))
+            Distances { t, bv, bw, hits: _mm256_and_ps(inside, in_range), wild }
         }
+    }
+
+    /// What [`distances`] finds.
+    struct Distances {
+        t: __m256,
+        bv: __m256,
+        bw: __m256,
+        hits: __m256,
+        /// Some lane that may hit is out of the `f32` path's range: the pair is the scalar
+        /// kernel's.
+        wild: bool,
     }
 }
 

@@ -12,7 +12,9 @@ pub use ray_sphere::SphereRoots;
 pub use ray_triangle::{RayTriangle, TriangleHit};
 
 pub(crate) use ray_aabb::slab_span;
-pub(crate) use ray_triangle::{WoopRay, ray_triangle_watertight, ray_triangle_watertight_edges};
+pub(crate) use ray_triangle::{
+    DET_MAX, DET_MIN, WoopRay, ray_triangle_watertight, ray_triangle_watertight_edges,
+};
 
 use glam::Vec3A;
 

@@ -138,42 +138,95 @@ pub(crate) fn ray_triangle_watertight_edges(
     sheared_hit([ax, ay, bx, by, cx, cy], [a[kz], b[kz], c[kz]], s.z, t_min, t_max)
 }
 
+/// The least `|det|` (twice the sheared triangle's area, in squared units of the
+/// coordinates) that the `f32` path of the watertight test takes, `2⁻¹⁰⁰`: every kernel
+/// sends a lane below it to [`sheared_hit_f64`].
+pub(crate) const DET_MIN: f32 = 1.0 / (1u128 << 100) as f32;
+
+/// The greatest `|det|` the `f32` path takes, `2¹⁰⁰` (see [`DET_MIN`]).
+pub(crate) const DET_MAX: f32 = (1u128 << 100) as f32;
+
 /// The second half of the watertight test, shared by both forms of the first: the edge
 /// functions of the sheared vertices `[ax, ay, bx, by, cx, cy]` at the origin, and the hit
 /// distance from their unscaled `z` (`a[kz]`, …) and the scale `sz = 1 / dir[kz]`.
+///
+/// **The `f32` path** (every kernel's, lane for lane the same operations): the edge
+/// functions `u, v, w`; a miss when two have strictly opposite signs; `det = u + v + w`,
+/// `r = 1 / det`, the barycentrics `u r, v r, w r`, and `t` as their weighted sum of the
+/// scaled `z`. Interpolating `t` from the barycentrics (not `(u az + v bz + w cz) / det`,
+/// which is cubic in the coordinates) keeps every product within the range of the edge
+/// functions, so the path is right whenever `DET_MIN <= |det| <= DET_MAX` and `t` is
+/// finite: triangles from about `2⁻⁵⁰` to `2⁵⁰` across, wherever they are.
+///
+/// **The `f64` path** ([`sheared_hit_f64`]) takes the rest: an edge function exactly 0 or
+/// NaN (a tie, or an overflowing product), `|det|` out of that range, or an infinite `t`.
+/// A non-zero, non-NaN `f32` edge function has the exact value's sign (both products
+/// round monotonically), and the `f64` path computes the exact sign from the same sheared
+/// vertices, so the two paths decide every edge alike, and neighbouring triangles, which
+/// share their sheared vertices, see a shared edge from both sides with opposite signs
+/// (Woop et al. 2013): no ray slips between them whichever path each takes.
 #[inline(always)]
-fn sheared_hit(
+fn sheared_hit(xy: [f32; 6], z: [f32; 3], sz: f32, t_min: f32, t_max: f32) -> Option<(f32, f32, f32, bool)> {
+    let [ax, ay, bx, by, cx, cy] = xy;
+    let [a_z, b_z, c_z] = z;
+    // Edge functions: twice the signed areas of the sub-triangles at the origin.
+    let u = cx * by - cy * bx;
+    let v = ax * cy - ay * cx;
+    let w = bx * ay - by * ax;
+    // (`!(x != 0)`: true for 0 and for NaN.)
+    #[allow(clippy::nonminimal_bool)]
+    if !(u != 0.0) || !(v != 0.0) || !(w != 0.0) {
+        return sheared_hit_f64(xy, z, sz, t_min, t_max);
+    }
+    if (u < 0.0 || v < 0.0 || w < 0.0) && (u > 0.0 || v > 0.0 || w > 0.0) {
+        return None;
+    }
+    let det = u + v + w;
+    let r = 1.0 / det;
+    let (bu, bv, bw) = (u * r, v * r, w * r);
+    // Scaled z of the vertices, and the hit distance interpolated from them.
+    let t = bu * (sz * a_z) + bv * (sz * b_z) + bw * (sz * c_z);
+    if !(DET_MIN <= det.abs() && det.abs() <= DET_MAX && t.abs() <= f32::MAX) {
+        return sheared_hit_f64(xy, z, sz, t_min, t_max);
+    }
+    (t_min <= t && t <= t_max).then_some((t, bv, bw, false))
+}
+
+/// [`sheared_hit`] in `f64`, for the lanes its `f32` path does not take: the products of
+/// two `f32` values are exact in `f64`, so the edge functions' signs and zeros are exact
+/// (each is one rounding of an exact difference), and the cubic `t = (u az + v bz + w cz)
+/// / det` neither overflows nor underflows for any finite `f32` input. A hit whose `t`
+/// does not fit in `f32` is a miss. Returns whether an edge function is exactly 0 (the ray
+/// meets an edge or a vertex).
+#[cold]
+#[inline(never)]
+pub(crate) fn sheared_hit_f64(
     [ax, ay, bx, by, cx, cy]: [f32; 6],
     [a_z, b_z, c_z]: [f32; 3],
     sz: f32,
     t_min: f32,
     t_max: f32,
 ) -> Option<(f32, f32, f32, bool)> {
-    // Edge functions: twice the signed areas of the sub-triangles at the origin.
-    let mut u = cx * by - cy * bx;
-    let mut v = ax * cy - ay * cx;
-    let mut w = bx * ay - by * ax;
-    if u == 0.0 || v == 0.0 || w == 0.0 {
-        // A tie in f32: decide it with exact products in f64.
-        let d = |p: f32, q: f32, r: f32, s: f32| {
-            (f64::from(p) * f64::from(q) - f64::from(r) * f64::from(s)) as f32
-        };
-        u = d(cx, by, cy, bx);
-        v = d(ax, cy, ay, cx);
-        w = d(bx, ay, by, ax);
+    let d = |p: f32, q: f32, r: f32, s: f32| f64::from(p) * f64::from(q) - f64::from(r) * f64::from(s);
+    let u = d(cx, by, cy, bx);
+    let v = d(ax, cy, ay, cx);
+    let w = d(bx, ay, by, ax);
+    // NaN: a sheared coordinate overflowed (coordinates near `f32::MAX`).
+    if u.is_nan() || v.is_nan() || w.is_nan() {
+        return None;
     }
     if (u < 0.0 || v < 0.0 || w < 0.0) && (u > 0.0 || v > 0.0 || w > 0.0) {
         return None;
     }
     let det = u + v + w;
-    if det == 0.0 {
+    if det == 0.0 || !det.is_finite() {
         return None;
     }
-    // Scaled z of the vertices, and the hit distance interpolated from them.
-    let (az, bz, cz) = (sz * a_z, sz * b_z, sz * c_z);
-    let t = (u * az + v * bz + w * cz) / det;
+    let sz = f64::from(sz);
+    let num = u * (sz * f64::from(a_z)) + v * (sz * f64::from(b_z)) + w * (sz * f64::from(c_z));
+    let t = (num / det) as f32;
     let on_edge = u == 0.0 || v == 0.0 || w == 0.0;
-    (t_min <= t && t <= t_max).then(|| (t, v / det, w / det, on_edge))
+    (t.is_finite() && t_min <= t && t <= t_max).then(|| (t, (v / det) as f32, (w / det) as f32, on_edge))
 }
 
 /// `ray_triangle_watertight(&WoopRay::new(origin, dir), …)` for one triangle, with the

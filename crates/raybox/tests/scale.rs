@@ -1,0 +1,170 @@
+//! Triangle and mesh ray casts at every scale (EDGE-CASES entry 8: results are invariant
+//! under scaling by powers of two where nothing overflows or underflows).
+//!
+//! Scaling the vertices and the rays' origins by `2^k` scales every hit's `t` by `2^k` and
+//! leaves its triangle and barycentrics alone; scaling the directions by `2^j` scales `t`
+//! by `2^-j`. Within the watertight test's `f32` path (twice a sheared triangle's area from
+//! `2^-100` to `2^100`) the products scale exactly, so `t` does too, bit for bit; beyond it
+//! the `f64` path answers, to within a few `f32` ulps. Checked on every kernel, for single
+//! casts, any-hit casts and batches (16- or 8-ray packets on the camera rays).
+
+use glam::Vec3;
+use raybox::mesh::scene::{self, Pcg32};
+use raybox::{FirstHit, Ray3, RayTriangle, TriMesh, Triangle3, with_each_kernel};
+
+/// A closed icosphere (320 triangles) and a terrain patch beside it, off the origin.
+fn scene_data() -> (Vec<Vec3>, Vec<[u32; 3]>) {
+    let sphere = scene::icosphere(2);
+    let terrain = scene::terrain(6, 3);
+    let mut vertices: Vec<Vec3> = sphere.vertices.iter().map(|&v| v + Vec3::new(0.3, -0.2, 0.1)).collect();
+    let base = vertices.len() as u32;
+    vertices.extend(terrain.vertices.iter().map(|&v| v * 2.0 + Vec3::new(-1.0, -1.3, -1.0)));
+    let mut indices = sphere.indices.clone();
+    indices.extend(terrain.indices.iter().map(|t| t.map(|i| i + base)));
+    (vertices, indices)
+}
+
+/// 4,096 rays: 64x64 camera rays in 4x4 tiles (coherent, so the batches trace packets),
+/// then 1,024 from random points around the scene towards random points inside it.
+fn rays() -> Vec<(Vec3, Vec3)> {
+    let mut rays = Vec::new();
+    let eye = Vec3::new(0.2, 0.4, -4.0);
+    for tile in 0..256 {
+        let (tx, ty) = (tile % 16, tile / 16);
+        for i in 0..16 {
+            let (x, y) = (tx * 4 + i % 4, ty * 4 + i / 4);
+            let px = (x as f32 + 0.5) / 64.0 * 2.4 - 1.2;
+            let py = (y as f32 + 0.5) / 64.0 * 2.4 - 1.2;
+            rays.push((eye, Vec3::new(px, py, 1.6)));
+        }
+    }
+    let mut rng = Pcg32::new(77);
+    for _ in 0..1024 {
+        let from = rng.unit_vector() * rng.range(2.5, 3.5);
+        let to = rng.unit_vector() * rng.range(0.0, 1.2);
+        rays.push((from, to - from));
+    }
+    rays
+}
+
+fn scaled_mesh(vertices: &[Vec3], indices: &[[u32; 3]], scale: f32) -> TriMesh {
+    TriMesh::new(vertices.iter().map(|&v| v * scale).collect(), indices.to_vec()).unwrap()
+}
+
+/// Whether `got` is `want` with `t` times `factor`: bit for bit when `exact`, else `t`, `u`
+/// and `v` within a few ulps (relative `4e-7` for `t`, `2e-7` absolute for the weights).
+fn same_hit(got: Option<FirstHit>, want: Option<FirstHit>, factor: f32, exact: bool) -> bool {
+    match (got, want) {
+        (None, None) => true,
+        (Some(g), Some(w)) => {
+            let t = w.t * factor;
+            g.triangle == w.triangle
+                && if exact {
+                    g.t == t && g.u == w.u && g.v == w.v
+                } else {
+                    (g.t - t).abs() <= 4e-7 * t.abs()
+                        && (g.u - w.u).abs() <= 2e-7
+                        && (g.v - w.v).abs() <= 2e-7
+                }
+        }
+        _ => false,
+    }
+}
+
+#[test]
+fn mesh_casts_scale_with_the_scene_on_every_kernel() {
+    let (vertices, indices) = scene_data();
+    let base = scaled_mesh(&vertices, &indices, 1.0);
+    let rays = rays();
+    let base_rays: Vec<Ray3> = rays.iter().map(|&(o, d)| Ray3::new(o, d)).collect();
+    with_each_kernel(|kernel| {
+        let want: Vec<Option<FirstHit>> = base_rays.iter().map(|r| base.first_hit(r)).collect();
+        let hits = want.iter().filter(|h| h.is_some()).count();
+        assert!(hits > 1000 && hits < 3900, "{kernel}: {hits} of 4,096 rays hit at scale 1");
+        for k in (-120..=120).step_by(5) {
+            let scale = 2f32.powi(k);
+            let mesh = scaled_mesh(&vertices, &indices, scale);
+            let scaled: Vec<Ray3> = rays.iter().map(|&(o, d)| Ray3::new(o * scale, d)).collect();
+            // Twice a triangle's area scales by 4^k: the f32 path holds all of them for
+            // |k| <= 20 here (the smallest is ~1e-4 at k = 0, grazing rays aside).
+            let exact = k.abs() <= 20;
+            let batch = mesh.first_hits(&scaled);
+            let occluded = mesh.occluded_rays(&scaled);
+            for (i, ray) in scaled.iter().enumerate() {
+                let single = mesh.first_hit(ray);
+                assert!(
+                    same_hit(single, want[i], scale, exact),
+                    "{kernel} 2^{k}: ray {i} {:?}: {single:?}, want {:?} scaled",
+                    rays[i],
+                    want[i]
+                );
+                assert_eq!(batch[i], single, "{kernel} 2^{k}: batch against single cast, ray {i}");
+                assert_eq!(mesh.occluded(ray), want[i].is_some(), "{kernel} 2^{k}: occluded, ray {i}");
+                assert_eq!(occluded[i], want[i].is_some(), "{kernel} 2^{k}: occluded_rays, ray {i}");
+            }
+        }
+    });
+}
+
+#[test]
+fn mesh_casts_scale_with_the_direction_on_every_kernel() {
+    let (vertices, indices) = scene_data();
+    let mesh = scaled_mesh(&vertices, &indices, 1.0);
+    let rays = rays();
+    with_each_kernel(|kernel| {
+        let want: Vec<Option<FirstHit>> =
+            rays.iter().map(|&(o, d)| mesh.first_hit(&Ray3::new(o, d))).collect();
+        for j in (-100..=100).step_by(10) {
+            let scale = 2f32.powi(j);
+            let scaled: Vec<Ray3> = rays.iter().map(|&(o, d)| Ray3::new(o, d * scale)).collect();
+            let batch = mesh.first_hits(&scaled);
+            for (i, ray) in scaled.iter().enumerate() {
+                let single = mesh.first_hit(ray);
+                // The sheared vertices do not change; `t` is the same sum times 2^-j.
+                assert!(
+                    same_hit(single, want[i], 1.0 / scale, true),
+                    "{kernel} dir 2^{j}: ray {i}: {single:?}, want {:?} scaled",
+                    want[i]
+                );
+                assert_eq!(batch[i], single, "{kernel} dir 2^{j}: batch against single cast, ray {i}");
+            }
+        }
+    });
+}
+
+#[test]
+fn a_triangle_is_hit_at_every_scale() {
+    let tri = [Vec3::new(0.25, -0.5, 1.0), Vec3::new(1.5, 0.75, 1.25), Vec3::new(-0.75, 1.0, 0.75)];
+    let mut rng = Pcg32::new(5);
+    let mut hits = 0;
+    for _ in 0..200 {
+        // A point of the triangle (or just beside it) and an origin in front of it.
+        let (a, b) = (rng.range(-0.1, 1.0), rng.range(-0.1, 1.0));
+        let target = tri[0] + (tri[1] - tri[0]) * a * 0.6 + (tri[2] - tri[0]) * b * 0.6;
+        let origin = Vec3::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), rng.range(-3.0, -1.0));
+        let want =
+            Triangle3::new(tri[0], tri[1], tri[2]).ray_intersection(&Ray3::new(origin, target - origin));
+        hits += usize::from(matches!(want, RayTriangle::Hit(_)));
+        for k in (-124..=124).step_by(4) {
+            let s = 2f32.powi(k);
+            let scaled = Triangle3::new(tri[0] * s, tri[1] * s, tri[2] * s);
+            let got = scaled.ray_intersection(&Ray3::new(origin * s, target - origin));
+            match (got, want) {
+                (RayTriangle::Hit(g), RayTriangle::Hit(w)) => {
+                    let t = w.t * s;
+                    assert!((g.t - t).abs() <= 4e-7 * t, "2^{k}: t {} against {t}", g.t);
+                    assert!(
+                        (g.u - w.u).abs() <= 2e-7 && (g.v - w.v).abs() <= 2e-7,
+                        "2^{k}: {g:?} against {w:?}"
+                    );
+                    assert_eq!(g.front_facing, w.front_facing);
+                    if k.abs() <= 40 {
+                        assert_eq!((g.t, g.u, g.v), (t, w.u, w.v), "2^{k}: not exactly scaled");
+                    }
+                }
+                (g, w) => assert_eq!(g, w, "2^{k}: ray from {origin} to {target}"),
+            }
+        }
+    }
+    assert!(hits > 100 && hits < 200, "{hits} of 200 rays hit at scale 1");
+}
