@@ -46,8 +46,9 @@
 //!   `2^-50` to `2^50` across), and in `f64` otherwise, so any finite coordinates below
 //!   about `2^126` give the right hit (a hit whose `t` does not fit in `f32` is a miss).
 //!   Direction components so small that their reciprocal overflows (subnormal, below about
-//!   `3e-39`) are taken as parallel by the BVH's box tests, which then can skip a box the
-//!   ray enters far away.
+//!   `3e-39`) are handled by the BVH's box tests for rays with `t_min >= 0`; for lines
+//!   (`t_min < 0`) and in [`BoxSoup`] they are still taken as parallel, which can skip a
+//!   box such a ray enters far away.
 //! - **Validation.** Constructors validate: `try_new` returns a [`ShapeError`] naming the
 //!   field for NaN or infinite values, `min > max`, negative radii or half extents, a zero
 //!   direction, a zero rotation, a zero plane normal or a degenerate triangle; `new`

@@ -168,3 +168,60 @@ fn a_triangle_is_hit_at_every_scale() {
     }
     assert!(hits > 100 && hits < 200, "{hits} of 200 rays hit at scale 1");
 }
+
+/// A ray along `+x` with a subnormal `y` component, `2^-140`, whose reciprocal overflows
+/// `f32`, and a target whose lower side sits at `y = 2^-138`, which the ray reaches at
+/// `x = 4` and crosses by `x = 10` (where `y = 10 * 2^-140`).
+fn subnormal_ray() -> Ray3 {
+    Ray3::new(Vec3::ZERO, Vec3::new(1.0, 2f32.powi(-140), 0.0))
+}
+
+#[test]
+fn a_ray_with_a_subnormal_direction_component_finds_a_mesh_on_every_kernel() {
+    let low = 2f32.powi(-138);
+    // The target triangle (index 0) at x = 10, and an icosphere above it, so that the tree
+    // has nodes to walk.
+    let mut vertices = vec![Vec3::new(10.0, low, -1.0), Vec3::new(10.0, low, 1.0), Vec3::new(10.0, 1.0, 0.0)];
+    let mut indices = vec![[0, 1, 2]];
+    let sphere = scene::icosphere(2);
+    indices.extend(sphere.indices.iter().map(|t| t.map(|i| i + 3)));
+    vertices.extend(sphere.vertices.iter().map(|&v| v + Vec3::new(3.0, 5.0, 0.0)));
+    let mesh = TriMesh::new(vertices, indices).unwrap();
+    let ray = subnormal_ray();
+    let lower = Ray3::new(Vec3::new(0.0, -2f32.powi(-130), 0.0), ray.dir());
+    with_each_kernel(|kernel| {
+        let hit = mesh.first_hit(&ray);
+        assert_eq!(hit.map(|h| (h.triangle, h.t)), Some((0, 10.0)), "{kernel}: first_hit");
+        assert_eq!(mesh.cast_ray(&ray).map(|h| h.t), Some(10.0), "{kernel}: cast_ray");
+        assert!(mesh.occluded(&ray), "{kernel}: occluded");
+        // Batches (the interleaved walks test the root box first).
+        let rays = vec![ray; 40];
+        assert!(mesh.first_hits(&rays).iter().all(|h| h.map(|h| h.t) == Some(10.0)), "{kernel}: first_hits");
+        assert!(mesh.occluded_rays(&rays).iter().all(|&o| o), "{kernel}: occluded_rays");
+        // Started 2^-130 lower, the ray is still below the triangle at x = 10: a miss.
+        assert_eq!(mesh.first_hit(&lower), None, "{kernel}: the lower ray");
+    });
+}
+
+#[test]
+fn a_ray_with_a_subnormal_direction_component_finds_a_box_in_a_bvh() {
+    use raybox::{Aabb3, BuildQuality, Bvh, RayCast};
+    let low = 2f32.powi(-138);
+    let mut boxes = vec![Aabb3::new(Vec3::new(10.0, low, -1.0), Vec3::new(11.0, 1.0, 1.0))];
+    let mut rng = Pcg32::new(3);
+    for _ in 0..200 {
+        let c = Vec3::new(rng.range(-20.0, 20.0), rng.range(2.0, 20.0), rng.range(-20.0, 20.0));
+        boxes.push(Aabb3::new(c, c + Vec3::splat(0.5)));
+    }
+    let ray = subnormal_ray();
+    for quality in [BuildQuality::Fast, BuildQuality::Balanced] {
+        let bvh = Bvh::build(&boxes, quality).unwrap();
+        with_each_kernel(|kernel| {
+            let hit = bvh.cast_ray(&ray, |i, r| boxes[i as usize].cast_ray(r).map(|h| h.t));
+            // The entry is at x = 10 (y reached the box at t = 2^-138 / 2^-140 = 4).
+            assert_eq!(hit, Some((0, 10.0)), "{quality:?} {kernel}: cast_ray");
+            let any = bvh.any_hit(&ray, |i, r| boxes[i as usize].cast_ray(r).is_some());
+            assert_eq!(any, Some(0), "{quality:?} {kernel}: any_hit");
+        });
+    }
+}

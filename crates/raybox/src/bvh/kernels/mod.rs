@@ -134,8 +134,24 @@ impl PreparedRay {
         let [near, far] = PLANE_ROWS[octant];
         // (`-0.0 + 0.0` is `+0.0`: the fused test's integer `max` needs `t_min >= +0`.)
         let t_min = t_min + 0.0;
-        let (r_near, r_far) =
-            if t_min >= 0.0 { (r * (1.0 - RDIR_SCALE), r * (1.0 + RDIR_SCALE)) } else { (r, r) };
+        let (r_near, r_far) = if t_min >= 0.0 {
+            // A subnormal component's reciprocal overflows to `±inf`, and a near plane's `t`
+            // would then be `±inf` where the exact one is finite: a false miss. Any finite
+            // multiplier of the same sign and no greater magnitude keeps the near planes
+            // conservative (the proof of `RDIR_SCALE` holds with `r` made smaller), so
+            // reciprocals beyond `±2^127` become `±2^127` (an overflowed one is at least
+            // `2^128`); `±inf` stays where `d = ±0` (parallel), and the far planes keep
+            // `±inf`, which is at least their exact `t`. (Rays with `t_min < 0` keep `r`.)
+            let big = (1u128 << 127) as f32;
+            let near = glam::Vec3A::select(
+                glam::Vec3A::from(dir).cmpeq(glam::Vec3A::ZERO),
+                r,
+                r.clamp(glam::Vec3A::splat(-big), glam::Vec3A::splat(big)),
+            );
+            (near * (1.0 - RDIR_SCALE), r * (1.0 + RDIR_SCALE))
+        } else {
+            (r, r)
+        };
         let o = glam::Vec3A::from(origin);
         let (q_near, q_far) = (step_up(o * r_near), step_down(o * r_far));
         // (One mask, no branch per vector: the directions' signs make branches here
@@ -187,8 +203,8 @@ impl PreparedRay {
             let mut t_exit = t_max;
             for k in 0..3 {
                 // As in `Scalar::intersect`: NaN (0 * inf) is dropped by max/min.
-                t_enter = t_enter.max((planes[self.near[k]] - self.origin[k]) * self.rdir[k]);
-                t_exit = t_exit.min((planes[self.far[k]] - self.origin[k]) * self.rdir[k]);
+                t_enter = t_enter.max((planes[self.near[k]] - self.origin[k]) * self.r_near[k]);
+                t_exit = t_exit.min((planes[self.far[k]] - self.origin[k]) * self.r_far[k]);
             }
             padded(t_enter, t_exit).is_some()
         }
@@ -205,14 +221,14 @@ impl PreparedRay {
         unsafe {
             let v = |a: [f32; 3], last: f32| _mm_set_ps(last, a[2], a[1], a[0]);
             let o = v(self.origin, 0.0);
-            let r = v(self.rdir, 0.0);
-            // Lane 3 (zeros) takes no part in the result.
-            let t0 = _mm_mul_ps(_mm_sub_ps(v(min, 0.0), o), r);
-            let t1 = _mm_mul_ps(_mm_sub_ps(v(max, 0.0), o), r);
             // Lanes where the ray runs down the axis meet the max plane first.
-            let down = _mm_cmplt_ps(r, _mm_setzero_ps());
-            let t_near = _mm_or_ps(_mm_and_ps(down, t1), _mm_andnot_ps(down, t0));
-            let t_far = _mm_or_ps(_mm_and_ps(down, t0), _mm_andnot_ps(down, t1));
+            let down = _mm_cmplt_ps(v(self.rdir, 0.0), _mm_setzero_ps());
+            let (min, max) = (v(min, 0.0), v(max, 0.0));
+            let p_near = _mm_or_ps(_mm_and_ps(down, max), _mm_andnot_ps(down, min));
+            let p_far = _mm_or_ps(_mm_and_ps(down, min), _mm_andnot_ps(down, max));
+            // Lane 3 (zeros) takes no part in the result.
+            let t_near = _mm_mul_ps(_mm_sub_ps(p_near, o), v(self.r_near, 0.0));
+            let t_far = _mm_mul_ps(_mm_sub_ps(p_far, o), v(self.r_far, 0.0));
             // maxps/minps return their second operand when either is NaN (0 * inf, a
             // parallel ray on the plane): NaN is dropped, as in the node kernels.
             let t_near = _mm_max_ps(t_near, _mm_set1_ps(self.t_min));
