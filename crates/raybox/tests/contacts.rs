@@ -18,8 +18,8 @@ use glam::{Quat, Vec2, Vec3};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use raybox::{
-    Aabb2, Aabb3, Circle, ClosestPoint, Contact, Contact2, Contact3, Obb2, Obb3, Overlaps, Plane, ShapeError,
-    Sphere, Triangle3,
+    Aabb2, Aabb3, Capsule3, Circle, ClosestPoint, Contact, Contact2, Contact3, Distance, Obb2, Obb3,
+    Overlaps, Plane, ShapeError, Sphere, Triangle3,
 };
 use serde_json::Value;
 
@@ -379,4 +379,121 @@ proptest! {
         prop_assert_eq!(Segment3::new(e3(p), e3(q)).distance(&g3), 0.0);
         check_contact(&c3, &g3)?;
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// Coordinates near f32::MAX and boxes far larger than the contact
+// ---------------------------------------------------------------------------------------
+
+/// A ball and an oriented box whose centres are `2 f32::MAX` apart: the `f32` move into
+/// the box frame overflows (`-MAX - MAX = -inf`, then `0 · inf = NaN` in the rotation) and
+/// the contact came out NaN, or `Some` for shapes far apart. In `f64` the answers are
+/// exact: here the ball reaches exactly to the box's face `x = 0` (touching, depth 0), and
+/// a unit ball at the far corner of the coordinates is apart.
+#[test]
+fn ball_and_oriented_box_near_f32_max() {
+    let m = f32::MAX;
+    for q in [Quat::IDENTITY, Quat::from_xyzw(1.0, 0.0, 0.0, 1.0)] {
+        // Spans x in [0, 2 MAX] (valid: a finite centre and half extents), |y|, |z| <= 1.
+        let wall = Obb3::new(Vec3::new(m, 0.0, 0.0), Vec3::new(m, 1.0, 1.0), q);
+        let ball = Sphere::new(Vec3::new(-m, 0.0, 0.0), m);
+        assert!(ball.overlaps(&wall) && wall.overlaps(&ball), "{q}");
+        let c = ball.contact(&wall).expect("touching");
+        assert_eq!((c.normal, c.depth, c.points.as_slice()), (Vec3::X, 0.0, &[Vec3::ZERO][..]), "{q}");
+        assert_eq!(wall.contact(&ball).map(|c| c.normal), Some(Vec3::NEG_X));
+        assert_eq!(ball.distance(&wall), 0.0);
+        let far = Sphere::new(Vec3::splat(-m), 1.0);
+        let corner_box = Obb3::new(Vec3::splat(0.75 * m), Vec3::ONE, q);
+        assert!(far.contact(&corner_box).is_none() && !far.overlaps(&corner_box));
+    }
+    let wall = Obb2::new(Vec2::new(m, 0.0), Vec2::new(m, 1.0), 0.0);
+    let disc = Circle::new(Vec2::new(-m, 0.5), m);
+    let c = disc.contact(&wall).expect("touching");
+    assert_eq!((c.normal, c.depth, c.points.as_slice()), (Vec2::X, 0.0, &[Vec2::new(0.0, 0.5)][..]));
+    assert!(
+        Circle::new(Vec2::splat(-m), 1.0)
+            .contact(&Obb2::new(Vec2::splat(0.75 * m), Vec2::ONE, 0.5))
+            .is_none()
+    );
+}
+
+/// An AABB spanning `[1, 1e10]`: the box–OBB contact and overlap take it from its corners
+/// (its `f32` centre and half extents, `5e9 ± 5e9`, put the near face at 0). An OBB
+/// reaching 0.1 past the face `x = 1` is 0.1 deep; one ending at 0.9 is apart. (The depth
+/// is a difference of projections measured from the centre `5e9`, where `f64` rounds by
+/// `5e-7`: hence the tolerance of `4e-6`.)
+#[test]
+fn aabb_spanning_1_to_1e10_against_small_oriented_boxes() {
+    let big = Aabb3::new(Vec3::ONE, Vec3::splat(1e10));
+    let deep = Obb3::new(Vec3::new(0.9, 2.0, 2.0), Vec3::splat(0.2), Quat::IDENTITY);
+    let want = f64::from(0.9f32) + f64::from(0.2f32) - 1.0;
+    let c = big.contact(&deep).expect("overlapping");
+    assert!((f64::from(c.depth) - want).abs() < 4e-6 && c.normal == Vec3::NEG_X, "{c:?}, want {want}");
+    for p in &c.points {
+        assert!((f64::from(p.x) - (1.0 + want / 2.0)).abs() < 4e-6, "{p}: midway between the faces");
+    }
+    let apart = Obb3::new(Vec3::new(0.7, 2.0, 2.0), Vec3::splat(0.2), Quat::IDENTITY);
+    assert!(big.contact(&apart).is_none() && !apart.overlaps(&big));
+    let big2 = Aabb2::new(Vec2::ONE, Vec2::splat(1e10));
+    let deep2 = Obb2::new(Vec2::new(0.9, 2.0), Vec2::splat(0.2), 0.0);
+    let c = big2.contact(&deep2).expect("overlapping");
+    assert!((f64::from(c.depth) - want).abs() < 4e-6 && c.normal == Vec2::NEG_X, "{c:?}");
+    assert!(big2.contact(&Obb2::new(Vec2::new(0.7, 2.0), Vec2::splat(0.2), 0.0)).is_none());
+}
+
+/// Capsules next to the face `x = 0` of an oriented box spanning `[0, 2^34]` or
+/// `[0, 2^41]`: a core `g` from the face (radius 0.5) is `0.5 - g` deep, one `g + 0.5` away
+/// is apart by `g` and a sweep along `+x` meets the box at `t = g`. GJK on the whole box
+/// measured its tolerances against the far corners: a core gap below about `1e-12` of them
+/// read as contact (depth 0.5, and at `2^41` the apart capsule overlapped, at distance 0 and
+/// `t = 0`); on the box cut down near the capsule the gaps are exact.
+#[test]
+fn capsules_beside_a_huge_oriented_box() {
+    use raybox::Sweep;
+    for (e, g) in [(33, 0.005f32), (40, 0.1)] {
+        let h = 2f32.powi(e);
+        for q in [Quat::IDENTITY, Quat::from_xyzw(0.0, 1.0, 0.0, 1.0)] {
+            let big = Obb3::new(Vec3::splat(h), Vec3::splat(h), q);
+            let at = |x: f32| Capsule3::new(Vec3::new(x, 3.0, 3.0), Vec3::new(x, 3.0, 9.0), 0.5);
+            let c = big.contact(&at(-g)).expect("overlapping");
+            let want = 0.5 - f64::from(g);
+            let n_err = (c.normal - Vec3::NEG_X).length();
+            assert!((f64::from(c.depth) - want).abs() < 1e-7 && n_err < 1e-6, "2^{e} {q}: {c:?}");
+            let apart = at(-g - 0.5);
+            let want = f64::from(-g - 0.5).abs() - 0.5; // g, as rounded in the capsule's x
+            assert!(big.contact(&apart).is_none() && !big.overlaps(&apart), "2^{e} {q}");
+            assert!((f64::from(big.distance(&apart)) - want).abs() < 1e-7, "2^{e} {q}");
+            let hit = apart.sweep(Vec3::X, &big).expect("reaches the face");
+            let n_err = (hit.normal - Vec3::NEG_X).length();
+            assert!((f64::from(hit.t) - want).abs() < 1e-7 && n_err < 1e-6, "2^{e} {q}: {hit:?}");
+        }
+    }
+}
+
+/// An AABB one `f32` ulp wide at `1e10` (`[1e10, 1e10 + 1024]` on x): its `f32` centre
+/// `1e10 + 512` rounds to `1e10 + 1024`, a box shifted by half its width. An OBB 424 past
+/// its face is apart, though the shifted box overlaps it by 88; one reaching 200 into it
+/// from below overlaps, though it falls 312 short of the shifted box. The `f32` filter of
+/// the separating-axis test, measuring its bound against the boxes' sizes (a few thousand),
+/// took the shifted box's answers as certain; its bound now also covers the centre's
+/// rounding (`2⁻²² |c|`), and the exact `f64` test, on the AABB's corners, decides.
+#[test]
+fn aabb_whose_f32_centre_rounds_against_an_obb() {
+    let aabb = Aabb3::new(Vec3::new(1e10, 0.0, 0.0), Vec3::new(1e10 + 1024.0, 1.0, 1.0));
+    assert_eq!(aabb.center().x, 1e10 + 1024.0); // the rounding this test is about
+    for q in [Quat::IDENTITY, Quat::from_xyzw(0.0, 0.0, 1.0, 1.0)] {
+        let obb = Obb3::new(Vec3::new(1e10 + 2048.0, 0.5, 0.5), Vec3::splat(600.0), q);
+        assert!(!aabb.overlaps(&obb) && !obb.overlaps(&aabb) && aabb.contact(&obb).is_none(), "{q}");
+        assert!((aabb.distance(&obb) - 424.0).abs() < 1e-3, "{q}: {}", aabb.distance(&obb));
+        let touching = Obb3::new(Vec3::new(1e10 + 2048.0, 0.5, 0.5), Vec3::splat(1024.0), q);
+        let c = aabb.contact(&touching).expect("touching at x = 1e10 + 1024");
+        assert!(c.depth == 0.0 && c.normal == Vec3::X, "{q}: {c:?}");
+        // From below: 200 into the box, though 312 short of the shifted one.
+        let into = Obb3::new(Vec3::new(1e10 - 1024.0, 0.5, 0.5), Vec3::splat(1224.0), q);
+        let c = aabb.contact(&into).expect("200 deep");
+        assert!(aabb.overlaps(&into) && c.depth == 200.0 && c.normal == Vec3::NEG_X, "{q}: {c:?}");
+    }
+    let aabb2 = Aabb2::new(Vec2::new(1e10, 0.0), Vec2::new(1e10 + 1024.0, 1.0));
+    let obb2 = Obb2::new(Vec2::new(1e10 + 2048.0, 0.5), Vec2::splat(600.0), 0.0);
+    assert!(!aabb2.overlaps(&obb2) && aabb2.contact(&obb2).is_none());
 }

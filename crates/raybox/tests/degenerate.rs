@@ -1,7 +1,7 @@
 //! Degenerate but valid shapes (zero radii, zero extents, zero-length cores, coincident
 //! shapes) through every new query: answers that make sense, never NaN, never a panic.
 
-use glam::{Quat, Vec3};
+use glam::{Quat, Vec2, Vec3};
 use raybox::{
     Aabb3, Capsule3, ClosestPoint, Contact, Contact3, Distance, Obb3, Overlaps, Plane, Segment3, Sphere,
     Sweep, SweepHit3, Triangle3,
@@ -181,4 +181,67 @@ fn slabs_that_all_overflow_are_no_hit() {
     // A ray that does enter, with the same tiny direction's scale, still hits.
     let near = raybox::Ray3::new(Vec3::new(1.5, 1.5, 0.0), Vec3::new(1e-30, 1e-29, 0.0));
     assert!(raybox::RayCast::ray_span(&unit, &near).is_some_and(|s| s.t_enter == 0.0));
+}
+
+/// Found by an audit: oriented boxes and points `2 f32::MAX` apart. The `f32` move into the
+/// box frame overflowed (`-MAX - MAX = -inf`), and the rotation then made `0 · inf` or
+/// `inf - inf`: NaN closest points and distances. The answers are exact in `f64` and
+/// finite here (the boxes reach to 0; a valid box may extend past `f32::MAX`).
+#[test]
+fn oriented_box_point_queries_near_f32_max() {
+    use raybox::{ContainsPoint, Obb2};
+    let m = f32::MAX;
+    // x in [0, 2 MAX], |y|, |z| <= 1; and the same box turned a quarter about z, so that its
+    // long axis is the world y axis (a turn by an exact integer quaternion).
+    let along_x = Obb3::new(Vec3::new(m, 0.0, 0.0), Vec3::new(m, 1.0, 1.0), Quat::IDENTITY);
+    let p = Vec3::new(-m, 0.5, -0.25);
+    assert_eq!(along_x.point_to_local(p), Vec3::new(f32::NEG_INFINITY, 0.5, -0.25));
+    assert_eq!(along_x.closest_point(p), Vec3::new(0.0, 0.5, -0.25));
+    assert_eq!(along_x.distance_to_point(p), m);
+    assert!(!along_x.contains_point(p));
+    let along_y =
+        Obb3::new(Vec3::new(0.0, m, 0.0), Vec3::new(m, 1.0, 1.0), Quat::from_xyzw(0.0, 0.0, 1.0, 1.0));
+    let q = Vec3::new(0.5, -m, 2.0);
+    assert_eq!(along_y.closest_point(q), Vec3::new(0.5, 0.0, 1.0));
+    assert_eq!(along_y.distance_to_point(q), m); // sqrt(MAX² + 1) rounds to MAX
+    assert!(!along_y.contains_point(q) && along_y.contains_point(Vec3::new(0.5, 0.0, 1.0)));
+    // A point 2 MAX · √2 away: the distance is beyond f32, +inf (not NaN).
+    let corner = Obb3::new(Vec3::splat(m), Vec3::ONE, Quat::from_rotation_z(0.5));
+    assert_eq!(corner.distance_to_point(Vec3::new(-m, -m, m)), f32::INFINITY);
+    assert!(corner.closest_point(Vec3::new(-m, -m, m)).is_finite());
+    // 2D.
+    let wall = Obb2::new(Vec2::new(m, 0.0), Vec2::new(m, 1.0), 0.0);
+    let p2 = Vec2::new(-m, 0.5);
+    assert_eq!((wall.closest_point(p2), wall.distance_to_point(p2)), (Vec2::new(0.0, 0.5), m));
+    assert!(!wall.contains_point(p2));
+}
+
+/// Found by an audit: a capsule cast whose hit lies on the core (a zero radius) took its
+/// normal from `-dir.normalize()` in `f32`, where `|dir|²` of a direction near `1e-20` is
+/// subnormal (a normal of length 1.0000026) and below `1e-23` zero (inf, NaN); a direction
+/// so tiny that the entry `t` overflows put the hit point at infinity, and the normal
+/// (from that point) was NaN too. Normals are now unit for every non-zero direction.
+#[test]
+fn capsule_casts_with_tiny_directions_have_unit_normals() {
+    use raybox::{Capsule2, Ray2, Ray3, RayCast};
+    let unit = |n: f32| (n - 1.0).abs() <= 1e-6; // normalised in f64, rounded once to f32
+    for s in [1e-20f32, 1e-25, 1e-30, 1e-38, f32::from_bits(1)] {
+        // Zero radius: the entry is on the core, the normal faces the ray.
+        let stick = Capsule2::new(Vec2::new(0.0, -1.0), Vec2::new(0.0, 1.0), 0.0);
+        let hit = stick.cast_ray(&Ray2::new(Vec2::new(-5.0, 0.3), Vec2::new(s, 0.0))).expect("hit");
+        assert!(unit(hit.normal.length()) && hit.normal == Vec2::NEG_X, "{s}: {hit:?}");
+        let stick3 = Capsule3::new(Vec3::new(0.0, -1.0, 0.0), Vec3::new(0.0, 1.0, 0.0), 0.0);
+        let dir = Vec3::new(s, 0.0, -s);
+        let hit = stick3.cast_ray(&Ray3::new(Vec3::new(-5.0, 0.3, 5.0), dir)).expect("hit");
+        let want = Vec3::new(-1.0, 0.0, 1.0) / 2f32.sqrt();
+        assert!(unit(hit.normal.length()) && (hit.normal - want).length() < 1e-6, "{s}: {hit:?}");
+        // Radius 1: the entry is on the body, 0.1 off the ray's plane through the axis.
+        let body = Capsule3::new(Vec3::new(0.0, -1.0, 0.0), Vec3::new(0.0, 1.0, 0.0), 1.0);
+        let hit = body.cast_ray(&Ray3::new(Vec3::new(-5.0, 0.3, 0.1), Vec3::new(s, 0.0, 0.0))).expect("hit");
+        let want = Vec3::new(-(0.99f32.sqrt()), 0.0, 0.1);
+        assert!(unit(hit.normal.length()) && (hit.normal - want).length() < 1e-6, "{s}: {hit:?}");
+        if s >= 1e-30 {
+            assert!((f64::from(hit.t) * f64::from(s) - (5.0 - 0.99f64.sqrt())).abs() < 1e-5, "{s}: {hit:?}");
+        }
+    }
 }

@@ -17,8 +17,8 @@ use glam::{Quat, Vec2, Vec3};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use raybox::{
-    Aabb2, Aabb3, Circle, ClosestPoint, ContainsPoint, Distance, Obb2, Obb3, Overlaps, Ray2, Ray3, RayCast,
-    ShapeError, Sphere,
+    Aabb2, Aabb3, Capsule3, Circle, ClosestPoint, Contact, ContainsPoint, Distance, Obb2, Obb3, Overlaps,
+    Ray2, Ray3, RayCast, Segment3, ShapeError, Sphere,
 };
 use serde_json::Value;
 
@@ -339,4 +339,96 @@ proptest! {
         check_far(&s, &o)?; check_far(&b, &o)?; check_far(&o, &o.moved(Vec3::X))?; check_far(&c, &o)?;
         check_far(&c, &d)?; check_far(&s, &c)?;
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// Boxes ten orders of magnitude larger than the gap (GJK's near face)
+// ---------------------------------------------------------------------------------------
+
+/// `got` within `1e-6 (1 + want)` of `want`: GJK converges to `1e-10` relative in `f64` on
+/// the parts of the cores near each other, and the distance is rounded once to `f32`
+/// (`6e-8` relative); the near faces' coordinates (1 and 0) are exact in `f64`.
+fn near(got: f32, want: f64) -> bool {
+    (f64::from(got) - want).abs() <= 1e-6 * (1.0 + want)
+}
+
+/// Shapes next to the near corner of a box spanning `[1, 1e10]` on every axis, with exact
+/// distances along the axes: `a.distance(&b)` and `b.distance(&a)` both find the face
+/// `x = 1`. (GJK saw the box through its `f32` centre and half extents, `5e9 ± 5e9`, whose
+/// near face is at 0, and its tolerances, relative to the far corners, read small gaps as
+/// contact.)
+#[test]
+fn boxes_spanning_1_to_1e10_keep_their_near_face() {
+    let big = Aabb3::new(Vec3::ONE, Vec3::splat(1e10));
+    let gap = |x: f32| 1.0 - f64::from(x); // from x < 1 to the face x = 1
+    let aabbs = [
+        (Aabb3::new(Vec3::new(-3.0, 2.0, 2.0), Vec3::new(0.5, 3.0, 3.0)), gap(0.5)),
+        (Aabb3::new(Vec3::new(-3.0, 5.0, 5.0), Vec3::new(0.99, 6.0, 6.0)), gap(0.99)),
+        (Aabb3::new(Vec3::splat(-2.0), Vec3::splat(-1.0)), 2.0 * 3f64.sqrt()), // corner: (2, 2, 2)
+    ];
+    for (small, want) in aabbs {
+        let (ab, ba) = (big.distance(&small), small.distance(&big));
+        assert!(near(ab, want) && ab == ba, "{small:?}: {ab} and {ba}, want {want}");
+        let (on_big, on_small) = big.closest_points(&small);
+        assert!(near((on_small - on_big).length(), want) && on_big.x == 1.0, "{on_big} {on_small}");
+    }
+    // Oriented boxes: axis-aligned, and turned by exact quarter turns (the same cube).
+    for q in [Quat::IDENTITY, Quat::from_xyzw(1.0, 0.0, 0.0, 1.0), Quat::from_xyzw(0.0, 0.0, 1.0, 1.0)] {
+        let o = Obb3::new(Vec3::new(-1.0, 2.5, 2.5), Vec3::splat(0.5), q);
+        let (ab, ba) = (big.distance(&o), o.distance(&big));
+        assert!(near(ab, 1.5) && ab == ba && !big.overlaps(&o), "{q}: {ab} {ba}");
+    }
+    let capsule = Capsule3::new(Vec3::new(-2.0, 3.0, 3.0), Vec3::new(-2.0, 3.0, 7.0), 0.5);
+    assert!(near(big.distance(&capsule), 2.5) && near(capsule.distance(&big), 2.5));
+    let ball = Sphere::new(Vec3::new(-0.25, 4.0, 4.0), 0.75);
+    assert!(near(big.distance(&ball), 0.5) && near(ball.distance(&big), 0.5));
+    let segment = Segment3::new(Vec3::new(-1.0, 2.0, 2.0), Vec3::new(-1.0, 8.0, 2.0));
+    assert!(near(big.distance(&segment), 2.0) && near(segment.distance(&big), 2.0));
+    // 2D: the same box, a rectangle.
+    let big2 = Aabb2::new(Vec2::ONE, Vec2::splat(1e10));
+    let small2 = Aabb2::new(Vec2::new(-3.0, 2.0), Vec2::new(0.5, 3.0));
+    assert!(near(big2.distance(&small2), 0.5) && near(small2.distance(&big2), 0.5));
+    let diamond = Obb2::new(Vec2::new(0.25, 3.0), Vec2::splat(0.5), std::f32::consts::FRAC_PI_2);
+    assert!(near(big2.distance(&diamond), 0.25) && near(diamond.distance(&big2), 0.25));
+}
+
+/// An oriented box spanning `[0, 2^34]` (and `[0, 2^41]`), exactly representable, against
+/// small shapes 0.03 to 2 from its face `x = 0`: GJK distances (boxes, capsules) and the
+/// ball's, whose zero the `f32` overlap test decided (`f32` box-frame coordinates near
+/// `2^33` are 1/1024 apart, so a gap of 0.03 read as touching).
+#[test]
+fn huge_oriented_boxes_keep_small_gaps() {
+    for e in [33, 40] {
+        let h = 2f32.powi(e);
+        for q in [Quat::IDENTITY, Quat::from_xyzw(0.0, 1.0, 0.0, 1.0), Quat::from_xyzw(1.0, 1.0, 1.0, 1.0)] {
+            let big = Obb3::new(Vec3::splat(h), Vec3::splat(h), q);
+            for gap in [0.03f32, 0.5, 2.0] {
+                let ball = Sphere::new(Vec3::new(-gap - 0.25, 5.0, 5.0), 0.25);
+                let want = f64::from(-gap - 0.25).abs() - 0.25; // the centre's x, less the radius
+                let (ab, ba) = (big.distance(&ball), ball.distance(&big));
+                assert!(near(ab, want) && ab == ba, "2^{e} {q} gap {gap}: {ab}, want {want}");
+                assert!(!big.overlaps(&ball) && big.contact(&ball).is_none());
+                let small = Obb3::new(Vec3::new(-gap - 0.5, 3.0, 3.0), Vec3::splat(0.5), Quat::IDENTITY);
+                let want = f64::from(-gap - 0.5).abs() - 0.5;
+                assert!(near(big.distance(&small), want), "2^{e} {q}: {}", big.distance(&small));
+                let aabb = Aabb3::new(Vec3::new(-gap - 1.0, 3.0, 3.0), Vec3::new(-gap, 4.0, 4.0));
+                assert!(near(big.distance(&aabb), f64::from(gap)) && !aabb.overlaps(&big));
+                let capsule =
+                    Capsule3::new(Vec3::new(-gap - 0.5, 3.0, 3.0), Vec3::new(-gap - 0.5, 3.0, 9.0), 0.5);
+                let want = f64::from(-gap - 0.5).abs() - 0.5;
+                assert!(near(capsule.distance(&big), want), "2^{e} {q}: {}", capsule.distance(&big));
+            }
+        }
+    }
+}
+
+/// Two boxes both spanning `1e10`, their faces 0.01 apart: neither can be cut down to the
+/// other's size, and GJK's answer stays within `f64` rounding of the far corners (`2e-6`).
+#[test]
+fn two_huge_boxes_close_together() {
+    let a = Aabb3::new(Vec3::ONE, Vec3::splat(1e10));
+    let b = Aabb3::new(Vec3::new(-1e10, 1.0, 1.0), Vec3::new(0.99, 1e10, 1e10));
+    let want = 1.0 - f64::from(0.99f32);
+    let (ab, ba) = (a.distance(&b), b.distance(&a));
+    assert!((f64::from(ab) - want).abs() < 1e-5 && (f64::from(ba) - want).abs() < 1e-5, "{ab} {ba}");
 }

@@ -4,7 +4,7 @@
 //! the world by a rotation and a translation: `world = center + rotation * local`. The
 //! columns of the rotation matrix are the box axes in world coordinates.
 
-use glam::{DMat3, DQuat, Mat2, Mat3, Quat, Vec2, Vec3};
+use glam::{DMat3, DQuat, DVec2, DVec3, Mat2, Mat3, Quat, Vec2, Vec3};
 
 use crate::error::{ShapeError, check_finite, check_non_negative};
 use crate::{Aabb2, Aabb3};
@@ -215,16 +215,35 @@ impl Obb2 {
 
     /// A world point in the box's frame (where the box is `[-half_extents, half_extents]`).
     ///
+    /// In `f32`; when that overflows (coordinates near `f32::MAX`, whose differences
+    /// exceed it), in `f64`, rounded to `f32`: a local coordinate beyond `f32`'s range is
+    /// then `±inf`, never NaN.
+    ///
     /// ```
     /// use raybox::Obb2;
     /// use glam::{Mat2, Vec2};
     /// let b = Obb2::try_from_rotation(Vec2::new(1.0, 0.0), Vec2::ONE, Vec2::Y).unwrap(); // turned 90 degrees
     /// assert_eq!(b.point_to_local(Vec2::new(1.0, 2.0)), Vec2::new(2.0, 0.0));
+    /// let far = Obb2::new(Vec2::splat(f32::MAX), Vec2::ONE, 0.0);
+    /// assert_eq!(far.point_to_local(Vec2::new(-f32::MAX, f32::MAX)), Vec2::new(f32::NEG_INFINITY, 0.0));
     /// ```
     #[inline]
     #[must_use]
     pub fn point_to_local(&self, point: Vec2) -> Vec2 {
-        self.rotation.transpose() * (point - self.center)
+        let local = self.rotation.transpose() * (point - self.center);
+        if local.is_finite() { local } else { self.point_to_local_f64(point).as_vec2() }
+    }
+
+    /// [`Self::point_to_local`] in `f64` (no overflow for any `f32` inputs).
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn point_to_local_f64(&self, point: Vec2) -> DVec2 {
+        self.rotation.as_dmat2().transpose() * (point.as_dvec2() - self.center.as_dvec2())
+    }
+
+    /// [`Self::point_to_world`] in `f64`.
+    pub(crate) fn point_to_world_f64(&self, local: DVec2) -> DVec2 {
+        self.center.as_dvec2() + self.rotation.as_dmat2() * local
     }
 
     /// A point of the box's frame in world coordinates.
@@ -450,16 +469,36 @@ impl Obb3 {
 
     /// A world point in the box's frame (where the box is `[-half_extents, half_extents]`).
     ///
+    /// In `f32`; when that overflows (coordinates near `f32::MAX`, whose differences
+    /// exceed it), in `f64`, rounded to `f32`: a local coordinate beyond `f32`'s range is
+    /// then `±inf`, never NaN.
+    ///
     /// ```
     /// use raybox::Obb3;
     /// use glam::{Mat3, Quat, Vec3};
     /// let b = Obb3::new(Vec3::X, Vec3::ONE, Quat::from_xyzw(0.0, 0.0, 1.0, 1.0));
     /// assert_eq!(b.point_to_local(Vec3::new(1.0, 2.0, 0.0)), Vec3::new(2.0, 0.0, 0.0));
+    /// let far = Obb3::new(Vec3::splat(f32::MAX), Vec3::ONE, Quat::IDENTITY);
+    /// let local = far.point_to_local(Vec3::new(-f32::MAX, f32::MAX, f32::MAX));
+    /// assert_eq!(local, Vec3::new(f32::NEG_INFINITY, 0.0, 0.0));
     /// ```
     #[inline]
     #[must_use]
     pub fn point_to_local(&self, point: Vec3) -> Vec3 {
-        self.rotation.transpose() * (point - self.center)
+        let local = self.rotation.transpose() * (point - self.center);
+        if local.is_finite() { local } else { self.point_to_local_f64(point).as_vec3() }
+    }
+
+    /// [`Self::point_to_local`] in `f64` (no overflow for any `f32` inputs).
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn point_to_local_f64(&self, point: Vec3) -> DVec3 {
+        self.rotation.as_dmat3().transpose() * (point.as_dvec3() - self.center.as_dvec3())
+    }
+
+    /// [`Self::point_to_world`] in `f64`.
+    pub(crate) fn point_to_world_f64(&self, local: DVec3) -> DVec3 {
+        self.center.as_dvec3() + self.rotation.as_dmat3() * local
     }
 
     /// A point of the box's frame in world coordinates.

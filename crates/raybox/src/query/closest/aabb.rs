@@ -8,10 +8,19 @@ use crate::{Aabb2, Aabb3, ClosestPoint, ContainsPoint};
 /// The squared distance from `point` to the box `[min, max]`, in `f64`:
 /// `Σ (p_i - clamp(p_i, min_i, max_i))²`.
 pub(crate) fn aabb_distance_squared<const N: usize>(point: [f32; N], min: [f32; N], max: [f32; N]) -> f64 {
+    aabb_distance_squared_f64(point.map(f64::from), min.map(f64::from), max.map(f64::from))
+}
+
+/// [`aabb_distance_squared`] on `f64` inputs.
+pub(crate) fn aabb_distance_squared_f64<const N: usize>(
+    point: [f64; N],
+    min: [f64; N],
+    max: [f64; N],
+) -> f64 {
     (0..N)
         .map(|i| {
-            let p = f64::from(point[i]);
-            let gap = p - p.clamp(f64::from(min[i]), f64::from(max[i]));
+            let p = point[i];
+            let gap = p - p.clamp(min[i], max[i]);
             gap * gap
         })
         .sum()

@@ -10,6 +10,6 @@ mod segment;
 mod sphere;
 mod triangle;
 
-pub(crate) use aabb::aabb_distance_squared;
+pub(crate) use aabb::{aabb_distance_squared, aabb_distance_squared_f64};
 pub(crate) use segment::{closest_point_on_segment, closest_points_segment_segment};
 pub(crate) use triangle::closest_point_on_triangle;

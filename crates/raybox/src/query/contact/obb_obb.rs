@@ -28,6 +28,7 @@
 use glam::{DVec2, DVec3, Vec2, Vec3};
 
 use crate::query::closest::closest_points_segment_segment;
+use crate::query::overlap::{aabb_centre_half2, aabb_centre_half3};
 use crate::{Aabb2, Aabb3, Contact, Contact2, Contact3, ContactPoints2, ContactPoints3, Obb2, Obb3};
 
 /// How much shallower (relative to the sum of the boxes' largest half extents) an
@@ -60,9 +61,11 @@ impl Box2 {
             h: b.half_extents().as_dvec2().into(),
         }
     }
-    /// The box as the overlap test sees it (an OBB with the identity rotation).
+    /// The box as the overlap test sees it (an OBB with the identity rotation, its centre
+    /// and half extents in `f64` from the corners).
     pub(crate) fn from_aabb(b: &Aabb2) -> Self {
-        Self { c: b.center().as_dvec2(), axes: [DVec2::X, DVec2::Y], h: b.half_extents().as_dvec2().into() }
+        let (c, h) = aabb_centre_half2(b);
+        Self { c, axes: [DVec2::X, DVec2::Y], h: h.into() }
     }
     fn radius(&self, l: DVec2) -> f64 {
         (0..2).map(|k| self.h[k] * self.axes[k].dot(l).abs()).sum()
@@ -77,13 +80,11 @@ impl Box3 {
             h: b.half_extents().as_dvec3().into(),
         }
     }
-    /// The box as the overlap test sees it (an OBB with the identity rotation).
+    /// The box as the overlap test sees it (an OBB with the identity rotation, its centre
+    /// and half extents in `f64` from the corners).
     pub(crate) fn from_aabb(b: &Aabb3) -> Self {
-        Self {
-            c: b.center().as_dvec3(),
-            axes: [DVec3::X, DVec3::Y, DVec3::Z],
-            h: b.half_extents().as_dvec3().into(),
-        }
+        let (c, h) = aabb_centre_half3(b);
+        Self { c, axes: [DVec3::X, DVec3::Y, DVec3::Z], h: h.into() }
     }
     fn radius(&self, l: DVec3) -> f64 {
         (0..3).map(|k| self.h[k] * self.axes[k].dot(l).abs()).sum()

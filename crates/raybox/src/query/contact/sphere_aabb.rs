@@ -10,7 +10,7 @@
 //!
 //! The decision `|q - c|² <= r²` is the overlap test's, in `f64` on the same values.
 
-use crate::query::closest::aabb_distance_squared;
+use crate::query::closest::aabb_distance_squared_f64;
 use crate::query::contact::reverse_contact;
 use crate::{Aabb2, Aabb3, Circle, Contact, Contact2, Contact3, ContactPoints2, ContactPoints3, Sphere};
 use glam::{DVec2, DVec3};
@@ -29,13 +29,20 @@ pub(crate) fn ball_box_contact<const N: usize>(
     min: [f32; N],
     max: [f32; N],
 ) -> Option<BallBox<N>> {
-    let d2 = aabb_distance_squared(c, min, max);
-    let r = f64::from(r);
-    if d2 > r * r {
+    ball_box_contact_f64(c.map(f64::from), f64::from(r), min.map(f64::from), max.map(f64::from))
+}
+
+/// [`ball_box_contact`] on `f64` inputs (the same arithmetic: the `f32` inputs convert exactly).
+pub(crate) fn ball_box_contact_f64<const N: usize>(
+    c: [f64; N],
+    r: f64,
+    min: [f64; N],
+    max: [f64; N],
+) -> Option<BallBox<N>> {
+    let d2 = aabb_distance_squared_f64(c, min, max);
+    if d2 > r * r || d2.is_nan() {
         return None;
     }
-    let c: [f64; N] = c.map(f64::from);
-    let (min, max) = (min.map(f64::from), max.map(f64::from));
     if d2 > 0.0 {
         // Outside: toward the clamped point q.
         let q: [f64; N] = core::array::from_fn(|i| c[i].clamp(min[i], max[i]));

@@ -2,22 +2,27 @@
 //! computed in the box frame (where the box is `[-h, h]`) and turned back into the world
 //! (Ericson, *Real-Time Collision Detection*, 5.2.5).
 //!
-//! The centre is moved into the box frame exactly as the overlap test moves it, so the
-//! contact is `Some` exactly when [`crate::Overlaps`] says the shapes overlap.
+//! The centre is moved into the box frame exactly as the overlap test moves it (in `f32`,
+//! or in `f64` when the `f32` rounding could change the answer or overflows, see
+//! `overlap/sphere_obb.rs`), so the contact is `Some` exactly when [`crate::Overlaps`] says
+//! the shapes overlap.
 
 use glam::{DVec2, DVec3};
 
-use super::sphere_aabb::ball_box_contact;
+use super::sphere_aabb::ball_box_contact_f64;
 use crate::query::contact::reverse_contact;
+use crate::query::overlap::{ball_in_obb2_frame, ball_in_obb3_frame};
 use crate::{Circle, Contact, Contact2, Contact3, ContactPoints2, ContactPoints3, Obb2, Obb3, Sphere};
 
 impl Contact<Obb2> for Circle {
     type Output = Contact2;
 
     fn contact(&self, other: &Obb2) -> Option<Contact2> {
-        let h = other.half_extents();
-        let local = other.point_to_local(self.center());
-        let k = ball_box_contact(local.to_array(), self.radius(), (-h).to_array(), h.to_array())?;
+        let h = other.half_extents().as_dvec2();
+        // The centre in the box frame exactly as the overlap test takes it.
+        let (local, _) = ball_in_obb2_frame(other, self.center(), self.radius());
+        let r = f64::from(self.radius());
+        let k = ball_box_contact_f64(local.to_array(), r, (-h).to_array(), h.to_array())?;
         let rot = other.rotation().as_dmat2();
         let point = other.center().as_dvec2() + rot * DVec2::from_array(k.point);
         Some(Contact2 {
@@ -32,9 +37,11 @@ impl Contact<Obb3> for Sphere {
     type Output = Contact3;
 
     fn contact(&self, other: &Obb3) -> Option<Contact3> {
-        let h = other.half_extents();
-        let local = other.point_to_local(self.center());
-        let k = ball_box_contact(local.to_array(), self.radius(), (-h).to_array(), h.to_array())?;
+        let h = other.half_extents().as_dvec3();
+        // The centre in the box frame exactly as the overlap test takes it.
+        let (local, _) = ball_in_obb3_frame(other, self.center(), self.radius());
+        let r = f64::from(self.radius());
+        let k = ball_box_contact_f64(local.to_array(), r, (-h).to_array(), h.to_array())?;
         let rot = other.rotation().as_dmat3();
         let point = other.center().as_dvec3() + rot * DVec3::from_array(k.point);
         Some(Contact3 {

@@ -13,7 +13,10 @@
 //! many support points, so it ends; [`GJK_MAX_ITERATIONS`] guards the rest.
 //!
 //! Everything is in `f64`; 2D shapes are embedded in the plane `z = 0` (the simplex then
-//! never needs more than three points).
+//! never needs more than three points). A box or segment core far larger than the gap
+//! and the other core is first cut down to the part that can hold the closest points
+//! ([`near_parts`]), so that those tolerances, relative to the simplex's size, are relative
+//! to the part of the shapes that matters.
 
 use glam::{DVec2, DVec3, Vec2, Vec3};
 
@@ -362,13 +365,173 @@ fn closest_on_tetrahedron(s: &mut [Vertex; 4]) -> Solved {
     r
 }
 
-/// The distance between two cores, and a closest pair of points: GJK, except for two
-/// segments, which have an exact kernel (`segment_segment.rs`; GJK can misjudge nearly
-/// parallel crossing segments, and differently in the two argument orders).
+/// A core far larger than the reach of its closest points (see [`near_parts`]) is cut
+/// down when its largest half extent exceeds this many times that reach.
+const CLIP_RATIO: f64 = 256.0;
+
+impl Core {
+    /// A ball holding the core: a centre that lies in the core, and the square of a
+    /// radius at least the distance from it to every point of the core.
+    fn bounding_ball(&self) -> (DVec3, f64) {
+        match *self {
+            Core::Point(p) => (p, 0.0),
+            Core::Segment(p, q) => ((p + q) * 0.5, (q - p).length_squared() * 0.25),
+            // `Σ h_k` bounds the half diagonal `|Σ ±h_k axis_k|` even for axes that are
+            // unit and orthogonal only to `f32` rounding (the 1e-3 covers them).
+            Core::Box(c, _, h) => (c, ((h[0] + h[1] + h[2]) * (1.0 + 1e-3)).powi(2)),
+            Core::Triangle(v) => {
+                let c = (v[0] + v[1] + v[2]) / 3.0;
+                (c, v.iter().fold(0.0f64, |m, x| m.max((*x - c).length_squared())) * (1.0 + 1e-9))
+            }
+        }
+    }
+}
+
+/// The parts of two cores that hold all their closest points (or, when they intersect,
+/// all their common points): each box or segment core much larger than the distance
+/// between the cores plus the other core's size is cut down around the other core.
+///
+/// GJK's simplex is made of support points of `A - B`, and its tests of convergence and of
+/// contact are relative to their size: for a box spanning `[1, 1e10]` next to a unit box
+/// those are the far corners, and a gap of `1e-2` then reads as contact (or a near face is
+/// lost in the rounding of `1e10`). Cut to the part near the other core, the box spans
+/// about the distance plus the other's size, and GJK's tolerances are relative to that.
+///
+/// Why nothing is lost: let `c_b` be a point of B (its centre) and `g` an upper bound of
+/// the distance from `c_b` to A. The distance `d` between the cores is at most `g`, so a
+/// closest point of A (within `d` of a point of B, itself within `r_b` of `c_b`) lies
+/// within `g + r_b` of `c_b`, and so does every point of A in B. The cut keeps every point
+/// of A that close to `c_b` (a box stays a box: it is clipped in its own frame, a segment
+/// to a sub-segment), so the cut core has the same distance to B and the same closest
+/// points. B is then cut around the cut A in the same way.
+///
+/// The cut is only made when it shrinks a core by [`CLIP_RATIO`] or more: in the common
+/// case (shapes of comparable sizes, or apart by more than the larger one) the cores go to
+/// GJK unchanged, after a few comparisons.
+fn near_parts(a: &Core, b: &Core) -> (Core, Core) {
+    let a = clip_near(a, b.bounding_ball());
+    let b = clip_near(b, a.bounding_ball());
+    (a, b)
+}
+
+/// `core` cut down to its points within reach of the ball `(c_b, r_b²)` (see
+/// [`near_parts`]), or `core` itself when that would not shrink it by [`CLIP_RATIO`].
+fn clip_near(core: &Core, (cb, rb2): (DVec3, f64)) -> Core {
+    match *core {
+        Core::Box(c, axes, h) => {
+            // Worth it only if the largest half extent exceeds CLIP_RATIO (gap + r_b).
+            let k = h[0].max(h[1]).max(h[2]) / CLIP_RATIO;
+            if k * k <= rb2 {
+                return *core;
+            }
+            let d = cb - c;
+            let gap2: f64 = (0..3).map(|i| (axes[i].dot(d).abs() - h[i]).max(0.0).powi(2)).sum();
+            let rb = rb2.sqrt();
+            if gap2 >= (k - rb) * (k - rb) {
+                return *core;
+            }
+            clip_box(c, axes, h, cb, rb).unwrap_or(*core)
+        }
+        Core::Segment(p, q) => {
+            let e = q - p;
+            let ee = e.length_squared();
+            let k2 = ee * (0.25 / (CLIP_RATIO * CLIP_RATIO)); // (half length / CLIP_RATIO)²
+            if k2 <= rb2 {
+                return *core;
+            }
+            let s = ((cb - p).dot(e) / ee).clamp(0.0, 1.0);
+            let gap2 = (cb - (p + e * s)).length_squared();
+            let (k, rb) = (k2.sqrt(), rb2.sqrt());
+            if gap2 >= (k - rb) * (k - rb) {
+                return *core;
+            }
+            clip_segment(p, q, cb, gap2.sqrt() + rb).unwrap_or(*core)
+        }
+        Core::Point(_) | Core::Triangle(_) => *core,
+    }
+}
+
+/// Relative and absolute (to the magnitudes involved) widening of a cut, for the
+/// rounding of the `f64` arithmetic that places it.
+const CLIP_SLACK: f64 = 64.0 * f64::EPSILON;
+
+/// The box `c + Σ u_k axes_k`, `|u_k| <= h_k`, cut to the parameters `u` of its points
+/// within reach of the ball `(c_b, r_b)`; `None` if rounding left nothing.
+#[cold]
+#[inline(never)]
+fn clip_box(c: DVec3, axes: [DVec3; 3], h: [f64; 3], cb: DVec3, rb: f64) -> Option<Core> {
+    // The parameters of a point `x` are `M⁻¹ (x - c)`, `M` the matrix of the axes; its
+    // inverse's rows are the cross products of the other two axes over the determinant
+    // (the axes may be orthonormal only to `f32` rounding, so `Mᵀ` would be off by
+    // 1e-7 of the coordinates: 1e3 on a box at 1e10).
+    let [a0, a1, a2] = axes;
+    let det = a0.dot(a1.cross(a2));
+    (det.abs() > 0.5).then_some(())?; // else not a rotation (cannot happen for valid boxes)
+    let rows = [a1.cross(a2) / det, a2.cross(a0) / det, a0.cross(a1) / det];
+    let d = cb - c;
+    let u: [f64; 3] = core::array::from_fn(|k| rows[k].dot(d));
+    // The box point with the clamped parameters: its distance to c_b bounds the gap.
+    let near = (0..3).fold(c, |x, k| x + axes[k] * u[k].clamp(-h[k], h[k]));
+    let reach = ((cb - near).length() + rb) * (1.0 + CLIP_SLACK);
+    let mut lo = [0.0; 3];
+    let mut hi = [0.0; 3];
+    for k in 0..3 {
+        // |(M⁻¹ y)_k| <= |row_k| |y|: the parameters of the points within `reach`.
+        let w = reach * rows[k].length() * (1.0 + CLIP_SLACK) + CLIP_SLACK * (u[k].abs() + h[k]);
+        (lo[k], hi[k]) = ((u[k] - w).max(-h[k]), (u[k] + w).min(h[k]));
+        (lo[k] <= hi[k]).then_some(())?;
+    }
+    // The new centre from a face kept, not from the old centre: a face at 1 of a box
+    // centred at 2^40 is `c - h` there, exactly as the support points place it, where
+    // `c + (lo + hi) / 2` would round at 2^40 (1e-4). Axis by axis: the kept face (or the
+    // old centre, when both are kept), then half the new width from it.
+    let half: [f64; 3] = core::array::from_fn(|k| (hi[k] - lo[k]) * 0.5);
+    let (mut anchor, mut step) = (c, DVec3::ZERO);
+    for k in 0..3 {
+        match (lo[k] == -h[k], hi[k] == h[k]) {
+            (true, true) => {}
+            (true, false) => (anchor, step) = (anchor - axes[k] * h[k], step + axes[k] * half[k]),
+            (false, true) => (anchor, step) = (anchor + axes[k] * h[k], step - axes[k] * half[k]),
+            (false, false) => anchor += axes[k] * ((lo[k] + hi[k]) * 0.5),
+        }
+    }
+    Some(Core::Box(anchor + step, axes, half))
+}
+
+/// The segment `p q` cut to its points within `reach` of `c_b`; `None` if rounding left
+/// nothing.
+#[cold]
+#[inline(never)]
+fn clip_segment(p: DVec3, q: DVec3, cb: DVec3, reach: f64) -> Option<Core> {
+    let e = q - p;
+    let ee = e.length_squared();
+    let s = (cb - p).dot(e) / ee;
+    let w = reach * (1.0 + CLIP_SLACK) / ee.sqrt() + CLIP_SLACK * (s.abs() + 1.0);
+    let (lo, hi) = ((s - w).max(0.0), (s + w).min(1.0));
+    (lo <= hi).then_some(())?;
+    let at = |t: f64| {
+        if t == 0.0 {
+            p
+        } else if t == 1.0 {
+            q
+        } else {
+            p + e * t
+        }
+    };
+    Some(Core::Segment(at(lo), at(hi)))
+}
+
+/// The distance between two cores, and a closest pair of points: GJK (on the parts of the
+/// cores near each other, see [`near_parts`]), except for two segments, which have an
+/// exact kernel (`segment_segment.rs`; GJK can misjudge nearly parallel crossing segments,
+/// and differently in the two argument orders).
 pub(crate) fn core_closest(a: &Core, b: &Core) -> Closest {
     match (*a, *b) {
         (Core::Segment(p1, q1), Core::Segment(p2, q2)) => segment_segment_closest((p1, q1), (p2, q2)),
-        _ => gjk(a, b),
+        _ => {
+            let (a, b) = near_parts(a, b);
+            gjk(&a, &b)
+        }
     }
 }
 
@@ -377,10 +540,11 @@ pub(crate) fn core_closest(a: &Core, b: &Core) -> Closest {
 /// and the answer is then kept only if it agrees with the usual one to its tolerance and
 /// its distance is that of its own closest points.
 pub(crate) fn core_closest_precise(a: &Core, b: &Core) -> Closest {
-    let usual = core_closest(a, b);
     if matches!((a, b), (Core::Segment(..), Core::Segment(..))) {
-        return usual; // the exact kernel, not GJK
+        return core_closest(a, b); // the exact kernel, not GJK
     }
+    let (a, b) = &near_parts(a, b);
+    let usual = gjk(a, b);
     let fine = gjk_to(a, b, GJK_PRECISE_TOL);
     let slack = 4.0 * GJK_REL_TOL * usual.distance + 1e-300;
     let agrees = (fine.distance - usual.distance).abs() <= slack

@@ -90,14 +90,21 @@ to_rounded! {
     Segment3 => |s| Core::Segment(d3(s.start()), d3(s.end())), 0.0;
     Capsule2 => |s| Core::Segment(d2(s.start()), d2(s.end())), f64::from(s.radius());
     Capsule3 => |s| Core::Segment(d3(s.start()), d3(s.end())), f64::from(s.radius());
-    Aabb2 => |s| Core::Box(d2(s.center()), [glam::DVec3::X, glam::DVec3::Y, glam::DVec3::Z],
-        [f64::from(s.half_extents().x), f64::from(s.half_extents().y), 0.0]), 0.0;
-    Aabb3 => |s| Core::Box(d3(s.center()), [glam::DVec3::X, glam::DVec3::Y, glam::DVec3::Z],
-        s.half_extents().as_dvec3().into()), 0.0;
+    Aabb2 => |s| aabb_core(d2(s.min()), d2(s.max())), 0.0;
+    Aabb3 => |s| aabb_core(d3(s.min()), d3(s.max())), 0.0;
     Obb2 => |s| Core::Box(d2(s.center()), [d2(s.axes()[0]), d2(s.axes()[1]), glam::DVec3::Z],
         [f64::from(s.half_extents().x), f64::from(s.half_extents().y), 0.0]), 0.0;
     Obb3 => |s| Core::Box(d3(s.center()), s.axes().map(d3), s.half_extents().as_dvec3().into()), 0.0;
     Triangle3 => |s| Core::Triangle(s.vertices().map(d3)), 0.0;
+}
+
+/// The box core of an axis-aligned box, its centre and half extents computed in `f64` from
+/// the corners: `f32`'s `center()` and `half_extents()` round, by up to half an `f32` ulp
+/// of the larger coordinate, and for a box spanning `[1, 1e10]` that moves its near face
+/// from 1 to 0 (a 2D box has a zero third half extent).
+fn aabb_core(min: glam::DVec3, max: glam::DVec3) -> Core {
+    let (c, h) = ((min + max) * 0.5, (max - min) * 0.5);
+    Core::Box(c, [glam::DVec3::X, glam::DVec3::Y, glam::DVec3::Z], h.into())
 }
 
 /// The distance of a pair whose exact overlap test decides the zero: GJK's distance when

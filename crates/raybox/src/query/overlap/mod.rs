@@ -24,8 +24,10 @@ mod triangle_capsule;
 
 pub use plane::Side;
 
+pub(crate) use aabb_obb::{aabb_centre_half2, aabb_centre_half3};
 pub(crate) use aabb_triangle::box_triangle_separated;
 pub(crate) use plane_capsule::end_distances;
+pub(crate) use sphere_obb::{ball_in_obb2_frame, ball_in_obb3_frame};
 
 /// Implements `Overlaps<$B> for $A` (and the reverse when the types differ) by GJK on the
 /// rounded cores: the cores are at most `r_a + r_b` apart.

@@ -85,11 +85,25 @@ pub(crate) fn sat2_filter_f32(
     ha: Vec2,
     hb: Vec2,
 ) -> Option<bool> {
+    sat2_filter_f32_slack(r, t, t_in_a, t_in_b, ha, hb, 0.0)
+}
+
+/// [`sat2_filter_f32`] with its bound widened by `slack` (see [`sat3_filter_f32_slack`]).
+#[inline(always)]
+pub(crate) fn sat2_filter_f32_slack(
+    r: Mat2,
+    t: Vec2,
+    t_in_a: Vec2,
+    t_in_b: Vec2,
+    ha: Vec2,
+    hb: Vec2,
+    slack: f32,
+) -> Option<bool> {
     let scale = t.abs().element_sum() + ha.element_sum() + hb.element_sum();
     if !((1.0 / (1u128 << 100) as f32..=(1u128 << 100) as f32).contains(&scale)) {
         return None;
     }
-    let bound = scale * (10.0 * ROTATION_SLACK_2D + 1.0 / (1u32 << 19) as f32);
+    let bound = scale * (10.0 * ROTATION_SLACK_2D + 1.0 / (1u32 << 19) as f32) + slack;
     let abs_r = Mat2::from_cols(r.x_axis.abs(), r.y_axis.abs());
     let face_a = t_in_a.abs() - (ha + abs_r * hb);
     let face_b = t_in_b.abs() - (hb + abs_r.transpose() * ha);
@@ -107,8 +121,17 @@ pub(crate) fn sat2_filter_f32(
 pub(crate) fn obb2_obb2_separated_f64(a: &Obb2, b: &Obb2) -> bool {
     let axes_a = a.axes().map(|v| v.as_dvec2());
     let axes_b = b.axes().map(|v| v.as_dvec2());
-    let t = b.center().as_dvec2() - a.center().as_dvec2();
     let (ha, hb) = (a.half_extents().as_dvec2(), b.half_extents().as_dvec2());
+    sat_boxes2_separated((a.center().as_dvec2(), axes_a, ha), (b.center().as_dvec2(), axes_b, hb))
+}
+
+/// The 2D separating-axis test on two boxes already in `f64` (centre, unit axes, half
+/// extents): the two face axes of each.
+pub(crate) fn sat_boxes2_separated(
+    (ca, axes_a, ha): (DVec2, [DVec2; 2], DVec2),
+    (cb, axes_b, hb): (DVec2, [DVec2; 2], DVec2),
+) -> bool {
+    let t = cb - ca;
     let radius = |[u, v]: [DVec2; 2], h: DVec2, l: DVec2| h.x * u.dot(l).abs() + h.y * v.dot(l).abs();
     let separates = |l: DVec2| t.dot(l).abs() > radius(axes_a, ha, l) + radius(axes_b, hb, l);
     separates(axes_a[0]) || separates(axes_a[1]) || separates(axes_b[0]) || separates(axes_b[1])
@@ -180,6 +203,24 @@ pub(crate) fn sat3_filter_f32(
     ha: Vec3A,
     hb: Vec3A,
 ) -> Option<bool> {
+    sat3_filter_f32_slack(r, t, t_in_a, t_in_b, ha, hb, 0.0)
+}
+
+/// [`sat3_filter_f32`] with its bound widened by `slack`: for a caller whose `f32` inputs
+/// describe a box only to within some error, `slack` bounding the change that error makes
+/// to any row (each row's axis has length at most about 1), so that the answer is the
+/// exact test's on the box as it is (the AABB–OBB test: an AABB's `f32` centre and half
+/// extents are rounded, see `aabb_obb.rs`).
+#[inline(always)]
+pub(crate) fn sat3_filter_f32_slack(
+    r: Mat3A,
+    t: Vec3A,
+    t_in_a: Vec3A,
+    t_in_b: Vec3A,
+    ha: Vec3A,
+    hb: Vec3A,
+    slack: f32,
+) -> Option<bool> {
     // S with one horizontal sum: lane-wise |T_k| + ha_k + hb_k, then the three lanes. Any
     // order of these additions gives S within 5u of its exact value, which the slack of E
     // (0.88ε + 2u over the sum of the terms below) absorbs many times over.
@@ -187,7 +228,7 @@ pub(crate) fn sat3_filter_f32(
     if !((1.0 / (1u128 << 100) as f32..=(1u128 << 100) as f32).contains(&scale)) {
         return None;
     }
-    let bound = scale * (10.0 * ROTATION_SLACK + 1.0 / (1u32 << 19) as f32);
+    let bound = scale * (10.0 * ROTATION_SLACK + 1.0 / (1u32 << 19) as f32) + slack;
     let abs_r = Mat3A::from_cols(r.x_axis.abs(), r.y_axis.abs(), r.z_axis.abs());
     // A's face axes a_i: |t_i| - (ha_i + Σ_j hb_j |R_ij|).
     let face_a = t_in_a.abs() - (ha + abs_r * hb);

@@ -10,10 +10,11 @@
 //! `f64` with the same stable form. The normal is the direction from the nearest core
 //! point to the hit point; zero when the ray starts inside (the crate *Semantics*).
 
-use glam::{Vec2, Vec3};
+use glam::{DVec3, Vec2, Vec3};
 
 use super::point_at;
 use super::ray_sphere::ball_roots;
+use crate::query::closest::closest_point_on_segment;
 use crate::query::distance::{d2, d3, f2, f3};
 use crate::{Capsule2, Capsule3, ClosestPoint, Ray2, Ray3, RayCast, RayHit2, RayHit3, RaySpan};
 
@@ -82,6 +83,22 @@ pub(crate) fn capsule_roots<const N: usize>(
         .reduce(|(a, b), (c, d)| (a.min(c), b.max(d)))
 }
 
+/// The outward unit normal at the entry `o + t d` (`t` the unrounded entry root), all in
+/// `f64`: away from the nearest core point, or against the direction when the entry is on
+/// the core (a zero radius). `f64` holds the entry point even when its `f32` rounding
+/// overflows, and `|d|²` of any non-zero `f32` direction without underflow (the smallest,
+/// `1e-45`, squares to `2e-90`), so the result has unit length where `f32`'s
+/// `dir.normalize()` did not (`|d|²` of a direction near `1e-20` is subnormal in `f32`,
+/// and zero below `1e-23`).
+#[cold]
+#[inline(never)]
+fn outward_normal_f64(o: DVec3, d: DVec3, t: f64, (p, q): (DVec3, DVec3)) -> DVec3 {
+    let x = o + d * t;
+    let out = x - closest_point_on_segment(x, p, q);
+    let len = out.length();
+    if len > 0.0 && len.is_finite() { out / len } else { -d / d.length() }
+}
+
 macro_rules! capsule_ray_impls {
     ($Capsule:ident, $Ray:ident, $Hit:ident, $V:ident, $d:path, $f:path) => {
         impl RayCast for $Capsule {
@@ -105,7 +122,18 @@ macro_rules! capsule_ray_impls {
                 } else {
                     let core = self.segment().closest_point(point);
                     let out = ($d(point) - $d(core)).normalize_or_zero();
-                    if out == glam::DVec3::ZERO { -ray.dir().normalize() } else { $f(out) }
+                    // Zero when the hit is on the core (a zero radius), zero or NaN when
+                    // the f32 point overflowed (a tiny direction, `t` past f32::MAX).
+                    if out.is_finite() && out != glam::DVec3::ZERO {
+                        $f(out)
+                    } else {
+                        $f(outward_normal_f64(
+                            $d(ray.origin()),
+                            $d(ray.dir()),
+                            a,
+                            ($d(self.start()), $d(self.end())),
+                        ))
+                    }
                 };
                 Some($Hit { t: span.t_enter, point, normal })
             }
