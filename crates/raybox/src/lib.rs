@@ -45,6 +45,8 @@
 //!   triangle's area is within `2^-100..2^100` and `t` is finite (triangles from about
 //!   `2^-50` to `2^50` across), and in `f64` otherwise, so any finite coordinates below
 //!   about `2^126` give the right hit (a hit whose `t` does not fit in `f32` is a miss).
+//!   A crossing whose `t` lies past `f32::MAX` (a tiny direction) is not reached: boxes,
+//!   balls, capsules and triangles report no hit rather than `t = inf`.
 //!   Direction components so small that their reciprocal overflows (subnormal, below about
 //!   `3e-39`) are handled by the BVH's box tests for rays with `t_min >= 0`; for lines
 //!   (`t_min < 0`) and in [`BoxSoup`] they are still taken as parallel, which can skip a

@@ -225,7 +225,7 @@ fn oriented_box_point_queries_near_f32_max() {
 fn capsule_casts_with_tiny_directions_have_unit_normals() {
     use raybox::{Capsule2, Ray2, Ray3, RayCast};
     let unit = |n: f32| (n - 1.0).abs() <= 1e-6; // normalised in f64, rounded once to f32
-    for s in [1e-20f32, 1e-25, 1e-30, 1e-38, f32::from_bits(1)] {
+    for s in [1e-20f32, 1e-25, 1e-30, 1e-37] {
         // Zero radius: the entry is on the core, the normal faces the ray.
         let stick = Capsule2::new(Vec2::new(0.0, -1.0), Vec2::new(0.0, 1.0), 0.0);
         let hit = stick.cast_ray(&Ray2::new(Vec2::new(-5.0, 0.3), Vec2::new(s, 0.0))).expect("hit");
@@ -244,4 +244,35 @@ fn capsule_casts_with_tiny_directions_have_unit_normals() {
             assert!((f64::from(hit.t) * f64::from(s) - (5.0 - 0.99f64.sqrt())).abs() < 1e-5, "{s}: {hit:?}");
         }
     }
+}
+
+#[test]
+fn balls_and_capsules_are_not_hit_past_f32_max() {
+    use raybox::{Capsule2, Circle, Ray2, Ray3, RayCast};
+    // The entry is 4 / s away: past f32::MAX (3.4e38) for these directions, so no hit (as
+    // for boxes); until the fix, a hit at t = inf with a NaN or made-up normal.
+    for s in [1e-38f32, 1e-40, f32::from_bits(1)] {
+        let ray3 = Ray3::new(Vec3::new(-5.0, 0.0, 0.0), Vec3::new(s, 0.0, 0.0));
+        let ray2 = Ray2::new(Vec2::new(-5.0, 0.0), Vec2::new(s, 0.0));
+        let sphere = Sphere::new(Vec3::ZERO, 1.0);
+        assert_eq!(sphere.cast_ray(&ray3), None, "{s}: sphere");
+        assert_eq!(sphere.ray_span(&ray3), None, "{s}: sphere span");
+        assert_eq!(sphere.cast_ray_surface(&ray3), None, "{s}: sphere surface");
+        let circle = Circle::new(Vec2::ZERO, 1.0);
+        assert_eq!(circle.cast_ray(&ray2), None, "{s}: circle");
+        let capsule = Capsule3::new(Vec3::new(0.0, -1.0, 0.0), Vec3::new(0.0, 1.0, 0.0), 1.0);
+        assert_eq!(capsule.cast_ray(&ray3), None, "{s}: capsule");
+        assert_eq!(capsule.ray_span(&ray3), None, "{s}: capsule span");
+        let stick = Capsule2::new(Vec2::new(0.0, -1.0), Vec2::new(0.0, 1.0), 0.0);
+        assert_eq!(stick.cast_ray(&ray2), None, "{s}: stick");
+    }
+    // 1e-37: the entry, 4e37, fits; the hit and its normal are right.
+    let s = 1e-37f32;
+    let hit =
+        Sphere::new(Vec3::ZERO, 1.0).cast_ray(&Ray3::new(Vec3::new(-5.0, 0.0, 0.0), Vec3::new(s, 0.0, 0.0)));
+    let hit = hit.expect("a hit at 4e37");
+    assert!((f64::from(hit.t) * f64::from(s) - 4.0).abs() < 1e-5 && hit.normal == Vec3::NEG_X, "{hit:?}");
+    // From inside, the surface is the exit at 1.5 / s, past f32::MAX for s = 1e-39.
+    let inside = Ray3::new(Vec3::new(-0.5, 0.0, 0.0), Vec3::new(1e-39, 0.0, 0.0));
+    assert_eq!(Sphere::new(Vec3::ZERO, 1.0).cast_ray_surface(&inside), None);
 }

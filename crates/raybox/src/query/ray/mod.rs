@@ -18,6 +18,8 @@ pub(crate) use ray_triangle::{
 
 use glam::Vec3A;
 
+use crate::RaySpan;
+
 /// `v / |v|` in `f32`, when `|v|²` is a normal `f32` number: then no square of a component
 /// that matters overflowed or lost bits to underflow, and the unit vector is within a few
 /// ulps of `v`'s direction (one rounding in each of `|v|²`'s sums and products, the square
@@ -28,6 +30,17 @@ use glam::Vec3A;
 pub(crate) fn unit_f32(v: Vec3A) -> Option<Vec3A> {
     let len2 = v.length_squared();
     len2.is_normal().then(|| v / len2.sqrt())
+}
+
+/// The span `[t_enter, t_exit]` (from `f64` roots, clipped to the ray's interval) in
+/// `f32`, if not empty. An entry that rounds to `+inf` (or an exit to `-inf`) lies past
+/// `f32::MAX` (a tiny direction): not a crossing the ray reaches, so no span, as in the
+/// slab test (`ray_aabb.rs`).
+#[inline(always)]
+pub(crate) fn f32_span(t_enter: f64, t_exit: f64) -> Option<RaySpan> {
+    let (enter, exit) = (t_enter as f32, t_exit as f32);
+    (t_enter <= t_exit && enter < f32::INFINITY && exit > f32::NEG_INFINITY)
+        .then_some(RaySpan { t_enter: enter, t_exit: exit })
 }
 
 /// `origin + t * dir` per component, without `0 * inf = NaN` when `t` is infinite

@@ -109,7 +109,7 @@ macro_rules! capsule_ray_impls {
                 let (a, b) = self.roots(ray)?;
                 let t_enter = a.max(f64::from(ray.t_min()));
                 let t_exit = b.min(f64::from(ray.t_max()));
-                (t_enter <= t_exit).then_some(RaySpan { t_enter: t_enter as f32, t_exit: t_exit as f32 })
+                super::f32_span(t_enter, t_exit)
             }
 
             fn cast_ray(&self, ray: &$Ray) -> Option<$Hit> {

@@ -203,16 +203,18 @@ fn ball_solid_span<const N: usize>(
     Some((span, roots.0 < f64::from(t_min)))
 }
 
-/// The solid span `[max(t₁, t_min), min(t₂, t_max)]`, if not empty.
+/// The solid span `[max(t₁, t_min), min(t₂, t_max)]`, if not empty and reachable in
+/// `f32` ([`super::f32_span`]).
 fn solid_span(roots: (f64, f64), t_min: f32, t_max: f32) -> Option<RaySpan> {
     let t_enter = roots.0.max(f64::from(t_min));
     let t_exit = roots.1.min(f64::from(t_max));
-    (t_enter <= t_exit).then_some(RaySpan { t_enter: t_enter as f32, t_exit: t_exit as f32 })
+    super::f32_span(t_enter, t_exit)
 }
 
-/// The first root inside `[t_min, t_max]` (the surface convention).
+/// The first root inside `[t_min, t_max]` (the surface convention) that is finite in
+/// `f32` (a root past `f32::MAX`, from a tiny direction, is not reached).
 fn surface_root(roots: (f64, f64), t_min: f32, t_max: f32) -> Option<f32> {
-    let inside = |t: f64| f64::from(t_min) <= t && t <= f64::from(t_max);
+    let inside = |t: f64| f64::from(t_min) <= t && t <= f64::from(t_max) && (t as f32).is_finite();
     [roots.0, roots.1].into_iter().find(|&t| inside(t)).map(|t| t as f32)
 }
 
