@@ -225,3 +225,30 @@ fn a_ray_with_a_subnormal_direction_component_finds_a_box_in_a_bvh() {
         });
     }
 }
+
+#[test]
+fn a_ray_whose_direction_is_all_below_2_to_the_minus_128_hits_at_2_to_the_120() {
+    // `1 / dir[kz]` overflows f32 here; the exact hit, 2^-20 / 2^-140 = 2^120, does not.
+    let x = 2f32.powi(-20);
+    let tri = [Vec3::new(x, -1.0, -1.0), Vec3::new(x, 1.0, -1.0), Vec3::new(x, 0.0, 1.0)];
+    let ray = Ray3::new(Vec3::ZERO, Vec3::new(2f32.powi(-140), 0.0, 0.0));
+    let want = 2f32.powi(120);
+    let RayTriangle::Hit(hit) = Triangle3::new(tri[0], tri[1], tri[2]).ray_intersection(&ray) else {
+        panic!("Triangle3: no hit")
+    };
+    assert_eq!(hit.t, want, "Triangle3: {hit:?}");
+    assert!((hit.u - 0.25).abs() < 1e-6 && (hit.v - 0.5).abs() < 1e-6, "Triangle3: {hit:?}");
+    // In a mesh, beside an icosphere, so that the walk tests boxes first.
+    let sphere = scene::icosphere(1);
+    let mut vertices = tri.to_vec();
+    vertices.extend(sphere.vertices.iter().map(|&v| v + Vec3::new(3.0, 4.0, 0.0)));
+    let mut indices = vec![[0, 1, 2]];
+    indices.extend(sphere.indices.iter().map(|t| t.map(|i| i + 3)));
+    let mesh = TriMesh::new(vertices, indices).unwrap();
+    with_each_kernel(|kernel| {
+        assert_eq!(mesh.first_hit(&ray).map(|h| (h.triangle, h.t)), Some((0, want)), "{kernel}: first_hit");
+        assert!(mesh.occluded(&ray), "{kernel}: occluded");
+        let batch = mesh.first_hits(&vec![ray; 20]);
+        assert!(batch.iter().all(|h| h.map(|h| h.t) == Some(want)), "{kernel}: first_hits");
+    });
+}

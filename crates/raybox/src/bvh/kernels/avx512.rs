@@ -238,7 +238,8 @@ unsafe fn rays_in_planes(p: &RayPacket<WIDE>, planes: &[f32; 6], t_max: &[f32; W
 /// The rays `who` of a 16-ray packet against the triangles of block number `b`, one
 /// triangle at a time and 16 rays per vector: per ray and triangle the operations of the
 /// scalar watertight kernel in its order (no fused multiply-add), as `avx2::packet_block`;
-/// a lane with an edge function exactly 0 goes to the scalar kernel. A hit is recorded with
+/// a lane with an edge function exactly 0, or out of the `f32` path's range, goes to the
+/// scalar kernel. A hit is recorded with
 /// masked stores, by `PacketBest::offer`'s rule: nearer than the ray's best, or as near
 /// with a lower triangle index.
 ///

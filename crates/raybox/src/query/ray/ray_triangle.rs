@@ -8,7 +8,9 @@
 //! transformed vertices in both, so a ray through the edge (or a shared vertex) cannot
 //! slip between them: it hits one or both, never neither. When an edge function is
 //! exactly zero in `f32`, the three are recomputed in `f64` (where the products are
-//! exact), as the paper does, so that the sign of the tie is decided right.
+//! exact), as the paper does, so that the sign of the tie is decided right; so are the
+//! hits whose `det` or `t` is out of the `f32` path's range (`sheared_hit`), which makes
+//! the test right for any finite coordinates.
 //!
 //! The triangle is closed (edges and vertices are hit) and two-sided. Barycentrics follow
 //! Möller–Trumbore: `P = w v0 + u v1 + v v2` with `w = 1 - u - v`.
@@ -77,6 +79,9 @@ pub(crate) struct WoopRay {
     k: [usize; 3],
     /// `(dir[kx] / dir[kz], dir[ky] / dir[kz], 1 / dir[kz])`.
     shear: Vec3,
+    /// `dir[kz]`, for the `f64` path's `1 / dir[kz]` (which overflows `f32` when the
+    /// direction is below about `2⁻¹²⁸`).
+    dz: f32,
 }
 
 impl WoopRay {
@@ -95,7 +100,7 @@ impl WoopRay {
         let k = AXES[kz + 3 * usize::from(d[kz] < 0.0)];
         // One vector division, lane by lane the same correctly rounded quotients.
         let shear = Vec3::from(Vec3A::new(d[k[0]], d[k[1]], 1.0) / d[kz]);
-        Self { origin, k, shear }
+        Self { origin, k, shear, dz: d[kz] }
     }
 
     /// The origin, the axis permutation `[kx, ky, kz]` and the shear (the SIMD kernels'
@@ -135,7 +140,7 @@ pub(crate) fn ray_triangle_watertight_edges(
     let (ax, ay) = (a[kx] - s.x * a[kz], a[ky] - s.y * a[kz]);
     let (bx, by) = (b[kx] - s.x * b[kz], b[ky] - s.y * b[kz]);
     let (cx, cy) = (c[kx] - s.x * c[kz], c[ky] - s.y * c[kz]);
-    sheared_hit([ax, ay, bx, by, cx, cy], [a[kz], b[kz], c[kz]], s.z, t_min, t_max)
+    sheared_hit([ax, ay, bx, by, cx, cy], [a[kz], b[kz], c[kz]], (s.z, ray.dz), t_min, t_max)
 }
 
 /// The least `|det|` (twice the sheared triangle's area, in squared units of the
@@ -166,7 +171,13 @@ pub(crate) const DET_MAX: f32 = (1u128 << 100) as f32;
 /// share their sheared vertices, see a shared edge from both sides with opposite signs
 /// (Woop et al. 2013): no ray slips between them whichever path each takes.
 #[inline(always)]
-fn sheared_hit(xy: [f32; 6], z: [f32; 3], sz: f32, t_min: f32, t_max: f32) -> Option<(f32, f32, f32, bool)> {
+fn sheared_hit(
+    xy: [f32; 6],
+    z: [f32; 3],
+    (sz, dz): (f32, f32),
+    t_min: f32,
+    t_max: f32,
+) -> Option<(f32, f32, f32, bool)> {
     let [ax, ay, bx, by, cx, cy] = xy;
     let [a_z, b_z, c_z] = z;
     // Edge functions: twice the signed areas of the sub-triangles at the origin.
@@ -176,7 +187,7 @@ fn sheared_hit(xy: [f32; 6], z: [f32; 3], sz: f32, t_min: f32, t_max: f32) -> Op
     // (`!(x != 0)`: true for 0 and for NaN.)
     #[allow(clippy::nonminimal_bool)]
     if !(u != 0.0) || !(v != 0.0) || !(w != 0.0) {
-        return sheared_hit_f64(xy, z, sz, t_min, t_max);
+        return sheared_hit_f64(xy, z, dz, t_min, t_max);
     }
     if (u < 0.0 || v < 0.0 || w < 0.0) && (u > 0.0 || v > 0.0 || w > 0.0) {
         return None;
@@ -187,7 +198,7 @@ fn sheared_hit(xy: [f32; 6], z: [f32; 3], sz: f32, t_min: f32, t_max: f32) -> Op
     // Scaled z of the vertices, and the hit distance interpolated from them.
     let t = bu * (sz * a_z) + bv * (sz * b_z) + bw * (sz * c_z);
     if !(DET_MIN <= det.abs() && det.abs() <= DET_MAX && t.abs() <= f32::MAX) {
-        return sheared_hit_f64(xy, z, sz, t_min, t_max);
+        return sheared_hit_f64(xy, z, dz, t_min, t_max);
     }
     (t_min <= t && t <= t_max).then_some((t, bv, bw, false))
 }
@@ -195,15 +206,16 @@ fn sheared_hit(xy: [f32; 6], z: [f32; 3], sz: f32, t_min: f32, t_max: f32) -> Op
 /// [`sheared_hit`] in `f64`, for the lanes its `f32` path does not take: the products of
 /// two `f32` values are exact in `f64`, so the edge functions' signs and zeros are exact
 /// (each is one rounding of an exact difference), and the cubic `t = (u az + v bz + w cz)
-/// / det` neither overflows nor underflows for any finite `f32` input. A hit whose `t`
-/// does not fit in `f32` is a miss. Returns whether an edge function is exactly 0 (the ray
+/// / (det dz)` (`dz = dir[kz]`, divided in `f64`, where `1 / dz` cannot overflow) neither
+/// overflows nor underflows for any finite `f32` input. A hit whose `t` does not fit in
+/// `f32` is a miss. Returns whether an edge function is exactly 0 (the ray
 /// meets an edge or a vertex).
 #[cold]
 #[inline(never)]
 pub(crate) fn sheared_hit_f64(
     [ax, ay, bx, by, cx, cy]: [f32; 6],
     [a_z, b_z, c_z]: [f32; 3],
-    sz: f32,
+    dz: f32,
     t_min: f32,
     t_max: f32,
 ) -> Option<(f32, f32, f32, bool)> {
@@ -222,7 +234,7 @@ pub(crate) fn sheared_hit_f64(
     if det == 0.0 || !det.is_finite() {
         return None;
     }
-    let sz = f64::from(sz);
+    let sz = 1.0 / f64::from(dz);
     let num = u * (sz * f64::from(a_z)) + v * (sz * f64::from(b_z)) + w * (sz * f64::from(c_z));
     let t = (num / det) as f32;
     let on_edge = u == 0.0 || v == 0.0 || w == 0.0;
@@ -274,7 +286,7 @@ fn woop_fixed<const KX: usize, const KY: usize, const KZ: usize>(
     let (ax, ay) = (a[KX] - s[0] * a[KZ], a[KY] - s[1] * a[KZ]);
     let (bx, by) = (b[KX] - s[0] * b[KZ], b[KY] - s[1] * b[KZ]);
     let (cx, cy) = (c[KX] - s[0] * c[KZ], c[KY] - s[1] * c[KZ]);
-    sheared_hit([ax, ay, bx, by, cx, cy], [a[KZ], b[KZ], c[KZ]], s[2], t_min, t_max)
+    sheared_hit([ax, ay, bx, by, cx, cy], [a[KZ], b[KZ], c[KZ]], (s[2], d[KZ]), t_min, t_max)
         .map(|(t, u, v, _)| (t, u, v))
 }
 
