@@ -3,12 +3,12 @@
 use core::arch::x86_64::*;
 
 use super::packet::scalar_tie;
+use super::triangles::avx::interpolate;
 use super::{
     NodeHits, NodeKernel, OrderedStack, PACKET, PacketBest, PacketStart, PacketWoop, PreparedRay, RayPacket,
     SLAB_PAD, Started, TriBlock4, WIDE, prefetch_node_at,
 };
 use crate::bvh::node::{ChildRef, LEAF_BIT, WideNode};
-use crate::query::{DET_MAX, DET_MIN};
 
 /// The 8-ray packet tests (`PacketKernel<PACKET>`) of a kernel type that proves AVX2 and
 /// FMA (the AVX2 and AVX-512 kernels share these functions), with `packet_node`, which
@@ -616,27 +616,9 @@ pub(super) unsafe fn packet_block(
             let mut tie_mask = _mm256_movemask_ps(ties) as u32;
             let inside = _mm256_andnot_ps(ties, inside);
             if _mm256_movemask_ps(inside) != 0 {
-                // r = 1 / det; t = u r (sz az) + v r (sz bz) + w r (sz cz), as
-                // `query::ray::sheared_hit`'s `f32` path.
-                let r = _mm256_div_ps(_mm256_set1_ps(1.0), det);
-                let (bu, bv, bw) = (_mm256_mul_ps(u, r), _mm256_mul_ps(v, r), _mm256_mul_ps(e, r));
-                let t = _mm256_add_ps(
-                    _mm256_add_ps(
-                        _mm256_mul_ps(bu, _mm256_mul_ps(sz, a_z)),
-                        _mm256_mul_ps(bv, _mm256_mul_ps(sz, b_z)),
-                    ),
-                    _mm256_mul_ps(bw, _mm256_mul_ps(sz, c_z)),
-                );
-                // Lanes out of that path's range are the scalar kernel's (its `f64` path).
-                let sign = _mm256_set1_ps(-0.0);
-                let (abs_det, abs_t) = (_mm256_andnot_ps(sign, det), _mm256_andnot_ps(sign, t));
-                let fits = _mm256_and_ps(
-                    _mm256_and_ps(
-                        _mm256_cmp_ps::<_CMP_LE_OQ>(_mm256_set1_ps(DET_MIN), abs_det),
-                        _mm256_cmp_ps::<_CMP_LE_OQ>(abs_det, _mm256_set1_ps(DET_MAX)),
-                    ),
-                    _mm256_cmp_ps::<_CMP_LE_OQ>(abs_t, _mm256_set1_ps(f32::MAX)),
-                );
+                // `query::ray::sheared_hit`'s `f32` path; lanes out of its range are the
+                // scalar kernel's (its `f64` path).
+                let [t, bv, bw, fits] = interpolate((u, v, e), det, sz, [a_z, b_z, c_z]);
                 tie_mask |= _mm256_movemask_ps(_mm256_andnot_ps(fits, inside)) as u32;
                 let reach = ld!(best.t);
                 let in_range = _mm256_and_ps(

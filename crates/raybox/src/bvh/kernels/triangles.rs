@@ -707,7 +707,33 @@ pub(crate) mod avx {
             let a_z = _mm256_sub_ps(row(pair, 0, kz), oz);
             let b_z = _mm256_sub_ps(row(pair, 1, kz), oz);
             let c_z = _mm256_sub_ps(row(pair, 2, kz), oz);
-            // r = 1 / det; t = u r (sz az) + v r (sz bz) + w r (sz cz)
+            let [t, bv, bw, fits] = interpolate((u, v, w), det, sz, [a_z, b_z, c_z]);
+            let wild = _mm256_movemask_ps(_mm256_andnot_ps(fits, inside)) != 0;
+            let in_range = _mm256_and_ps(
+                _mm256_cmp_ps::<_CMP_LE_OQ>(_mm256_set1_ps(t_min), t),
+                _mm256_cmp_ps::<_CMP_LE_OQ>(t, _mm256_set1_ps(t_max)),
+            );
+            Distances { t, bv, bw, hits: _mm256_and_ps(inside, in_range), wild }
+        }
+    }
+
+    /// `query::ray::sheared_hit`'s `f32` path on 8 lanes, operation for operation:
+    /// `r = 1 / det`; the barycentrics `u r`, `v r`, `w r`; `t = u r (sz az) + v r (sz bz) +
+    /// w r (sz cz)`. Returns `[t, v r, w r, fits]`, `fits` the lanes within that path's range
+    /// (`DET_MIN <= |det| <= DET_MAX` and `t` finite); the others are the scalar kernel's
+    /// (its `f64` path). Shared with the AVX2 packet test (`avx2::packet_block`).
+    ///
+    /// # Safety
+    /// The CPU must support AVX.
+    #[inline(always)]
+    pub(crate) unsafe fn interpolate(
+        (u, v, w): (__m256, __m256, __m256),
+        det: __m256,
+        sz: __m256,
+        [a_z, b_z, c_z]: [__m256; 3],
+    ) -> [__m256; 4] {
+        // SAFETY: AVX per this function's contract.
+        unsafe {
             let r = _mm256_div_ps(_mm256_set1_ps(1.0), det);
             let (bu, bv, bw) = (_mm256_mul_ps(u, r), _mm256_mul_ps(v, r), _mm256_mul_ps(w, r));
             let t = _mm256_add_ps(
@@ -726,12 +752,7 @@ pub(crate) mod avx {
                 ),
                 _mm256_cmp_ps::<_CMP_LE_OQ>(abs_t, _mm256_set1_ps(f32::MAX)),
             );
-            let wild = _mm256_movemask_ps(_mm256_andnot_ps(fits, inside)) != 0;
-            let in_range = _mm256_and_ps(
-                _mm256_cmp_ps::<_CMP_LE_OQ>(_mm256_set1_ps(t_min), t),
-                _mm256_cmp_ps::<_CMP_LE_OQ>(t, _mm256_set1_ps(t_max)),
-            );
-            Distances { t, bv, bw, hits: _mm256_and_ps(inside, in_range), wild }
+            [t, bv, bw, fits]
         }
     }
 
