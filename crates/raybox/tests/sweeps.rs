@@ -655,3 +655,29 @@ proptest! {
         check_graze(a.overlaps(&b), a.sweep(v, &b).map(|k| k.t), dist, 0.0)?;
     }
 }
+
+/// The rounded sweeps (conservative advancement) are scale-free: the same motion at
+/// `2^-60` or `2^60` of the size gives the same `t`. (Until 2026-11-24 their
+/// tolerances had an absolute part, `1 + scale`, so below about `1e-10` every pair within
+/// reach of the motion read as touching at `t = 0`.)
+#[test]
+fn rounded_sweeps_scale_with_their_inputs() {
+    let tri = Triangle3::new(Vec3::new(-1.0, 0.0, -1.0), Vec3::new(1.0, 0.0, -1.0), Vec3::new(0.0, 0.0, 1.0));
+    let ball = Sphere::new(Vec3::new(0.1, 3.0, 0.2), 1.0);
+    let capsule = raybox::Capsule3::new(Vec3::new(-0.5, 2.0, 0.0), Vec3::new(0.5, 2.5, 0.3), 0.5);
+    let motion = Vec3::new(0.3, -4.0, 0.1);
+    let at = |s: f32| {
+        let tri = Triangle3::new(tri.vertices()[0] * s, tri.vertices()[1] * s, tri.vertices()[2] * s);
+        let ball = Sphere::new(ball.center() * s, ball.radius() * s);
+        let capsule = raybox::Capsule3::new(capsule.start() * s, capsule.end() * s, capsule.radius() * s);
+        (ball.sweep(motion * s, &tri).map(|h| h.t), capsule.sweep(motion * s, &tri).map(|h| h.t))
+    };
+    let (ball_t, capsule_t) = at(1.0);
+    assert!((ball_t.unwrap() - 0.5).abs() < 1e-6 && capsule_t.unwrap() > 0.3, "{ball_t:?} {capsule_t:?}");
+    for k in [-60, -40, -30, -20, -10, 10, 20, 40, 60] {
+        let s = 2f32.powi(k);
+        let (b, c) = at(s);
+        assert!((b.unwrap() - ball_t.unwrap()).abs() < 1e-6, "scale 2^{k}: {b:?} against {ball_t:?}");
+        assert!((c.unwrap() - capsule_t.unwrap()).abs() < 1e-6, "scale 2^{k}: {c:?} against {capsule_t:?}");
+    }
+}

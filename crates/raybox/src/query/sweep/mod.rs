@@ -233,12 +233,14 @@ fn sat_sweep(a: &Core, v: DVec3, b: &Core, planar: bool) -> Option<Toi> {
 /// than within a tolerance over it. (The distance is accurate even where the direction is
 /// not, when the cores nearly touch: a separation measured along `n` would stall there.)
 fn advance(a: &Rounded, v: DVec3, b: &Rounded, planar: bool) -> Option<Toi> {
-    let scale = 1.0 + a.scale() + b.scale() + v.length();
+    // Both tolerances are relative to the inputs' magnitude, with no absolute part, so
+    // that a sweep at `2^-60` of the size gives the same `t` as at the size itself.
+    let size = a.scale() + b.scale();
     // The rounding of a distance or a separation computed from these coordinates.
-    let noise = 16.0 * f64::EPSILON * scale;
+    let noise = 16.0 * f64::EPSILON * (size + v.length());
     let reach = a.radius + b.radius;
     // Below this core distance, GJK's direction is rounding noise (see `gjk.rs`).
-    let reliable = 1e-7 * (1.0 + a.scale() + b.scale());
+    let reliable = 1e-7 * size;
     let mut t = 0.0;
     let mut last_direction = None;
     for step in 0..=SWEEP_MAX_STEPS {
