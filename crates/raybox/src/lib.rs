@@ -107,7 +107,10 @@
 //!
 //! [`TriMesh`] is a triangle mesh with a bounding volume hierarchy: closest-hit
 //! ([`TriMesh::cast_ray`]) and any-hit ([`TriMesh::occluded`]) ray casts, their batch forms
-//! on all cores, point containment for closed meshes, box overlap and point distance.
+//! on all cores, point containment for closed meshes, box overlap and point distance, and
+//! queries with a ball, box or capsule: which triangles it overlaps
+//! ([`TriMesh::overlapping_triangles`]) and where it first touches the mesh as it moves
+//! ([`TriMesh::sweep`], a sphere or shape cast).
 //! [`Bvh`] and [`Bvh2`] index any list of boxes and call you back with the candidates of a
 //! ray, box, sphere or nearest-point query. [`mesh`] holds the loaders, the embedded
 //! Stanford bunny and procedural scenes.
@@ -150,7 +153,7 @@ mod shape;
 
 pub use bvh::{BoxSoup, BuildBvhError, BuildQuality, Bvh, Bvh2, BvhStats, kernel_name, with_each_kernel};
 pub use error::ShapeError;
-pub use mesh::{FirstHit, LoadMeshError, MeshData, MeshError, MeshHit, TriMesh};
+pub use mesh::{FirstHit, LoadMeshError, MeshData, MeshError, MeshHit, MeshQuery, MeshSweepHit, TriMesh};
 pub use query::{
     ClosestPoint, Contact, Contact2, Contact3, ContactPoints2, ContactPoints3, ContainsPoint, Distance,
     Overlaps, PlaneSide, RayCast, RayHit2, RayHit3, RayPlane, RaySpan, RayTriangle, Side, SphereRoots, Sweep,

@@ -602,7 +602,7 @@ impl Bvh {
             }
             found
         };
-        traverse::nearest(&self.tree.nodes, self.tree.root, &mut box_dist, &mut leaf);
+        traverse::nearest(&self.tree.nodes, self.tree.root, f32::INFINITY, &mut box_dist, &mut leaf);
         best
     }
 

@@ -547,14 +547,16 @@ pub(crate) fn visit_boxes(
 
 /// Best-first search for the nearest leaf primitive: `box_dist(bounds)` is a lower bound of
 /// the distance to anything inside a box, `leaf(first, count, best)` returns a distance
-/// below `best` if a primitive of the leaf has one.
+/// below `best` if a primitive of the leaf has one. Boxes farther than `limit` are never
+/// opened (so `box_dist` may answer `inf` for "nothing here").
 pub(crate) fn nearest(
     nodes: &[WideNode],
     root: ChildRef,
+    limit: f32,
     box_dist: &mut impl FnMut(&Bounds) -> f32,
     leaf: &mut impl FnMut(usize, usize, f32) -> Option<f32>,
 ) -> f32 {
-    let mut best = f32::INFINITY;
+    let mut best = limit;
     let mut stack = OrderedStack::new();
     let mut current = root;
     loop {

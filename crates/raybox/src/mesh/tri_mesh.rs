@@ -19,6 +19,9 @@ use crate::query::overlap::box_triangle_separated;
 use crate::query::{WoopRay, ray_triangle_watertight_edges};
 use crate::{Aabb3, Ray3};
 
+mod shapes;
+pub use shapes::{MeshQuery, MeshSweepHit};
+
 /// Meshes whose nodes and blocks take more than this are cast in batches with three rays in
 /// flight per thread (`TriMesh::cast_chunk`), and their walks ask for the next node to pop
 /// early; smaller ones, which stay in a core's L2 cache, one ray after the other. (The
@@ -633,7 +636,7 @@ impl TriMesh {
                 .fold(f32::INFINITY, f32::min);
             (d < best).then_some(d)
         };
-        let d = traverse::nearest(&self.tree.nodes, self.tree.root, &mut box_dist, &mut leaf);
+        let d = traverse::nearest(&self.tree.nodes, self.tree.root, f32::INFINITY, &mut box_dist, &mut leaf);
         d.is_finite().then_some(d)
     }
 

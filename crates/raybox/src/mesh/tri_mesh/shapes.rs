@@ -1,0 +1,277 @@
+//! A [`TriMesh`] queried with a shape instead of a ray: which triangles a ball, a box or a
+//! capsule overlaps, and where a shape moving in a straight line first touches the mesh
+//! (a "sphere cast" or "shape cast").
+//!
+//! Both walk the mesh's BVH with the shape's bounding box (grown by a relative `2^-20`, so
+//! that no rounding of the box can cull a triangle the exact test would keep) and run the
+//! exact pair test of `query/overlap` or `query/sweep` on each triangle of the leaves they
+//! reach: the answers are those of testing every triangle, triangle by triangle.
+
+use glam::{DVec3, Vec3};
+
+use super::TriMesh;
+use crate::bvh::{Bounds, traverse};
+use crate::{Aabb3, Capsule3, Obb3, Overlaps, Segment3, Sphere, Sweep, SweepHit3, Triangle3};
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// A shape that a [`TriMesh`] can be queried with ([`TriMesh::overlaps`],
+/// [`TriMesh::for_each_overlapping`], [`TriMesh::sweep`]): [`Sphere`], [`Aabb3`], [`Obb3`],
+/// [`Capsule3`], [`Triangle3`] and [`Segment3`], for each pair test with [`Triangle3`] that
+/// the shape has.
+///
+/// Sealed: the walk needs a bounding box it can trust.
+pub trait MeshQuery: sealed::Sealed {
+    /// The shape's bounding box (rounded to nearest; the walk grows it).
+    #[doc(hidden)]
+    fn query_box(&self) -> Aabb3;
+}
+
+macro_rules! mesh_query {
+    ($($T:ty),*) => {$(
+        impl sealed::Sealed for $T {}
+        impl MeshQuery for $T {
+            fn query_box(&self) -> Aabb3 {
+                self.to_aabb()
+            }
+        }
+    )*};
+}
+mesh_query!(Sphere, Obb3, Capsule3, Triangle3);
+
+impl sealed::Sealed for Aabb3 {}
+impl MeshQuery for Aabb3 {
+    fn query_box(&self) -> Aabb3 {
+        *self
+    }
+}
+
+impl sealed::Sealed for Segment3 {}
+impl MeshQuery for Segment3 {
+    fn query_box(&self) -> Aabb3 {
+        Aabb3::new(self.start().min(self.end()), self.start().max(self.end()))
+    }
+}
+
+/// Where and when a shape moving against a [`TriMesh`] first touches it
+/// ([`TriMesh::sweep`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct MeshSweepHit {
+    /// The fraction of the motion at the first contact, in `[0, 1]`.
+    pub t: f32,
+    /// Where the shape touches the mesh at time `t`.
+    pub point: Vec3,
+    /// Unit normal at the contact, from the mesh toward the moving shape (for a shape that
+    /// overlaps the mesh at `t = 0`, the direction that separates it from `triangle`).
+    pub normal: Vec3,
+    /// The index of the triangle touched (the lowest index of those touched at `t`).
+    pub triangle: u32,
+}
+
+/// How much the walk grows a query box, relative to its coordinates: far above the rounding
+/// of `to_aabb` (a few `2^-24`) and of the `f64` box tests (`2^-52`), and far below anything
+/// that costs visits.
+const GROW: f64 = 1.0 / (1u64 << 20) as f64;
+
+/// The shape's box, grown so that it holds the exact shape (see [`GROW`]).
+fn grown(b: Aabb3) -> (DVec3, DVec3) {
+    let (lo, hi) = (b.min().as_dvec3(), b.max().as_dvec3());
+    let slack = (lo.abs() + hi.abs()) * GROW + f64::from(f32::MIN_POSITIVE);
+    (lo - slack, hi + slack)
+}
+
+impl TriMesh {
+    /// Whether any triangle of the mesh overlaps `shape` (closed: touching counts).
+    /// Degenerate (zero-area) triangles are skipped, as for ray casts.
+    ///
+    /// ```
+    /// use raybox::{Capsule3, Sphere, TriMesh, mesh};
+    /// use glam::Vec3;
+    ///
+    /// let bunny = TriMesh::from_data(mesh::bunny()).unwrap();
+    /// let b = bunny.bounds().unwrap();
+    /// assert!(bunny.overlaps(&Sphere::new(b.center(), 0.5 * b.half_extents().max_element())));
+    /// assert!(!bunny.overlaps(&Sphere::new(b.max() + Vec3::ONE, 0.5)));
+    /// let pole = Capsule3::new(b.min() - Vec3::ONE, b.max() + Vec3::ONE, 0.1);
+    /// assert!(bunny.overlaps(&pole));
+    /// ```
+    #[must_use]
+    pub fn overlaps<S: MeshQuery + Overlaps<Triangle3>>(&self, shape: &S) -> bool {
+        let mut found = false;
+        self.overlapping(shape, |_| {
+            found = true;
+            false
+        });
+        found
+    }
+
+    /// Calls `visit(triangle)` for every triangle that overlaps `shape` (closed), in no
+    /// particular order. Degenerate (zero-area) triangles are skipped.
+    ///
+    /// ```
+    /// use raybox::{Sphere, TriMesh};
+    /// use glam::Vec3;
+    ///
+    /// let floor = TriMesh::new(
+    ///     vec![Vec3::ZERO, Vec3::X, Vec3::new(1.0, 0.0, 1.0), Vec3::Z],
+    ///     vec![[0, 2, 1], [0, 3, 2]],
+    /// )
+    /// .unwrap();
+    /// let mut touched = Vec::new();
+    /// floor.for_each_overlapping(&Sphere::new(Vec3::new(0.9, 0.5, 0.2), 0.5), |t| touched.push(t));
+    /// assert_eq!(touched, [0]); // resting on the first triangle only
+    /// ```
+    pub fn for_each_overlapping<S: MeshQuery + Overlaps<Triangle3>>(
+        &self,
+        shape: &S,
+        mut visit: impl FnMut(u32),
+    ) {
+        self.overlapping(shape, |id| {
+            visit(id);
+            true
+        });
+    }
+
+    /// The triangles that overlap `shape` (closed), in increasing order.
+    ///
+    /// ```
+    /// use raybox::{Aabb3, TriMesh, mesh};
+    /// use glam::Vec3;
+    ///
+    /// let bunny = TriMesh::from_data(mesh::bunny()).unwrap();
+    /// let all = bunny.bounds().unwrap();
+    /// let found = bunny.overlapping_triangles(&all);
+    /// assert_eq!(found.len(), bunny.triangle_count() - bunny.degenerate_count());
+    /// ```
+    #[must_use]
+    pub fn overlapping_triangles<S: MeshQuery + Overlaps<Triangle3>>(&self, shape: &S) -> Vec<u32> {
+        let mut found = Vec::new();
+        self.for_each_overlapping(shape, |id| found.push(id));
+        found.sort_unstable();
+        found
+    }
+
+    /// The first contact of `shape`, moved by `t * motion` for `t` in `[0, 1]`, with the
+    /// mesh: a sphere cast, box cast or capsule cast. `None` when it touches no triangle
+    /// (or `motion` is not finite). A shape that already overlaps the mesh gives `t = 0`
+    /// and the normal that separates it from the lowest-indexed triangle it overlaps.
+    /// Degenerate (zero-area) triangles are skipped.
+    ///
+    /// Each triangle's contact is [`Sweep`]'s for the pair (`Sphere`, `Aabb3`, `Obb3` or
+    /// `Capsule3` against [`Triangle3`]); of triangles touched at the same `t`, the lowest
+    /// index wins.
+    ///
+    /// ```
+    /// use raybox::{Sphere, TriMesh};
+    /// use glam::Vec3;
+    ///
+    /// let floor = TriMesh::new(
+    ///     vec![Vec3::new(-5.0, 0.0, -5.0), Vec3::new(5.0, 0.0, -5.0), Vec3::new(0.0, 0.0, 5.0)],
+    ///     vec![[0, 2, 1]],
+    /// )
+    /// .unwrap();
+    /// let ball = Sphere::new(Vec3::new(0.0, 3.0, 0.0), 1.0);
+    /// let hit = floor.sweep(&ball, Vec3::new(0.0, -4.0, 0.0)).unwrap();
+    /// assert_eq!((hit.t, hit.point, hit.normal, hit.triangle), (0.5, Vec3::ZERO, Vec3::Y, 0));
+    /// assert!(floor.sweep(&ball, Vec3::new(0.0, 1.0, 0.0)).is_none()); // moving away
+    /// ```
+    #[doc(alias = "sphere_cast")]
+    #[doc(alias = "shape_cast")]
+    #[must_use]
+    pub fn sweep<S>(&self, shape: &S, motion: Vec3) -> Option<MeshSweepHit>
+    where
+        S: MeshQuery + Sweep<Triangle3, Motion = Vec3, Hit = SweepHit3>,
+    {
+        if self.tree.is_empty() || !motion.is_finite() {
+            return None;
+        }
+        let (lo, hi) = grown(shape.query_box());
+        let m = motion.as_dvec3();
+        let mut best: Option<MeshSweepHit> = None;
+        let mut enter = |b: &Bounds| box_entry(b, lo, hi, m);
+        let mut leaf = |first: usize, count: usize, bound: f32| {
+            let mut found = None;
+            for (id, tri) in self.shape_triangles(first, count) {
+                let Some(hit) = shape.sweep(motion, &tri) else { continue };
+                let wins = best.is_none_or(|b| hit.t < b.t || (hit.t == b.t && id < b.triangle));
+                if wins && hit.t <= bound {
+                    best =
+                        Some(MeshSweepHit { t: hit.t, point: hit.point, normal: hit.normal, triangle: id });
+                    found = Some(hit.t);
+                }
+            }
+            found
+        };
+        traverse::nearest(&self.tree.nodes, self.tree.root, 1.0, &mut enter, &mut leaf);
+        best
+    }
+
+    /// Calls `visit` on each triangle that overlaps `shape` until it returns `false`.
+    fn overlapping<S: MeshQuery + Overlaps<Triangle3>>(&self, shape: &S, mut visit: impl FnMut(u32) -> bool) {
+        if self.tree.is_empty() {
+            return;
+        }
+        let (lo, hi) = grown(shape.query_box());
+        let going = core::cell::Cell::new(true);
+        let mut test = |b: &Bounds| {
+            going.get() && (0..3).all(|k| f64::from(b.min[k]) <= hi[k] && lo[k] <= f64::from(b.max[k]))
+        };
+        let mut leaf = |first: usize, count: usize| {
+            for (id, tri) in self.shape_triangles(first, count) {
+                if going.get() && shape.overlaps(&tri) {
+                    going.set(visit(id));
+                }
+            }
+        };
+        traverse::visit_boxes(
+            &self.tree.nodes,
+            self.tree.root,
+            &self.tree.root_bounds(),
+            &mut test,
+            &mut leaf,
+        );
+    }
+
+    /// The triangles of a leaf's blocks, with their indices, as [`Triangle3`] values.
+    fn shape_triangles(&self, first: usize, count: usize) -> impl Iterator<Item = (u32, Triangle3)> + '_ {
+        self.blocks[first..first + count].iter().flat_map(|block| {
+            block.lanes().filter_map(|lane| {
+                let [a, b, c] = block.triangle(lane);
+                Triangle3::try_new(a, b, c).ok().map(|tri| (block.ids[lane], tri))
+            })
+        })
+    }
+}
+
+/// The earliest `t` in `[0, 1]` at which the grown box `[lo, hi]` moved by `t m` can meet
+/// the node box `b`, rounded down to `f32`; `inf` when it never does. Each axis bounds `t m_k`
+/// to `[b.min - hi, b.max - lo]`, widened by `2^-40` of the node's coordinates (the `f64`
+/// subtraction and division round by less), so the result is at most the time of any
+/// contact with a triangle inside `b`.
+fn box_entry(b: &Bounds, lo: DVec3, hi: DVec3, m: DVec3) -> f32 {
+    const NODE_SLACK: f64 = 1.0 / (1u64 << 40) as f64;
+    let (mut enter, mut exit) = (0.0f64, 1.0f64);
+    for k in 0..3 {
+        let (b_min, b_max) = (f64::from(b.min[k]), f64::from(b.max[k]));
+        let slack = (b_min.abs() + b_max.abs()) * NODE_SLACK;
+        let (near, far) = (b_min - hi[k] - slack, b_max - lo[k] + slack);
+        if m[k] == 0.0 {
+            if near > 0.0 || far < 0.0 {
+                return f32::INFINITY;
+            }
+            continue;
+        }
+        let (a, c) = (near / m[k], far / m[k]);
+        let (a, c) = if m[k] > 0.0 { (a, c) } else { (c, a) };
+        enter = enter.max(a);
+        exit = exit.min(c);
+    }
+    if enter > exit {
+        return f32::INFINITY;
+    }
+    let t = enter as f32;
+    if f64::from(t) > enter { t.next_down() } else { t }
+}

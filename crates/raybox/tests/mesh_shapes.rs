@@ -1,0 +1,272 @@
+//! `TriMesh` queried with shapes (`overlaps`, `for_each_overlapping`,
+//! `overlapping_triangles`, `sweep`) against brute force: the same pair test or sweep run
+//! on every triangle of the mesh, for every build quality.
+
+mod common;
+
+use std::sync::LazyLock;
+
+use common::strategies::{aabb3s, capsule3s, obb3s, point3, sphere};
+use glam::Vec3;
+use proptest::prelude::*;
+use raybox::mesh::scene;
+use raybox::mesh::{MeshQuery, MeshSweepHit};
+use raybox::{
+    Aabb3, BuildQuality, Capsule3, MeshData, Obb3, Overlaps, Sphere, Sweep, SweepHit3, TriMesh, Triangle3,
+};
+
+const QUALITIES: [BuildQuality; 3] = [BuildQuality::Fast, BuildQuality::Balanced, BuildQuality::High];
+
+/// `data` moved so that its box is centred on the origin and fits in `[-s, s]^3`.
+fn fitted(data: MeshData, s: f32) -> MeshData {
+    let (lo, hi) = data.vertices.iter().fold((Vec3::MAX, Vec3::MIN), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+    let (c, k) = ((lo + hi) * 0.5, s / ((hi - lo) * 0.5).max_element());
+    MeshData { vertices: data.vertices.iter().map(|&v| (v - c) * k).collect(), indices: data.indices }
+}
+
+/// The scenes: a closed icosphere, a terrain, a random soup and the bunny, about as large
+/// as the shapes of `common::strategies` (coordinates in `[-2, 2]`), each built with every
+/// quality.
+static MESHES: LazyLock<Vec<(&'static str, TriMesh)>> = LazyLock::new(|| {
+    let scenes = [
+        ("icosphere", fitted(scene::icosphere(2), 1.5)),
+        ("terrain", fitted(scene::terrain(12, 7), 2.0)),
+        ("soup", fitted(scene::triangle_soup(300, 4.0, 11), 2.0)),
+        ("bunny", fitted(raybox::mesh::bunny(), 2.0)),
+    ];
+    let mut meshes = Vec::new();
+    for (name, data) in scenes {
+        for q in QUALITIES {
+            let mesh = TriMesh::with_quality(data.vertices.clone(), data.indices.clone(), q).unwrap();
+            assert_eq!(
+                mesh.degenerate_count(),
+                0,
+                "{name}: the brute force below assumes no degenerate triangle"
+            );
+            meshes.push((name, mesh));
+        }
+    }
+    meshes
+});
+
+fn triangles(mesh: &TriMesh) -> impl Iterator<Item = (u32, Triangle3)> + '_ {
+    mesh.indices().iter().enumerate().map(|(i, t)| {
+        let v = t.map(|k| mesh.vertices()[k as usize]);
+        (i as u32, Triangle3::new(v[0], v[1], v[2]))
+    })
+}
+
+fn brute_overlapping<S: Overlaps<Triangle3>>(mesh: &TriMesh, shape: &S) -> Vec<u32> {
+    triangles(mesh).filter(|(_, tri)| shape.overlaps(tri)).map(|(i, _)| i).collect()
+}
+
+fn brute_sweep<S: Sweep<Triangle3, Motion = Vec3, Hit = SweepHit3>>(
+    mesh: &TriMesh,
+    shape: &S,
+    motion: Vec3,
+) -> Option<MeshSweepHit> {
+    let mut best: Option<MeshSweepHit> = None;
+    for (i, tri) in triangles(mesh) {
+        if let Some(h) = shape.sweep(motion, &tri)
+            && best.is_none_or(|b| h.t < b.t)
+        {
+            best = Some(MeshSweepHit { t: h.t, point: h.point, normal: h.normal, triangle: i });
+        }
+    }
+    best
+}
+
+/// Every query of `shape` on every mesh agrees with brute force; returns how many meshes
+/// it overlapped and how many sweeps hit (so that the callers can check both outcomes
+/// occur).
+fn check<S>(shape: &S, motion: Vec3) -> (usize, usize)
+where
+    S: MeshQuery + Overlaps<Triangle3> + Sweep<Triangle3, Motion = Vec3, Hit = SweepHit3> + std::fmt::Debug,
+{
+    let (mut overlapping, mut hits) = (0, 0);
+    for (name, mesh) in MESHES.iter() {
+        let want = brute_overlapping(mesh, shape);
+        assert_eq!(mesh.overlapping_triangles(shape), want, "{name}: {shape:?}");
+        assert_eq!(mesh.overlaps(shape), !want.is_empty(), "{name}: {shape:?}");
+        let mut count = 0;
+        mesh.for_each_overlapping(shape, |_| count += 1);
+        assert_eq!(count, want.len(), "{name}: each triangle once");
+        overlapping += usize::from(!want.is_empty());
+
+        let want = brute_sweep(mesh, shape, motion);
+        assert_eq!(mesh.sweep(shape, motion), want, "{name}: {shape:?} moved by {motion}");
+        hits += usize::from(want.is_some());
+    }
+    (overlapping, hits)
+}
+
+fn motion() -> impl Strategy<Value = Vec3> {
+    point3().prop_map(|v| v * 2.0)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 150, ..ProptestConfig::default() })]
+
+    #[test]
+    fn spheres_agree_with_brute_force(s in sphere(), m in motion()) {
+        check(&s, m);
+    }
+
+    #[test]
+    fn boxes_agree_with_brute_force(b in aabb3s(), m in motion()) {
+        check(&b, m);
+    }
+
+    #[test]
+    fn oriented_boxes_agree_with_brute_force(b in obb3s(), m in motion()) {
+        check(&b, m);
+    }
+
+    #[test]
+    fn capsules_agree_with_brute_force(c in capsule3s(), m in motion()) {
+        check(&c, m);
+    }
+}
+
+/// The random shapes above both miss and hit: a test that never saw a hit (or a miss)
+/// would prove little.
+#[test]
+fn the_random_cases_cover_hits_and_misses() {
+    let mut rng = scene::Pcg32::new(5);
+    let (mut overlapping, mut hits, mut total) = (0, 0, 0);
+    for _ in 0..40 {
+        let c = Vec3::new(rng.range(-3.0, 3.0), rng.range(-3.0, 3.0), rng.range(-3.0, 3.0));
+        let m = rng.unit_vector() * rng.range(0.0, 3.0);
+        let (o, h) = check(&Sphere::new(c, rng.range(0.0, 0.6)), m);
+        overlapping += o;
+        hits += h;
+        total += MESHES.len();
+    }
+    assert!(overlapping > total / 10 && overlapping < total * 9 / 10, "{overlapping} of {total}");
+    assert!(hits > total / 10 && hits < total * 9 / 10, "{hits} of {total}");
+}
+
+fn floor() -> TriMesh {
+    // Two triangles covering [0, 4] x [0, 4] at y = 0, facing up, and one far away.
+    TriMesh::new(
+        vec![
+            Vec3::ZERO,
+            Vec3::new(4.0, 0.0, 0.0),
+            Vec3::new(4.0, 0.0, 4.0),
+            Vec3::new(0.0, 0.0, 4.0),
+            Vec3::new(100.0, 0.0, 100.0),
+            Vec3::new(101.0, 0.0, 100.0),
+            Vec3::new(100.0, 0.0, 101.0),
+        ],
+        vec![[0, 2, 1], [0, 3, 2], [4, 6, 5]],
+    )
+    .unwrap()
+}
+
+#[test]
+fn touching_counts() {
+    let floor = floor();
+    // Resting exactly on the floor, on the shared diagonal: both triangles touch it.
+    let ball = Sphere::new(Vec3::new(2.0, 0.75, 2.0), 0.75);
+    assert_eq!(floor.overlapping_triangles(&ball), [0, 1]);
+    // A hair above: nothing.
+    let above = Sphere::new(Vec3::new(2.0, 0.75f32.next_up() + 1e-6, 2.0), 0.75);
+    assert!(!floor.overlaps(&above));
+    // A box whose bottom face lies in the floor, over the first triangle only.
+    let b = Aabb3::new(Vec3::new(3.0, 0.0, 0.5), Vec3::new(3.5, 1.0, 1.0));
+    assert_eq!(floor.overlapping_triangles(&b), [0]);
+}
+
+#[test]
+fn a_sweep_that_ends_exactly_touching_hits_at_one() {
+    let floor = floor();
+    let ball = Sphere::new(Vec3::new(1.0, 3.0, 3.0), 1.0);
+    let hit = floor.sweep(&ball, Vec3::new(0.0, -2.0, 0.0)).unwrap();
+    assert_eq!((hit.t, hit.point, hit.normal, hit.triangle), (1.0, Vec3::new(1.0, 0.0, 3.0), Vec3::Y, 1));
+    assert!(floor.sweep(&ball, Vec3::new(0.0, -1.999, 0.0)).is_none());
+}
+
+#[test]
+fn ties_go_to_the_lowest_index_and_overlap_at_the_start_gives_zero() {
+    let floor = floor();
+    // Falling onto the shared diagonal: both triangles are touched at t = 0.5.
+    let ball = Sphere::new(Vec3::new(2.0, 3.0, 2.0), 1.0);
+    let hit = floor.sweep(&ball, Vec3::new(0.0, -4.0, 0.0)).unwrap();
+    assert_eq!((hit.t, hit.triangle, hit.normal), (0.5, 0, Vec3::Y));
+    // Already sunk into the floor: t = 0 and the normal that pushes it out.
+    let sunk = Sphere::new(Vec3::new(3.0, 0.5, 1.0), 1.0);
+    let hit = floor.sweep(&sunk, Vec3::new(1.0, 0.0, 0.0)).unwrap();
+    assert_eq!((hit.t, hit.triangle), (0.0, 0));
+    assert!((hit.normal - Vec3::Y).length() < 1e-6, "{hit:?}");
+    // A zero motion is an overlap test.
+    assert_eq!(floor.sweep(&sunk, Vec3::ZERO).map(|h| h.t), Some(0.0));
+    assert_eq!(floor.sweep(&Sphere::new(Vec3::new(3.0, 2.0, 1.0), 1.0), Vec3::ZERO), None);
+}
+
+#[test]
+fn every_shape_sweeps_onto_the_floor() {
+    let floor = floor();
+    let down = Vec3::new(0.0, -4.0, 0.0);
+    let shapes: [(&str, Option<MeshSweepHit>); 4] = [
+        ("sphere", floor.sweep(&Sphere::new(Vec3::new(1.0, 3.0, 1.0), 1.0), down)),
+        ("box", floor.sweep(&Aabb3::new(Vec3::new(1.0, 2.0, 1.0), Vec3::new(2.0, 3.0, 2.0)), down)),
+        (
+            "obb",
+            floor.sweep(&Obb3::new(Vec3::new(1.5, 2.5, 1.5), Vec3::splat(0.5), glam::Quat::IDENTITY), down),
+        ),
+        (
+            "capsule",
+            floor.sweep(&Capsule3::new(Vec3::new(1.0, 3.0, 1.0), Vec3::new(2.0, 3.0, 1.0), 1.0), down),
+        ),
+    ];
+    for (name, hit) in shapes {
+        let hit = hit.unwrap_or_else(|| panic!("{name} missed the floor"));
+        assert!((hit.t - 0.5).abs() < 1e-6, "{name}: {hit:?}");
+        assert!((hit.normal - Vec3::Y).length() < 1e-5, "{name}: {hit:?}");
+        assert!(hit.point.y.abs() < 1e-5, "{name}: {hit:?}");
+    }
+}
+
+#[test]
+fn bad_motions_and_degenerate_meshes_answer_nothing() {
+    let floor = floor();
+    let ball = Sphere::new(Vec3::new(1.0, 3.0, 1.0), 1.0);
+    for m in [Vec3::new(0.0, f32::NAN, 0.0), Vec3::new(0.0, f32::NEG_INFINITY, 0.0)] {
+        assert_eq!(floor.sweep(&ball, m), None);
+    }
+    // Only a zero-area triangle: skipped, as for ray casts.
+    let line = TriMesh::new(vec![Vec3::ZERO, Vec3::X, Vec3::X * 2.0], vec![[0, 1, 2]]).unwrap();
+    assert_eq!(line.degenerate_count(), 1);
+    let on_it = Sphere::new(Vec3::X, 1.0);
+    assert!(!line.overlaps(&on_it));
+    assert!(line.overlapping_triangles(&on_it).is_empty());
+    assert_eq!(line.sweep(&on_it, Vec3::Y), None);
+}
+
+/// Far from the origin and at extreme scales, the walk's box tests must stay conservative:
+/// the answers are still those of brute force.
+#[test]
+fn large_and_small_scales_agree_with_brute_force() {
+    let base = fitted(scene::icosphere(2), 1.5);
+    let mut rng = scene::Pcg32::new(21);
+    for (scale, offset) in [(1e-30f32, 0.0f32), (1e-3, 1e3), (1.0, 1e6), (1e30, 0.0), (2e-38, 0.0)] {
+        let vertices: Vec<Vec3> = base.vertices.iter().map(|&v| v * scale + Vec3::splat(offset)).collect();
+        let mesh = TriMesh::new(vertices, base.indices.clone()).unwrap();
+        let mut hits = 0;
+        for i in 0..60 {
+            let c = (rng.unit_vector() * rng.range(0.5, 3.0)) * scale + Vec3::splat(offset);
+            let m = (Vec3::splat(offset) - c) * rng.range(0.2, 1.5) + rng.unit_vector() * scale * 0.5;
+            let r = rng.range(0.0, 1.0) * scale;
+            let ball = Sphere::new(c, r);
+            assert_eq!(
+                mesh.overlapping_triangles(&ball),
+                brute_overlapping(&mesh, &ball),
+                "scale {scale} case {i}"
+            );
+            let want = brute_sweep(&mesh, &ball, m);
+            assert_eq!(mesh.sweep(&ball, m), want, "scale {scale} case {i}");
+            hits += usize::from(want.is_some());
+        }
+        assert!(hits > 0, "scale {scale}: no sweep hit, the test proves nothing");
+    }
+}
