@@ -294,6 +294,10 @@ proptest! {
     fn capsule3_triangle_and_plane(c in capsule3s(), t in triangles(), p in planes()) {
         check_contact(&t, &c)?; check_contact(&p, &c)?;
     }
+    #[test]
+    fn triangle_ball_and_boxes(t in triangles(), s in sphere(), b in aabb3s(), o in obb3s()) {
+        check_contact(&t, &s)?; check_contact(&t, &b)?; check_contact(&t, &o)?;
+    }
 }
 
 fn triangles() -> impl Strategy<Value = Triangle3> {

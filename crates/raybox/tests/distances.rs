@@ -282,6 +282,17 @@ proptest! {
     fn segment3_pairs(s in segment3s(), t in segment3s(), c in sphere(), b in aabb3s(), o in obb3s()) {
         check_closest(&s, &t)?; check_closest(&s, &c)?; check_closest(&s, &b)?; check_closest(&s, &o)?;
     }
+    #[test]
+    fn triangle_ball_and_boxes(t in triangles(), s in sphere(), b in aabb3s(), o in obb3s()) {
+        check_exact(&t, &s)?; check_exact(&s, &t)?; check_exact(&t, &b)?; check_exact(&b, &t)?;
+        check_exact(&t, &o)?; check_exact(&o, &t)?;
+    }
+}
+
+fn triangles() -> impl Strategy<Value = raybox::Triangle3> {
+    (point3(), point3(), point3())
+        .prop_filter("non-degenerate", |(a, b, c)| (*b - *a).cross(*c - *a).length() > 1e-2)
+        .prop_map(|(a, b, c)| raybox::Triangle3::new(a, b, c))
 }
 
 /// A ray cast against a capsule: a hit point is on the surface with the normal pointing

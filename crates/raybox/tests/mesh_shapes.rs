@@ -12,7 +12,8 @@ use proptest::prelude::*;
 use raybox::mesh::scene;
 use raybox::mesh::{MeshQuery, MeshSweepHit};
 use raybox::{
-    Aabb3, BuildQuality, Capsule3, MeshData, Obb3, Overlaps, Sphere, Sweep, SweepHit3, TriMesh, Triangle3,
+    Aabb3, BuildQuality, Capsule3, Contact, Contact3, MeshData, Obb3, Overlaps, Sphere, Sweep, SweepHit3,
+    TriMesh, Triangle3,
 };
 
 const QUALITIES: [BuildQuality; 3] = [BuildQuality::Fast, BuildQuality::Balanced, BuildQuality::High];
@@ -82,6 +83,7 @@ fn brute_sweep<S: Sweep<Triangle3, Motion = Vec3, Hit = SweepHit3>>(
 fn check<S>(shape: &S, motion: Vec3) -> (usize, usize)
 where
     S: MeshQuery + Overlaps<Triangle3> + Sweep<Triangle3, Motion = Vec3, Hit = SweepHit3> + std::fmt::Debug,
+    Triangle3: Contact<S, Output = Contact3>,
 {
     let (mut overlapping, mut hits) = (0, 0);
     for (name, mesh) in MESHES.iter() {
@@ -91,6 +93,14 @@ where
         let mut count = 0;
         mesh.for_each_overlapping(shape, |_| count += 1);
         assert_eq!(count, want.len(), "{name}: each triangle once");
+        let mut contacts = Vec::new();
+        mesh.for_each_contact(shape, |id, c| contacts.push((id, c.normal, c.depth, c.points.to_vec())));
+        contacts.sort_by_key(|c| c.0);
+        let brute: Vec<_> = triangles(mesh)
+            .filter_map(|(i, tri)| tri.contact(shape).map(|c| (i, c.normal, c.depth, c.points.to_vec())))
+            .collect();
+        assert_eq!(contacts, brute, "{name}: contacts of {shape:?}");
+        assert_eq!(contacts.iter().map(|c| c.0).collect::<Vec<_>>(), want, "{name}: a contact per overlap");
         overlapping += usize::from(!want.is_empty());
 
         let want = brute_sweep(mesh, shape, motion);

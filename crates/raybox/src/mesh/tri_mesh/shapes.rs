@@ -101,7 +101,7 @@ impl TriMesh {
     #[must_use]
     pub fn overlaps<S: MeshQuery + Overlaps<Triangle3>>(&self, shape: &S) -> bool {
         let mut found = false;
-        self.overlapping(shape, |_| {
+        self.overlapping(shape, |_, _| {
             found = true;
             false
         });
@@ -129,7 +129,7 @@ impl TriMesh {
         shape: &S,
         mut visit: impl FnMut(u32),
     ) {
-        self.overlapping(shape, |id| {
+        self.overlapping(shape, |id, _| {
             visit(id);
             true
         });
@@ -152,6 +152,40 @@ impl TriMesh {
         self.for_each_overlapping(shape, |id| found.push(id));
         found.sort_unstable();
         found
+    }
+
+    /// Calls `visit(triangle, contact)` for every triangle that overlaps `shape` (closed),
+    /// in no particular order, with the triangle's [`Contact`](crate::Contact) with the
+    /// shape: its `normal` points from the triangle toward the shape, and moving the shape
+    /// by `normal * depth` leaves it only touching that triangle. (Resolving a shape that
+    /// overlaps several triangles takes their contacts together, as a character
+    /// controller does; each is exact on its own.) Degenerate triangles are skipped.
+    ///
+    /// ```
+    /// use raybox::{Sphere, TriMesh};
+    /// use glam::Vec3;
+    ///
+    /// let floor = TriMesh::new(
+    ///     vec![Vec3::new(-5.0, 0.0, -5.0), Vec3::new(5.0, 0.0, -5.0), Vec3::new(0.0, 0.0, 5.0)],
+    ///     vec![[0, 2, 1]],
+    /// )
+    /// .unwrap();
+    /// let mut pushes = Vec::new();
+    /// floor.for_each_contact(&Sphere::new(Vec3::new(0.0, 0.75, 0.0), 1.0), |t, c| pushes.push((t, c.normal * c.depth)));
+    /// assert_eq!(pushes, [(0, Vec3::new(0.0, 0.25, 0.0))]); // up by 0.25 to rest on it
+    /// ```
+    pub fn for_each_contact<S>(&self, shape: &S, mut visit: impl FnMut(u32, crate::Contact3))
+    where
+        S: MeshQuery + Overlaps<Triangle3>,
+        Triangle3: crate::Contact<S, Output = crate::Contact3>,
+    {
+        // `overlapping` runs the exact overlap test; the contact is `Some` exactly then.
+        self.overlapping(shape, |id, tri| {
+            if let Some(c) = crate::Contact::contact(tri, shape) {
+                visit(id, c);
+            }
+            true
+        });
     }
 
     /// The first contact of `shape`, moved by `t * motion` for `t` in `[0, 1]`, with the
@@ -209,8 +243,13 @@ impl TriMesh {
         best
     }
 
-    /// Calls `visit` on each triangle that overlaps `shape` until it returns `false`.
-    fn overlapping<S: MeshQuery + Overlaps<Triangle3>>(&self, shape: &S, mut visit: impl FnMut(u32) -> bool) {
+    /// Calls `visit(index, triangle)` on each triangle that overlaps `shape` until it
+    /// returns `false`.
+    fn overlapping<S: MeshQuery + Overlaps<Triangle3>>(
+        &self,
+        shape: &S,
+        mut visit: impl FnMut(u32, &Triangle3) -> bool,
+    ) {
         if self.tree.is_empty() {
             return;
         }
@@ -222,7 +261,7 @@ impl TriMesh {
         let mut leaf = |first: usize, count: usize| {
             for (id, tri) in self.shape_triangles(first, count) {
                 if going.get() && shape.overlaps(&tri) {
-                    going.set(visit(id));
+                    going.set(visit(id, &tri));
                 }
             }
         };

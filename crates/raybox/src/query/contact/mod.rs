@@ -33,6 +33,7 @@ mod sphere_aabb;
 mod sphere_capsule;
 mod sphere_obb;
 mod sphere_sphere;
+mod triangle;
 mod triangle_capsule;
 
 macro_rules! contact_types {

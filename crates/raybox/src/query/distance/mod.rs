@@ -28,6 +28,7 @@ mod sphere_capsule;
 mod sphere_obb;
 mod sphere_segment;
 mod sphere_sphere;
+mod triangle;
 mod triangle_capsule;
 
 pub(crate) use gjk::{
