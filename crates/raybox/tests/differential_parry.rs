@@ -494,3 +494,123 @@ fn contact_distance_and_time_of_impact_2d() {
     println!("parry's depth too small (its move does not separate; raybox's does): {parry_off} pairs");
     finish("contact, distance, time of impact 2D", cases, compared, &failures, 0);
 }
+
+/// Shape casts against a triangle mesh (`TriMesh::sweep`) against parry3d's `cast_shapes`
+/// with its `TriMesh` (a closed icosphere and a terrain patch), on balls, boxes and
+/// capsules moving through and past them. The same adjudication as `time_of_impact_3d`:
+/// where the times differ by more than `1e-3`, both must be times at which the shape is
+/// within `1e-3` of the mesh (its distance to the nearest triangle, by brute force), and
+/// raybox's time must be one in any case.
+#[test]
+fn mesh_shape_casts_3d() {
+    use raybox::mesh::scene;
+    let scenes = [scene::icosphere(2), scene::terrain(10, 3)];
+    let mut rng = Rng(0x5eed_0007);
+    let options = ShapeCastOptions {
+        max_time_of_impact: 1.0,
+        target_distance: 0.0,
+        stop_at_penetration: true,
+        compute_impact_geometry_on_penetration: true,
+    };
+    let (mut failures, mut compared, mut cases, mut hits) = (Vec::new(), 0, 0, 0);
+    for data in scenes {
+        // Fit the scene into [-1.5, 1.5]^3.
+        let (lo, hi) = data.vertices.iter().fold((Vec3::MAX, Vec3::MIN), |(l, h), &v| (l.min(v), h.max(v)));
+        let k = 1.5 / ((hi - lo) * 0.5).max_element();
+        let vertices: Vec<Vec3> = data.vertices.iter().map(|&v| (v - (lo + hi) * 0.5) * k).collect();
+        let ours = raybox::TriMesh::new(vertices.clone(), data.indices.clone()).unwrap();
+        let theirs =
+            parry3d::shape::TriMesh::new(vertices.iter().map(|&v| p3(v)).collect(), data.indices.clone())
+                .unwrap();
+        let tris: Vec<raybox::Triangle3> = data
+            .indices
+            .iter()
+            .map(|t| {
+                raybox::Triangle3::new(
+                    vertices[t[0] as usize],
+                    vertices[t[1] as usize],
+                    vertices[t[2] as usize],
+                )
+            })
+            .collect();
+        for i in 0..600 {
+            cases += 1;
+            // Shapes outside the mesh's box, moving toward (and often past) its middle.
+            let shape = S3::random(&mut rng, i % 4).moved(rng.v3(1.0).normalize_or(Vec3::X) * 3.0);
+            let v = -shape_center(&shape) * rng.range(0.3, 1.5) + rng.v3(3.0);
+            let hit = match shape {
+                S3::Ball(s) => ours.sweep(&s, v),
+                S3::Box(b, _) => ours.sweep(&b, v),
+                S3::Aabb(b) => ours.sweep(&b, v),
+                S3::Capsule(c) => ours.sweep(&c, v),
+            };
+            let (g, pose) = shape.parry();
+            let Ok(theirs) = parry3d::query::cast_shapes(
+                &pose,
+                p3(v),
+                &*g,
+                &m3::Pose::IDENTITY,
+                p3(Vec3::ZERO),
+                &theirs,
+                options,
+            ) else {
+                failures.push(format!("{shape:?}: parry does not support the pair"));
+                continue;
+            };
+            // The distance from the shape moved by `t v` to the nearest triangle.
+            let gap = |t: f32| {
+                let moved = shape.moved(v * t);
+                tris.iter().map(|tri| dispatch_tri(&moved, tri)).fold(f32::INFINITY, f32::min)
+            };
+            let touches = |t: f32| gap(t) <= 1e-3;
+            match (hit, theirs) {
+                (Some(h), Some(p)) => {
+                    compared += 1;
+                    hits += 1;
+                    let t = p.time_of_impact;
+                    if (h.t - t).abs() > 1e-3 && !(touches(h.t) && touches(t)) {
+                        failures.push(format!("{shape:?} v {v}: t {} vs parry {t}", h.t));
+                    }
+                    if h.t > 0.0 && !touches(h.t) {
+                        failures.push(format!(
+                            "{shape:?} v {v}: raybox's t {} is {} from the mesh",
+                            h.t,
+                            gap(h.t)
+                        ));
+                    }
+                }
+                (None, None) => compared += 1,
+                (Some(h), None) if touches(h.t) => {}
+                (None, Some(p)) if !touches(p.time_of_impact) => {} // parry's time is apart
+                (Some(h), None) => failures.push(format!("{shape:?} v {v}: raybox {h:?}, parry none")),
+                (None, Some(p)) => {
+                    failures.push(format!("{shape:?} v {v}: raybox none, parry t {}", p.time_of_impact))
+                }
+            }
+        }
+    }
+    println!("mesh shape casts: {hits} of {cases} hit");
+    assert!(
+        hits > cases / 5 && hits < cases * 9 / 10,
+        "{hits} hits of {cases}: the cases must both hit and miss"
+    );
+    finish("mesh shape casts", cases, compared, &failures, 0);
+}
+
+fn shape_center(s: &S3) -> Vec3 {
+    match *s {
+        S3::Ball(b) => b.center(),
+        S3::Box(b, _) => b.center(),
+        S3::Aabb(b) => b.center(),
+        S3::Capsule(c) => (c.start() + c.end()) * 0.5,
+    }
+}
+
+fn dispatch_tri(s: &S3, tri: &raybox::Triangle3) -> f32 {
+    match *s {
+        S3::Ball(b) => b.distance(tri),
+        S3::Box(b, _) => b.distance(tri),
+        S3::Aabb(b) => b.distance(tri),
+        S3::Capsule(c) => c.distance(tri),
+    }
+}
