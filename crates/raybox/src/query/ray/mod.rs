@@ -12,6 +12,7 @@ pub use ray_sphere::SphereRoots;
 pub use ray_triangle::{RayTriangle, TriangleHit};
 
 pub(crate) use ray_aabb::slab_span;
+pub(crate) use ray_capsule::capsule_roots;
 pub(crate) use ray_triangle::{
     DET_MAX, DET_MIN, WoopRay, ray_triangle_watertight, ray_triangle_watertight_edges,
 };
