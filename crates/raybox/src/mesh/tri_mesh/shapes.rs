@@ -229,6 +229,11 @@ impl TriMesh {
         let mut leaf = |first: usize, count: usize, bound: f32| {
             let mut found = None;
             for (id, tri) in self.shape_triangles(first, count) {
+                // The triangle's own box first: the pair sweeps iterate in `f64`.
+                let limit = best.map_or(bound, |b| b.t.min(bound));
+                if box_entry(&triangle_bounds(&tri), lo, hi, m) > limit {
+                    continue;
+                }
                 let Some(hit) = shape.sweep(motion, &tri) else { continue };
                 let wins = best.is_none_or(|b| hit.t < b.t || (hit.t == b.t && id < b.triangle));
                 if wins && hit.t <= bound {
@@ -255,12 +260,12 @@ impl TriMesh {
         }
         let (lo, hi) = grown(shape.query_box());
         let going = core::cell::Cell::new(true);
-        let mut test = |b: &Bounds| {
-            going.get() && (0..3).all(|k| f64::from(b.min[k]) <= hi[k] && lo[k] <= f64::from(b.max[k]))
-        };
+        let touches =
+            |b: &Bounds| (0..3).all(|k| f64::from(b.min[k]) <= hi[k] && lo[k] <= f64::from(b.max[k]));
+        let mut test = |b: &Bounds| going.get() && touches(b);
         let mut leaf = |first: usize, count: usize| {
             for (id, tri) in self.shape_triangles(first, count) {
-                if going.get() && shape.overlaps(&tri) {
+                if going.get() && touches(&triangle_bounds(&tri)) && shape.overlaps(&tri) {
                     going.set(visit(id, &tri));
                 }
             }
@@ -283,6 +288,12 @@ impl TriMesh {
             })
         })
     }
+}
+
+/// A triangle's box (exact: its vertices' least and greatest coordinates).
+fn triangle_bounds(tri: &Triangle3) -> Bounds {
+    let [a, b, c] = tri.vertices();
+    Bounds::from_arrays(a.min(b).min(c).to_array(), a.max(b).max(c).to_array())
 }
 
 /// The earliest `t` in `[0, 1]` at which the grown box `[lo, hi]` moved by `t m` can meet

@@ -1,0 +1,176 @@
+//! A `TriMesh` queried with shapes, raybox beside parry3d 0.31 on the same mesh (the
+//! bunny, 3,674 triangles, about 0.16 across): sphere and capsule casts (`TriMesh::sweep`
+//! against parry's `cast_shapes` with a `Ball` or `Capsule` moving against its `TriMesh`)
+//! and overlap tests (`TriMesh::overlaps` against `intersection_test`), 1 thread.
+//!
+//! The 1,024 queries of each group are drawn from a seeded generator: shapes of radius
+//! 1%–10% of the bunny's size around it, moving across it (about half of the casts hit,
+//! half of the overlap tests are true). Before timing, parry's answers are checked against
+//! raybox's: overlaps must agree, and times of impact agree within `1e-3` or both are
+//! times at which the shape is within `1e-3` of the mesh's size from a triangle.
+//!
+//! `cargo bench -p raybox-bench --bench mesh_shapes`
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use glam::Vec3;
+use parry3d::math::{Pose, Vector};
+use parry3d::query::ShapeCastOptions;
+use raybox::{Capsule3, Distance, Sphere, TriMesh, Triangle3};
+use raybox_bench::rng::Pcg32;
+
+const N: usize = 1024;
+
+fn p3(v: Vec3) -> Vector {
+    Vector::new(v.x, v.y, v.z)
+}
+
+/// A query shape: a ball or a capsule, in both libraries.
+#[derive(Clone, Copy, Debug)]
+enum Shape {
+    Ball(Sphere),
+    Capsule(Capsule3),
+}
+
+impl Shape {
+    fn parry(&self) -> (Box<dyn parry3d::shape::Shape>, Pose) {
+        match *self {
+            Shape::Ball(s) => {
+                (Box::new(parry3d::shape::Ball::new(s.radius())), Pose::from_translation(p3(s.center())))
+            }
+            Shape::Capsule(c) => (
+                Box::new(parry3d::shape::Capsule::new(p3(c.start()), p3(c.end()), c.radius())),
+                Pose::IDENTITY,
+            ),
+        }
+    }
+    fn moved(&self, v: Vec3) -> Self {
+        match *self {
+            Shape::Ball(s) => Shape::Ball(Sphere::new(s.center() + v, s.radius())),
+            Shape::Capsule(c) => Shape::Capsule(Capsule3::new(c.start() + v, c.end() + v, c.radius())),
+        }
+    }
+    fn distance(&self, tri: &Triangle3) -> f32 {
+        match self {
+            Shape::Ball(s) => s.distance(tri),
+            Shape::Capsule(c) => c.distance(tri),
+        }
+    }
+}
+
+/// `N` shapes (balls for `capsules == false`) around the mesh, and motions across it.
+fn queries(centre: Vec3, size: f32, capsules: bool, seed: u64) -> Vec<(Shape, Vec3)> {
+    let mut rng = Pcg32::new(seed);
+    (0..N)
+        .map(|_| {
+            let c = centre + rng.in_ball() * size;
+            let r = size * rng.range(0.01, 0.1);
+            let shape = if capsules {
+                Shape::Capsule(Capsule3::new(c, c + rng.unit3() * size * 0.2, r))
+            } else {
+                Shape::Ball(Sphere::new(c, r))
+            };
+            let target = centre + rng.in_ball() * size * 0.5;
+            (shape, (target - c) * 2.0)
+        })
+        .collect()
+}
+
+fn bench(c: &mut Criterion) {
+    let data = raybox::mesh::bunny();
+    let mesh = TriMesh::new(data.vertices.clone(), data.indices.clone()).unwrap();
+    let parry_mesh =
+        parry3d::shape::TriMesh::new(data.vertices.iter().map(|&v| p3(v)).collect(), data.indices.clone())
+            .unwrap();
+    let tris: Vec<Triangle3> = data
+        .indices
+        .iter()
+        .filter_map(|t| {
+            let [a, b, c] = t.map(|k| data.vertices[k as usize]);
+            Triangle3::try_new(a, b, c).ok()
+        })
+        .collect();
+    let bounds = mesh.bounds().unwrap();
+    let (centre, size) = (bounds.center(), bounds.half_extents().max_element() * 2.0);
+    let options = ShapeCastOptions {
+        max_time_of_impact: 1.0,
+        target_distance: 0.0,
+        stop_at_penetration: true,
+        compute_impact_geometry_on_penetration: true,
+    };
+
+    for (label, capsules, seed) in [("sphere", false, 31), ("capsule", true, 32)] {
+        let qs = queries(centre, size, capsules, seed);
+        let ours = |&(s, v): &(Shape, Vec3)| match s {
+            Shape::Ball(b) => mesh.sweep(&b, v).map(|h| h.t),
+            Shape::Capsule(c) => mesh.sweep(&c, v).map(|h| h.t),
+        };
+        let parry_qs: Vec<_> = qs.iter().map(|(s, v)| (s.parry(), p3(*v))).collect();
+        let theirs = |((g, pose), v): &((Box<dyn parry3d::shape::Shape>, Pose), Vector)| {
+            parry3d::query::cast_shapes(pose, *v, &**g, &Pose::IDENTITY, p3(Vec3::ZERO), &parry_mesh, options)
+                .expect("parry supports the pair")
+                .map(|h| h.time_of_impact)
+        };
+        // Check before timing.
+        let (mut hits, mut agree) = (0, 0);
+        for (q, pq) in qs.iter().zip(&parry_qs) {
+            let (a, b) = (ours(q), theirs(pq));
+            let touches = |t: f32| {
+                let moved = q.0.moved(q.1 * t);
+                tris.iter().map(|tri| moved.distance(tri)).fold(f32::INFINITY, f32::min) <= 1e-3 * size
+            };
+            let ok = match (a, b) {
+                (Some(x), Some(y)) => (x - y).abs() <= 1e-3 || (touches(x) && touches(y)),
+                (None, None) => true,
+                (Some(x), None) => touches(x),
+                (None, Some(y)) => !touches(y),
+            };
+            hits += usize::from(a.is_some());
+            agree += usize::from(ok);
+        }
+        println!("check {label} casts: {hits} of {N} hit; parry agrees on {agree}");
+        assert_eq!(agree, N, "parry3d disagrees with raybox on {label} casts");
+
+        let mut g = c.benchmark_group(format!("mesh_shapes/{label} cast, bunny"));
+        g.throughput(Throughput::Elements(N as u64));
+        g.bench_function("raybox", |b| b.iter(|| qs.iter().filter(|q| ours(black_box(q)).is_some()).count()));
+        g.bench_function("parry3d", |b| {
+            b.iter(|| parry_qs.iter().filter(|q| theirs(black_box(q)).is_some()).count())
+        });
+        g.finish();
+
+        // Overlap tests: the same shapes where they start.
+        let ours = |s: &Shape| match s {
+            Shape::Ball(b) => mesh.overlaps(b),
+            Shape::Capsule(c) => mesh.overlaps(c),
+        };
+        let theirs = |(g, pose): &(Box<dyn parry3d::shape::Shape>, Pose)| {
+            parry3d::query::intersection_test(pose, &**g, &Pose::IDENTITY, &parry_mesh)
+                .expect("parry supports the pair")
+                .intersecting
+        };
+        let shapes: Vec<Shape> = qs.iter().map(|(s, v)| s.moved(*v * 0.5)).collect();
+        let parry_shapes: Vec<_> = shapes.iter().map(Shape::parry).collect();
+        let overlapping = shapes.iter().filter(|s| ours(s)).count();
+        let agree = shapes.iter().zip(&parry_shapes).filter(|(s, p)| ours(s) == theirs(p)).count();
+        println!("check {label} overlaps: {overlapping} of {N} overlap; parry agrees on {agree}");
+        assert!(agree >= N - 2, "parry3d disagrees with raybox on {} {label} overlaps", N - agree);
+
+        let mut g = c.benchmark_group(format!("mesh_shapes/{label} overlaps, bunny"));
+        g.throughput(Throughput::Elements(N as u64));
+        g.bench_function("raybox", |b| b.iter(|| shapes.iter().filter(|s| ours(black_box(s))).count()));
+        g.bench_function("parry3d", |b| {
+            b.iter(|| parry_shapes.iter().filter(|s| theirs(black_box(s))).count())
+        });
+        g.finish();
+    }
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3));
+    targets = bench
+}
+criterion_main!(benches);
