@@ -303,9 +303,11 @@ fn vec() -> impl Strategy<Value = Vec2> {
 }
 
 /// parry's answer where it is clear: `false` when the shapes are more than `1e-3` apart,
-/// `true` when `shrunk` (the second shape shrunk by `1e-3`) still intersects the first,
-/// `None` in between (parry rounds distances below about `1e-6` to zero, so "touching"
-/// by parry's account may be apart by `3e-7` exactly; found by this test).
+/// `true` when `shrunk` (the second shape shrunk by `1e-3`) still intersects the first by
+/// both parry's intersection test and its distance, `None` otherwise. Found by this test:
+/// parry's distance rounds gaps below about `1e-6` to zero (a box corner `3e-7` from a
+/// segment, exactly), and its segment–segment `intersection_test` said "intersecting" for
+/// two segments `4.6e-4` apart (exact orientations; parry's distance agreed they were apart).
 fn parry_overlaps(
     a: &dyn parry2d::shape::Shape,
     b: &dyn parry2d::shape::Shape,
@@ -315,7 +317,9 @@ fn parry_overlaps(
     let id = m2::Pose::IDENTITY;
     if parry2d::query::distance(&id, a, &pb, b).ok()?.distance > 1e-3 {
         Some(false)
-    } else if parry2d::query::intersection_test(&id, a, &pb, shrunk).ok()?.intersecting {
+    } else if parry2d::query::intersection_test(&id, a, &pb, shrunk).ok()?.intersecting
+        && parry2d::query::distance(&id, a, &pb, shrunk).ok()?.distance == 0.0
+    {
         Some(true)
     } else {
         None
@@ -323,7 +327,8 @@ fn parry_overlaps(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(3000))]
+    // The filters below reject about half of the random rays.
+    #![proptest_config(ProptestConfig { cases: 3000, max_global_rejects: 1 << 20, ..ProptestConfig::default() })]
 
     #[test]
     fn ray_casts_agree_with_parry_off_the_boundaries(o in vec(), d in vec(), p in vec(), q in vec()) {
@@ -331,7 +336,9 @@ proptest! {
         let (e, n) = ((q - p).normalize(), d.normalize());
         // Not nearly parallel, and the line's crossing clearly inside or clearly outside
         // the segment (parry's parallel test and end points use tolerances).
-        prop_assume!(e.perp_dot(n).abs() > 1e-2);
+        // parry's crossing loses accuracy at shallow angles: at 0.73 degrees its t was off by
+        // 5e-4 relative (0.6985728 against the exact 0.6980440, which ours gives).
+        prop_assume!(e.perp_dot(n).abs() > 0.1);
         let s_param = (o - p).perp_dot(d) / (q - p).perp_dot(d);
         prop_assume!((s_param.abs() > 1e-3) && ((s_param - 1.0).abs() > 1e-3));
         let t_param = (p - o).perp_dot(q - p) / d.perp_dot(q - p);

@@ -306,6 +306,20 @@ mod tests {
     }
 
     #[test]
+    fn sums_of_exact_terms_keep_their_sign() {
+        // The f64 estimate of 2^100 - 1 - 2^100 is 0; the exact sum is -1.
+        let big = 2f64.powi(100);
+        assert_eq!(sum_sign([big, -1.0, -big]), -1.0);
+        assert_eq!(sum_sign([big, 1.0, -big]), 1.0);
+        assert_eq!(sum_sign([big, -big, 0.0]), 0.0);
+        assert_eq!(sum_sign([0.0; 4]), 0.0);
+        assert_eq!(sum_rounded([big, 1.0, -big, 2f64.powi(-200)]), 1.0 + 2f64.powi(-200));
+        // Products of f32 values of far-apart scales, as the ray cast forms them.
+        let (a, b) = (f64::from(1.0e30f32), f64::from(3.0e-30f32));
+        assert_eq!(sum_sign([a * a, a * b, -(a * a)]), 1.0);
+    }
+
+    #[test]
     fn nearly_parallel_crossing_segments_meet_in_both_orders() {
         // The case `capsule2_pairs` found (GJK said "apart by 4e-12" in one order).
         let c = (p(-1.3340487, 0.6720245), p(1.6826805, -0.41062155));
