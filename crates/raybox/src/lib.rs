@@ -84,11 +84,11 @@
 //!
 //! | first shape | [`RayCast`] | [`Overlaps`] with | [`Contact`] with | [`Distance`] to | [`Sweep`] (moving) against | [`ContainsPoint`] / [`ClosestPoint`] |
 //! | --- | --- | --- | --- | --- | --- | --- |
-//! | [`Aabb2`] | ✓ | `Aabb2`, `Circle`, `Obb2`, `Capsule2` | `Aabb2`, `Circle`, `Obb2`, `Capsule2` | the same, `Segment2` | `Circle`, `Aabb2`, `Obb2`, `Capsule2`, `Segment2` | ✓ / ✓ |
-//! | [`Obb2`] | ✓ | `Obb2`, `Aabb2`, `Circle`, `Capsule2` | `Obb2`, `Aabb2`, `Circle`, `Capsule2` | the same, `Segment2` | `Circle`, `Aabb2`, `Obb2`, `Capsule2`, `Segment2` | ✓ / ✓ |
-//! | [`Circle`] | ✓ | `Circle`, `Aabb2`, `Obb2`, `Capsule2` | `Circle`, `Aabb2`, `Obb2`, `Capsule2` | the same, `Segment2` | `Circle`, `Aabb2`, `Obb2`, `Capsule2`, `Segment2` | ✓ / ✓ |
+//! | [`Aabb2`] | ✓ | `Aabb2`, `Circle`, `Obb2`, `Capsule2`, `Segment2` | `Aabb2`, `Circle`, `Obb2`, `Capsule2` | the same, `Segment2` | `Circle`, `Aabb2`, `Obb2`, `Capsule2`, `Segment2` | ✓ / ✓ |
+//! | [`Obb2`] | ✓ | `Obb2`, `Aabb2`, `Circle`, `Capsule2`, `Segment2` | `Obb2`, `Aabb2`, `Circle`, `Capsule2` | the same, `Segment2` | `Circle`, `Aabb2`, `Obb2`, `Capsule2`, `Segment2` | ✓ / ✓ |
+//! | [`Circle`] | ✓ | `Circle`, `Aabb2`, `Obb2`, `Capsule2`, `Segment2` | `Circle`, `Aabb2`, `Obb2`, `Capsule2` | the same, `Segment2` | `Circle`, `Aabb2`, `Obb2`, `Capsule2`, `Segment2` | ✓ / ✓ |
 //! | [`Capsule2`] | ✓ | `Capsule2`, `Circle`, `Aabb2`, `Obb2`, `Segment2` | the same | the same | `Circle`, `Aabb2`, `Obb2`, `Capsule2`, `Segment2` | ✓ / ✓ |
-//! | [`Segment2`] | | `Capsule2` | `Capsule2` | `Segment2`, `Circle`, `Aabb2`, `Obb2`, `Capsule2` | | ✓ / ✓ |
+//! | [`Segment2`] | ✓ | `Segment2`, `Circle`, `Aabb2`, `Obb2`, `Capsule2` | `Capsule2` | `Segment2`, `Circle`, `Aabb2`, `Obb2`, `Capsule2` | | ✓ / ✓ |
 //! | [`Aabb3`] | ✓ | `Aabb3`, `Sphere`, `Obb3`, `Capsule3`, `Plane`, `Triangle3` | `Aabb3`, `Sphere`, `Obb3`, `Capsule3` | the same, `Segment3` | `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Segment3`, `Triangle3`, `Plane` | ✓ / ✓ |
 //! | [`Obb3`] | ✓ | `Obb3`, `Aabb3`, `Sphere`, `Capsule3`, `Plane`, `Triangle3` | `Obb3`, `Aabb3`, `Sphere`, `Capsule3` | the same, `Segment3` | `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Segment3`, `Triangle3`, `Plane` | ✓ / ✓ |
 //! | [`Sphere`] | ✓ | `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Plane`, `Triangle3` | `Sphere`, `Aabb3`, `Obb3`, `Capsule3` | the same, `Segment3` | `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Segment3`, `Triangle3`, `Plane` | ✓ / ✓ |

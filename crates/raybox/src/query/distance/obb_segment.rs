@@ -4,7 +4,8 @@ use super::{f2, f3, gjk_distance};
 use crate::{Obb2, Obb3, Segment2, Segment3};
 use glam::{Vec2, Vec3};
 
-gjk_distance!(Obb2, Segment2 => Vec2, f2, plain; Obb3, Segment3 => Vec3, f3, plain);
+gjk_distance!(Obb2, Segment2 => Vec2, f2, exact);
+gjk_distance!(Obb3, Segment3 => Vec3, f3, plain);
 
 #[cfg(test)]
 mod tests {

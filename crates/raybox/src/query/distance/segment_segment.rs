@@ -81,7 +81,7 @@ fn segment_segment_closest_ordered(a: Seg, b: Seg) -> Closest {
 
 /// A common point of two segments in the plane `z = 0`, or `None` when they do not meet
 /// (decided exactly; the point itself is rounded).
-fn planar_common_point((p1, q1): Seg, (p2, q2): Seg) -> Option<DVec3> {
+pub(crate) fn planar_common_point((p1, q1): Seg, (p2, q2): Seg) -> Option<DVec3> {
     let (o1, o2) = (orient2d(p1, q1, p2), orient2d(p1, q1, q2));
     let (o3, o4) = (orient2d(p2, q2, p1), orient2d(p2, q2, q1));
     // An end on the other segment's line, within its bounding box, is on the segment.
@@ -144,8 +144,60 @@ pub(crate) fn orient2d(a: DVec3, b: DVec3, c: DVec3) -> f64 {
     expansion[..len].iter().rev().find(|&&x| x != 0.0).map_or(0.0, |x| x.signum())
 }
 
+/// `u`, the unit roundoff of `f64` (`2⁻⁵³`).
+const U: f64 = f64::EPSILON / 2.0;
+
+/// The sign (`-1.0`, `0.0` or `1.0`) of the exact sum of `terms`, each an exactly
+/// represented value (a product of two `f32` values, or a half of a [`two_product`]).
+///
+/// A filter first: recursive summation of `n` terms errs by at most `γₙ₋₁ Σ|tᵢ|`,
+/// `γₖ = k u / (1 - k u)` (Higham, *Accuracy and Stability of Numerical Algorithms*, 4.2),
+/// and the computed `Σ|tᵢ|` is at least `(1 - γₙ₋₁)` times the exact one, so `4 n u` times
+/// it (itself rounded by less than the spare factor) bounds the error while `n u < 1/4`. A
+/// sum beyond the bound has the sign of the estimate. Otherwise the terms are summed
+/// exactly, as in [`orient2d`] (*Grow-Expansion*), and the sign is that of the largest
+/// component. Exact for any terms whose partial sums do not overflow (sums never lose bits
+/// to underflow: a sum that falls below the normal range is exact).
+pub(crate) fn sum_sign<const N: usize>(terms: [f64; N]) -> f64 {
+    let (mut sum, mut magnitude) = (0.0, 0.0);
+    for t in terms {
+        sum += t;
+        magnitude += t.abs();
+    }
+    let bound = 4.0 * N as f64 * U * magnitude;
+    if sum > bound || -sum > bound {
+        return sum.signum();
+    }
+    let expansion = grow_expansion(terms);
+    expansion.iter().rev().find(|&&x| x != 0.0).map_or(0.0, |x| x.signum())
+}
+
+/// The exact sum of `terms` as a nonoverlapping expansion (Shewchuk's *Grow-Expansion*,
+/// components in increasing magnitude, zeros allowed).
+fn grow_expansion<const N: usize>(terms: [f64; N]) -> [f64; N] {
+    let mut expansion = [0.0f64; N];
+    for (len, term) in terms.into_iter().enumerate() {
+        let mut q = term;
+        for e in &mut expansion[..len] {
+            let (s, h) = two_sum(q, *e);
+            *e = h;
+            q = s;
+        }
+        expansion[len] = q;
+    }
+    expansion
+}
+
+/// The exact sum of `terms` (as for [`sum_sign`]), rounded: the expansion's components
+/// added from the smallest up. Its sign is the exact sign, and it is within a few units in
+/// the last place of the exact sum (the components do not overlap, so the sum of those
+/// below the largest is less than one ulp of it).
+pub(crate) fn sum_rounded<const N: usize>(terms: [f64; N]) -> f64 {
+    grow_expansion(terms).iter().sum()
+}
+
 /// Knuth's *Two-Sum*: `a + b = s + e` exactly, `s` the rounded sum.
-fn two_sum(a: f64, b: f64) -> (f64, f64) {
+pub(crate) fn two_sum(a: f64, b: f64) -> (f64, f64) {
     let s = a + b;
     let bb = s - a;
     (s, (a - (s - bb)) + (b - bb))
@@ -153,7 +205,7 @@ fn two_sum(a: f64, b: f64) -> (f64, f64) {
 
 /// Dekker's *Two-Product* (Veltkamp splitting): `a b = p + e` exactly, `p` the rounded
 /// product (no overflow for the coordinates of `f32` shapes).
-fn two_product(a: f64, b: f64) -> (f64, f64) {
+pub(crate) fn two_product(a: f64, b: f64) -> (f64, f64) {
     let split = |x: f64| {
         let c = 134_217_729.0 * x; // 2^27 + 1
         let hi = c - (c - x);
@@ -251,6 +303,20 @@ mod tests {
                 assert_eq!(got, det.signum() as f64, "{w:?}");
             }
         }
+    }
+
+    #[test]
+    fn sums_of_exact_terms_keep_their_sign() {
+        // The f64 estimate of 2^100 - 1 - 2^100 is 0; the exact sum is -1.
+        let big = 2f64.powi(100);
+        assert_eq!(sum_sign([big, -1.0, -big]), -1.0);
+        assert_eq!(sum_sign([big, 1.0, -big]), 1.0);
+        assert_eq!(sum_sign([big, -big, 0.0]), 0.0);
+        assert_eq!(sum_sign([0.0; 4]), 0.0);
+        assert_eq!(sum_rounded([big, 1.0, -big, 2f64.powi(-200)]), 1.0 + 2f64.powi(-200));
+        // Products of f32 values of far-apart scales, as the ray cast forms them.
+        let (a, b) = (f64::from(1.0e30f32), f64::from(3.0e-30f32));
+        assert_eq!(sum_sign([a * a, a * b, -(a * a)]), 1.0);
     }
 
     #[test]

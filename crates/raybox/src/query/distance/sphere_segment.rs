@@ -5,7 +5,8 @@ use super::{f2, f3, gjk_distance};
 use crate::{Circle, Segment2, Segment3, Sphere};
 use glam::{Vec2, Vec3};
 
-gjk_distance!(Circle, Segment2 => Vec2, f2, plain; Sphere, Segment3 => Vec3, f3, plain);
+gjk_distance!(Circle, Segment2 => Vec2, f2, exact);
+gjk_distance!(Sphere, Segment3 => Vec3, f3, plain);
 
 #[cfg(test)]
 mod tests {

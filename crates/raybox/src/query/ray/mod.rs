@@ -4,6 +4,7 @@ mod ray_aabb;
 mod ray_capsule;
 mod ray_obb;
 mod ray_plane;
+mod ray_segment;
 mod ray_sphere;
 mod ray_triangle;
 

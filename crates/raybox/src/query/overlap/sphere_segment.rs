@@ -1,0 +1,160 @@
+//! Ball against segment, 2D: the centre is within the radius of the closed segment
+//! (Ericson, *Real-Time Collision Detection*, 5.1.2: the squared distance to the segment,
+//! by the region the centre projects to), decided exactly.
+//!
+//! With `e = q - p` and `w = c - p`: when `w·e <= 0` the nearest point is `p`, when
+//! `(q - c)·e <= 0` it is `q`, and the test is `|c - p|² <= r²` or `|c - q|² <= r²`;
+//! otherwise it is `cross(e, w)² <= r² |e|²` (the squared distance to the line times
+//! `|e|²`). A zero-length segment is the point `p`.
+//!
+//! **Exact.** Each of these is the sign of a polynomial in the `f32` inputs: the region
+//! and end tests are sums of products of two inputs, each exact in `f64`, whose sign
+//! `sum_sign` gives exactly. The body test has degree 4: it is first estimated in `f64`
+//! from `C = cross(e, w)` and `E = |e|²`, each summed from its exact products (6 each),
+//! with an error bound (below); only when the estimate is within the bound of zero is the
+//! polynomial expanded into exact terms (the 36 products `Cᵢ Cⱼ` and the 6 products
+//! `r² Eᵢ`, each split by *Two-Product*) and summed exactly. So touching counts, and a
+//! centre one `f32` step too far does not, at any scale.
+//!
+//! **The bound.** `Ĉ` and `Ê` are sums of 6 exact terms: `|Ĉ - C| <= γ₅ M_C` and
+//! `|Ê - E| <= γ₅ M_E`, `M` the sums of the terms' magnitudes, `γ₅ = 5u / (1 - 5u)`,
+//! `u = 2⁻⁵³` (Higham 4.2). Then `|Ĉ² - C²| <= γ₅ M_C (2 M_C + γ₅ M_C)` and
+//! `|r² Ê - r² E| <= γ₅ r² M_E`; the three roundings of `Ĉ Ĉ - r² Ê` add at most
+//! `3u (1 + γ₅)(M_C² + r² M_E)`. In all, under `14u (M_C² + r² M_E)`; the test uses `32u`
+//! of the computed `M_C² + r² M_E`, which covers the rounding of that bound itself.
+
+use glam::Vec2;
+
+use crate::query::distance::{sum_sign, two_product};
+use crate::query::reverse_overlaps;
+use crate::{Circle, Overlaps, Segment2};
+
+/// `|a - b|² - r²` as 7 exact terms.
+fn end_terms(a: Vec2, b: Vec2, r: f32) -> [f64; 7] {
+    let (ax, ay, bx, by, r) = (a.x as f64, a.y as f64, b.x as f64, b.y as f64, r as f64);
+    [ax * ax, -2.0 * (ax * bx), bx * bx, ay * ay, -2.0 * (ay * by), by * by, -(r * r)]
+}
+
+/// `(a - b)·(q - p)` as 8 exact terms.
+fn dot_terms(a: Vec2, b: Vec2, p: Vec2, q: Vec2) -> [f64; 8] {
+    let f = |v: Vec2| (v.x as f64, v.y as f64);
+    let ((ax, ay), (bx, by), (px, py), (qx, qy)) = (f(a), f(b), f(p), f(q));
+    [ax * qx, -(ax * px), -(bx * qx), bx * px, ay * qy, -(ay * py), -(by * qy), by * py]
+}
+
+/// The sign of `cross(q - p, c - p)² - r² |q - p|²`, exact.
+fn body_sign(p: Vec2, q: Vec2, c: Vec2, r: f32) -> f64 {
+    let f = |v: Vec2| (v.x as f64, v.y as f64);
+    let ((px, py), (qx, qy), (cx, cy)) = (f(p), f(q), f(c));
+    // cross(e, w) = e.x w.y - e.y w.x, expanded (the p.x p.y products cancel).
+    let cross = [qx * cy, -(qx * py), -(px * cy), -(qy * cx), qy * px, py * cx];
+    // |e|² = q.x² - 2 q.x p.x + p.x² + (the same in y).
+    let len2 = [qx * qx, -2.0 * (qx * px), px * px, qy * qy, -2.0 * (qy * py), py * py];
+    let r2 = f64::from(r) * f64::from(r);
+    let (c_hat, m_c) = cross.iter().fold((0.0, 0.0), |(s, m), &t| (s + t, m + t.abs()));
+    let (e_hat, m_e) = len2.iter().fold((0.0, 0.0), |(s, m), &t| (s + t, m + t.abs()));
+    let estimate = c_hat * c_hat - r2 * e_hat;
+    let bound = 32.0 * (f64::EPSILON / 2.0) * (m_c * m_c + r2 * m_e);
+    if estimate > bound || -estimate > bound {
+        return estimate.signum();
+    }
+    let mut terms = [0.0; 84];
+    for (i, &a) in cross.iter().enumerate() {
+        for (j, &b) in cross.iter().enumerate() {
+            let (hi, lo) = two_product(a, b);
+            terms[2 * (6 * i + j)] = hi;
+            terms[2 * (6 * i + j) + 1] = lo;
+        }
+    }
+    for (i, &e) in len2.iter().enumerate() {
+        let (hi, lo) = two_product(r2, e);
+        terms[72 + 2 * i] = -hi;
+        terms[73 + 2 * i] = -lo;
+    }
+    sum_sign(terms)
+}
+
+/// The closed disc and the closed segment share a point; exact.
+///
+/// ```
+/// use raybox::{Circle, Overlaps, Segment2};
+/// use glam::Vec2;
+///
+/// let s = Segment2::new(Vec2::new(-2.0, 0.0), Vec2::new(2.0, 0.0));
+/// assert!(Circle::new(Vec2::new(0.5, 1.0), 1.0).overlaps(&s)); // touching the body
+/// assert!(s.overlaps(&Circle::new(Vec2::new(5.0, 4.0), 5.0))); // touching the end (2, 0)
+/// assert!(!Circle::new(Vec2::new(5.0, 4.0), 4.999_999_5).overlaps(&s));
+/// ```
+impl Overlaps<Segment2> for Circle {
+    fn overlaps(&self, other: &Segment2) -> bool {
+        let (p, q, c, r) = (other.start(), other.end(), self.center(), self.radius());
+        if p == q || sum_sign(dot_terms(c, p, p, q)) <= 0.0 {
+            return sum_sign(end_terms(c, p, r)) <= 0.0; // nearest to the start
+        }
+        if sum_sign(dot_terms(q, c, p, q)) <= 0.0 {
+            return sum_sign(end_terms(c, q, r)) <= 0.0; // nearest to the end
+        }
+        body_sign(p, q, c, r) <= 0.0
+    }
+}
+
+reverse_overlaps!(Circle => Segment2);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seg(a: (f32, f32), b: (f32, f32)) -> Segment2 {
+        Segment2::new(Vec2::new(a.0, a.1), Vec2::new(b.0, b.1))
+    }
+
+    fn both(c: Circle, s: Segment2) -> bool {
+        let (cs, sc) = (c.overlaps(&s), s.overlaps(&c));
+        assert_eq!(cs, sc, "{c:?} {s:?}");
+        cs
+    }
+
+    fn next_up(x: f32) -> f32 {
+        f32::from_bits(x.to_bits() + 1)
+    }
+
+    #[test]
+    fn body_and_ends_touching_and_one_step_apart() {
+        let s = seg((0.0, 0.0), (8.0, 6.0)); // direction (4, 3) / 5
+        // Centre (1, 7): 5 from the line (cross((8, 6), (1, 7)) = 50, |e| = 10), over the body.
+        assert!(both(Circle::new(Vec2::new(1.0, 7.0), 5.0), s));
+        assert!(!both(Circle::new(Vec2::new(1.0, next_up(7.0)), 5.0), s));
+        // Past the end (8, 6): the 3-4-5 offset (11, 10) touches it; the grown-line test
+        // would also accept (12, 10), which is 5.66 from the end.
+        assert!(both(Circle::new(Vec2::new(11.0, 10.0), 5.0), s));
+        assert!(!both(Circle::new(Vec2::new(12.0, 10.0), 5.0), s));
+        assert!(both(Circle::new(Vec2::new(-3.0, -4.0), 5.0), s)); // touching the start
+        assert!(!both(Circle::new(Vec2::new(-3.0, next_up(-4.0)), 5.0), s)); // -4 - 2^-21
+        // Over the middle, far from the line: not by the end tests.
+        assert!(!both(Circle::new(Vec2::new(4.0, 3.0) + Vec2::new(-3.0, 4.0) * 2.0, 9.99), s));
+    }
+
+    #[test]
+    fn zero_radius_zero_length_and_containment() {
+        let s = seg((0.0, 0.0), (8.0, 6.0));
+        assert!(both(Circle::new(Vec2::new(4.0, 3.0), 0.0), s)); // a point on the segment
+        assert!(!both(Circle::new(Vec2::new(4.0, next_up(3.0)), 0.0), s));
+        assert!(both(Circle::new(Vec2::new(4.0, 3.0), 100.0), s)); // segment inside the disc
+        let point = seg((2.0, 2.0), (2.0, 2.0));
+        assert!(both(Circle::new(Vec2::new(5.0, 6.0), 5.0), point));
+        assert!(!both(Circle::new(Vec2::new(5.0, 6.0), 4.999_999_5), point));
+    }
+
+    #[test]
+    fn exact_where_the_f64_estimate_is_not() {
+        // Large coordinates and a touching centre: the estimate is within its error bound
+        // of zero, and the exact sum decides. The centre is exactly r from the line.
+        let (p, q) = (Vec2::new(1.0e7, 3.0), Vec2::new(1.0e7 + 8.0, 9.0));
+        let s = Segment2::new(p, q);
+        let on = Circle::new(Vec2::new(1.0e7 + 4.0 - 3.0, 6.0 + 4.0), 5.0);
+        assert!(both(on, s));
+        let off = Circle::new(Vec2::new(1.0e7 + 1.0, next_up(10.0)), 5.0);
+        assert!(!both(off, s));
+        assert_eq!(body_sign(p, q, on.center(), 5.0), 0.0);
+    }
+}
