@@ -145,7 +145,7 @@ pub(crate) fn orient2d(a: DVec3, b: DVec3, c: DVec3) -> f64 {
 }
 
 /// Knuth's *Two-Sum*: `a + b = s + e` exactly, `s` the rounded sum.
-fn two_sum(a: f64, b: f64) -> (f64, f64) {
+pub(crate) fn two_sum(a: f64, b: f64) -> (f64, f64) {
     let s = a + b;
     let bb = s - a;
     (s, (a - (s - bb)) + (b - bb))
@@ -153,7 +153,7 @@ fn two_sum(a: f64, b: f64) -> (f64, f64) {
 
 /// Dekker's *Two-Product* (Veltkamp splitting): `a b = p + e` exactly, `p` the rounded
 /// product (no overflow for the coordinates of `f32` shapes).
-fn two_product(a: f64, b: f64) -> (f64, f64) {
+pub(crate) fn two_product(a: f64, b: f64) -> (f64, f64) {
     let split = |x: f64| {
         let c = 134_217_729.0 * x; // 2^27 + 1
         let hi = c - (c - x);
