@@ -1,11 +1,11 @@
 //! Axis-aligned box against segment, 2D and 3D: GJK on the box and the segment, in `f64`.
+//! The distance is zero exactly when the overlap test of `overlap/aabb_segment.rs` says so.
 
 use super::{f2, f3, gjk_distance};
 use crate::{Aabb2, Aabb3, Segment2, Segment3};
 use glam::{Vec2, Vec3};
 
-gjk_distance!(Aabb2, Segment2 => Vec2, f2, exact);
-gjk_distance!(Aabb3, Segment3 => Vec3, f3, plain);
+gjk_distance!(Aabb2, Segment2 => Vec2, f2, exact; Aabb3, Segment3 => Vec3, f3, exact);
 
 #[cfg(test)]
 mod tests {

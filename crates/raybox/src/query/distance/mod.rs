@@ -30,12 +30,16 @@ mod sphere_segment;
 mod sphere_sphere;
 mod triangle;
 mod triangle_capsule;
+mod triangle_segment;
+mod triangle_triangle;
 
 pub(crate) use gjk::{
     Core, Rounded, core_closest, core_closest_precise, d2, d3, f2, f3, rounded_closest, rounded_overlaps,
     swap_rounded,
 };
-pub(crate) use segment_segment::{orient2d, planar_common_point, sum_rounded, sum_sign, two_product};
+pub(crate) use segment_segment::{
+    orient2d, planar_common_point, sum_rounded, sum_sign, two_product, two_sum,
+};
 
 use crate::{Aabb2, Aabb3, Capsule2, Capsule3, Circle, Obb2, Obb3, Segment2, Segment3, Sphere, Triangle3};
 
@@ -54,6 +58,19 @@ use crate::{Aabb2, Aabb3, Capsule2, Capsule3, Circle, Obb2, Obb3, Segment2, Segm
 /// let (on_b, on_s) = b.closest_points(&s);
 /// assert!((on_b - Vec3::new(1.0, 1.0, 0.5)).length() < 1e-6);
 /// assert!((b.distance(&s) - (on_s - on_b).length()).abs() < 1e-6);
+/// ```
+///
+/// Triangles, and triangles and segments, where an exact overlap test decides the zero:
+///
+/// ```
+/// use raybox::{Distance, Segment3, Triangle3};
+/// use glam::Vec3;
+///
+/// let floor = Triangle3::new(Vec3::ZERO, Vec3::new(4.0, 0.0, 0.0), Vec3::new(0.0, 4.0, 0.0));
+/// let roof = Triangle3::new(Vec3::new(1.0, 1.0, 2.0), Vec3::new(5.0, 1.0, 2.0), Vec3::new(1.0, 5.0, 2.0));
+/// assert!((floor.distance(&roof) - 2.0).abs() < 1e-6);
+/// let post = Segment3::new(Vec3::new(1.0, 1.0, 0.0), Vec3::new(1.0, 1.0, 2.0)); // touching both
+/// assert_eq!((floor.distance(&post), post.distance(&roof)), (0.0, 0.0));
 /// ```
 #[doc(alias = "closest_points")]
 pub trait Distance<T: ?Sized> {

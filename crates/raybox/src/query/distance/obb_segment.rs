@@ -1,11 +1,11 @@
 //! Oriented box against segment, 2D and 3D: GJK on the box and the segment, in `f64`.
+//! The distance is zero exactly when the overlap test of `overlap/obb_segment.rs` says so.
 
 use super::{f2, f3, gjk_distance};
 use crate::{Obb2, Obb3, Segment2, Segment3};
 use glam::{Vec2, Vec3};
 
-gjk_distance!(Obb2, Segment2 => Vec2, f2, exact);
-gjk_distance!(Obb3, Segment3 => Vec3, f3, plain);
+gjk_distance!(Obb2, Segment2 => Vec2, f2, exact; Obb3, Segment3 => Vec3, f3, exact);
 
 #[cfg(test)]
 mod tests {

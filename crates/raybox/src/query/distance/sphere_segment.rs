@@ -1,12 +1,12 @@
 //! Ball against segment, 2D and 3D: the distance from the centre to the segment
 //! (Ericson, *Real-Time Collision Detection*, 5.1.2), less the radius.
+//! The distance is zero exactly when the overlap test of `overlap/sphere_segment.rs` says so.
 
 use super::{f2, f3, gjk_distance};
 use crate::{Circle, Segment2, Segment3, Sphere};
 use glam::{Vec2, Vec3};
 
-gjk_distance!(Circle, Segment2 => Vec2, f2, exact);
-gjk_distance!(Sphere, Segment3 => Vec3, f3, plain);
+gjk_distance!(Circle, Segment2 => Vec2, f2, exact; Sphere, Segment3 => Vec3, f3, exact);
 
 #[cfg(test)]
 mod tests {

@@ -3,6 +3,11 @@
 //! Every test is **closed**: shapes that only touch overlap. Where a test compares
 //! distances, it does so in `f64` on squared values, so that a touching pair given by
 //! `f32` inputs is decided exactly.
+//!
+//! Triangle against triangle, triangle against segment and box against segment go
+//! further: every decision is the sign of a determinant of the `f32` coordinates, computed
+//! exactly (Shewchuk's predicates, `orient.rs`), so their answers are the exact ones for
+//! any finite inputs.
 
 mod aabb_aabb;
 mod aabb_capsule;
@@ -15,6 +20,7 @@ mod obb_capsule;
 mod obb_obb;
 mod obb_segment;
 mod obb_triangle;
+mod orient;
 mod plane;
 mod plane_capsule;
 mod segment_segment;
@@ -25,6 +31,8 @@ mod sphere_segment;
 mod sphere_sphere;
 mod sphere_triangle;
 mod triangle_capsule;
+mod triangle_segment;
+mod triangle_triangle;
 
 pub use plane::Side;
 

@@ -1,6 +1,7 @@
 //! Shapes against a plane: which side they are on, and whether they touch it.
 //!
-//! One file for the plane's pairs (plane–sphere, plane–aabb, plane–obb, plane–triangle),
+//! One file for the plane's pairs (plane–sphere, plane–aabb, plane–obb, plane–triangle,
+//! plane–segment),
 //! since they share one rule: with `s = n·c - offset` the signed (unnormalised)
 //! distance of the shape's centre and `r` its projected radius `Σ hₖ |n·axisₖ|` (boxes)
 //! or `radius·|n|` (balls), the shape is in front when `s > r`, behind when `s < -r`, and
@@ -11,7 +12,7 @@
 use glam::Vec3;
 
 use crate::query::{PlaneSide, reverse_overlaps};
-use crate::{Aabb3, Obb3, Overlaps, Plane, Sphere, Triangle3};
+use crate::{Aabb3, Obb3, Overlaps, Plane, Segment3, Sphere, Triangle3};
 
 /// Where a shape lies relative to a plane.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -106,6 +107,31 @@ impl PlaneSide for Triangle3 {
     }
 }
 
+impl PlaneSide for Segment3 {
+    /// Like a triangle: by the signs of its two ends (one, for a zero-length segment).
+    ///
+    /// ```
+    /// use raybox::{Overlaps, Plane, Segment3, Side};
+    /// use glam::Vec3;
+    ///
+    /// let ground = Plane::new(Vec3::Z, 0.0);
+    /// let hanging = Segment3::new(Vec3::new(0.0, 0.0, 2.0), Vec3::new(0.0, 0.0, 0.0));
+    /// assert_eq!(ground.side(&hanging), Side::Straddling); // its end on the plane
+    /// assert!(ground.overlaps(&hanging) && hanging.overlaps(&ground));
+    /// assert_eq!(ground.side(&Segment3::new(Vec3::Z, Vec3::ONE)), Side::Front);
+    /// ```
+    fn plane_side(&self, plane: &Plane) -> Side {
+        let (s, e) = (plane.eval(self.start().as_dvec3()), plane.eval(self.end().as_dvec3()));
+        if s > 0.0 && e > 0.0 {
+            Side::Front
+        } else if s < 0.0 && e < 0.0 {
+            Side::Back
+        } else {
+            Side::Straddling
+        }
+    }
+}
+
 macro_rules! plane_overlaps {
     ($($S:ty),*) => {
         $(impl Overlaps<$S> for Plane {
@@ -116,8 +142,8 @@ macro_rules! plane_overlaps {
     };
 }
 
-plane_overlaps!(Sphere, Aabb3, Obb3, Triangle3);
-reverse_overlaps!(Plane => Sphere, Plane => Aabb3, Plane => Obb3, Plane => Triangle3);
+plane_overlaps!(Sphere, Aabb3, Obb3, Triangle3, Segment3);
+reverse_overlaps!(Plane => Sphere, Plane => Aabb3, Plane => Obb3, Plane => Triangle3, Plane => Segment3);
 
 #[cfg(test)]
 mod tests {
@@ -141,5 +167,21 @@ mod tests {
         assert_eq!(p.side(&t), Side::Straddling);
         assert!(p.overlaps(&t) && t.overlaps(&p));
         assert_eq!(p.side(&Vec3::new(5.0, -1.0, 2.0)), Side::Back);
+    }
+
+    #[test]
+    fn segments_crossing_ending_on_lying_in_and_beside_the_plane() {
+        let p = Plane::new(Vec3::new(0.0, 2.0, 0.0), 2.0); // y = 1
+        let s = |a: Vec3, b: Vec3| Segment3::new(a, b);
+        assert_eq!(p.side(&s(Vec3::ZERO, Vec3::new(0.0, 3.0, 0.0))), Side::Straddling);
+        assert_eq!(p.side(&s(Vec3::new(4.0, 1.0, 0.0), Vec3::new(0.0, 3.0, 0.0))), Side::Straddling);
+        assert_eq!(p.side(&s(Vec3::new(4.0, 1.0, 0.0), Vec3::new(-4.0, 1.0, 9.0))), Side::Straddling);
+        assert_eq!(p.side(&s(Vec3::new(4.0, 1.0, 0.0), Vec3::new(4.0, 1.0, 0.0))), Side::Straddling);
+        assert_eq!(p.side(&s(Vec3::new(4.0, 1.5, 0.0), Vec3::new(-4.0, 1.1, 9.0))), Side::Front);
+        assert_eq!(p.side(&s(Vec3::new(4.0, 0.5, 0.0), Vec3::new(4.0, 0.5, 0.0))), Side::Back);
+        let beside = s(Vec3::new(4.0, 0.999, 0.0), Vec3::new(-4.0, -7.0, 9.0));
+        assert!(!p.overlaps(&beside) && !beside.overlaps(&p));
+        let crossing = s(Vec3::new(4.0, 0.999, 0.0), Vec3::new(-4.0, 7.0, 9.0));
+        assert!(p.overlaps(&crossing) && crossing.overlaps(&p));
     }
 }

@@ -15,11 +15,12 @@
 //! **Methods.** Closed forms where they exist: ball against ball is a ray against a ball of
 //! the summed radius; ball against box a ray against the box rounded by the radius (the
 //! union of three face-expanded boxes and twelve edge capsules, Ericson, *Real-Time
-//! Collision Detection*, 5.5.7); box against box (axis-aligned) the slab test on the
-//! Minkowski sum; anything against a plane the support distances along the normal.
+//! Collision Detection*, 5.5.7); ball against triangle a ray against the triangle's prism
+//! and edge capsules (`sphere_triangle.rs`); box against box (axis-aligned) the slab test
+//! on the Minkowski sum; anything against a plane the support distances along the normal.
 //! A box against a box, a segment or a triangle (no radius): the separating-axis test over
 //! time, exact up to `f64` rounding. Every other pair (the rounded ones: capsules, balls
-//! against segments and triangles) uses conservative advancement on the GJK distance
+//! against segments) uses conservative advancement on the GJK distance
 //! (Mirtich 1996; van den Bergen 2004): advance by the separation along the direction
 //! between the closest points over the closing speed along it, which never passes the
 //! first contact, until the separation is within `f64` rounding of zero.
