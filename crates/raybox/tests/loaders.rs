@@ -361,6 +361,9 @@ mod obj {
                 &["line 6", "texture coordinate 9223372036854775807, but the file has 1"],
             ),
             ("f 1/1/2 2/1/1 3/1/1", &["line 6", "normal 2, but the file has 1"]),
+            // Numbers start at 1: a zero is out of range for every kind.
+            ("f 1/0 2/1 3/1", &["line 6", "texture coordinate 0, but the file has 1"]),
+            ("f 1//0 2//1 3//1", &["line 6", "normal 0, but the file has 1"]),
         ] {
             let text = format!("{head}{face}\n");
             assert_message(load_from_bytes(text.as_bytes(), MeshFormat::Obj), words);

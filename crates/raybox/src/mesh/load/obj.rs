@@ -1,9 +1,9 @@
 //! Wavefront OBJ, read by `tobj`: positions and faces; every object and group merged.
 //!
 //! `tobj` reports what went wrong but not where. The reader handed to it counts the bytes
-//! it has consumed, so a line error names the line that `tobj` stopped on; a face index
-//! out of range (which `tobj` finds only when an object ends) is located by a second
-//! pass over the faces.
+//! it has consumed, so a line error names the line that `tobj` stopped on; face numbers
+//! out of range (which `tobj` finds only when an object ends, or overflows on) are found
+//! first by a pass over the faces.
 
 use std::io::{BufRead, Read};
 
@@ -20,7 +20,7 @@ pub(super) fn read(bytes: &[u8]) -> Result<MeshData, LoadMeshError> {
         ignore_points: true,
         ignore_lines: true,
     };
-    check_corner_numbers(bytes)?;
+    check_face_numbers(bytes)?;
     let mut reader = CountingReader { bytes, consumed: 0 };
     // Materials are not needed: every `mtllib` is answered with "not found", which tobj
     // records in the (ignored) materials result and goes on.
@@ -52,12 +52,8 @@ fn too_many() -> LoadMeshError {
 fn locate(bytes: &[u8], consumed: usize, error: tobj::LoadError) -> LoadMeshError {
     use tobj::LoadError as E;
     let what = match error {
-        E::FaceVertexOutOfBounds => {
-            if let Some(found) = find_face_out_of_range(bytes) {
-                return found;
-            }
-            "a face refers to a vertex that does not exist"
-        }
+        // (`check_face_numbers` finds these first, with their line.)
+        E::FaceVertexOutOfBounds => "a face refers to a vertex that does not exist",
         E::ReadError => "the file is not UTF-8 text",
         E::PositionParseError => "a vertex position (`v x y z`) is not three numbers",
         E::ScalingByZeroError => "a vertex has a w coordinate of 0",
@@ -99,84 +95,59 @@ fn line_ending_at(bytes: &[u8], end: usize) -> usize {
     before.iter().filter(|&&b| b == b'\n').count() + 1
 }
 
-/// The first face corner whose vertex number is 0 or past the file's vertex count.
-fn find_face_out_of_range(bytes: &[u8]) -> Option<LoadMeshError> {
+/// Checks every face corner's numbers (`f v/vt/vn`) before `tobj` reads them, in one pass:
+/// - a vertex number out of range is an [`LoadMeshError::IndexOutOfRange`] on its line
+///   (`tobj` finds it only when an object ends, and does not say where);
+/// - a texture-coordinate or normal number out of range, a negative one past the ones read
+///   so far or a huge one, would make `tobj` 4.0.5 compute an index that overflows (a panic
+///   in debug builds, found by an audit with `f 1/-11 2/1 3/1`): a parse error on its line.
+///
+/// Negative numbers count back from the last one read before the face; zero is never a
+/// valid number. Words that are not numbers are left to `tobj`'s own error.
+fn check_face_numbers(bytes: &[u8]) -> Result<(), LoadMeshError> {
     let text = String::from_utf8_lossy(bytes);
-    let vertex_count = text.lines().filter(|l| l.split_whitespace().next() == Some("v")).count();
-    let mut seen = 0usize;
-    for (number, line) in text.lines().enumerate() {
-        let mut words = line.split_whitespace();
-        match words.next() {
-            Some("v") => seen += 1,
-            Some("f") => {
-                for word in words {
-                    let Ok(index) = word.split('/').next().unwrap_or("").parse::<i64>() else { continue };
-                    // Negative indices count back from the last vertex read so far.
-                    let valid = if index < 0 {
-                        index.unsigned_abs() <= seen as u64
-                    } else {
-                        index >= 1 && index.unsigned_abs() <= vertex_count as u64
-                    };
-                    if !valid {
-                        return Some(LoadMeshError::IndexOutOfRange {
-                            path: None,
-                            format: MeshFormat::Obj,
-                            at: Some(Location::Line(number + 1)),
-                            index,
-                            vertex_count,
-                        });
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    None
-}
-
-/// Checks every face corner's texture-coordinate and normal numbers (`f v/vt/vn`) before
-/// `tobj` reads them: a negative number past the ones read so far, or a huge one, makes
-/// `tobj` 4.0.5 compute an index that overflows (a panic in debug builds, found by an
-/// audit with `f 1/-11 2/1 3/1`). Vertex numbers are `find_face_out_of_range`'s.
-fn check_corner_numbers(bytes: &[u8]) -> Result<(), LoadMeshError> {
-    let text = String::from_utf8_lossy(bytes);
-    let keywords = ["vt", "vn"];
+    let keywords = ["v", "vt", "vn"];
     let total = keywords.map(|k| text.lines().filter(|l| l.split_whitespace().next() == Some(k)).count());
-    let mut seen = [0usize; 2];
+    let mut seen = [0usize; 3];
     for (number, line) in text.lines().enumerate() {
         let mut words = line.split_whitespace();
-        match words.next() {
-            Some("vt") => seen[0] += 1,
-            Some("vn") => seen[1] += 1,
-            Some("f") => {
-                for word in words {
-                    for (k, part) in word.split('/').skip(1).take(2).enumerate() {
-                        let Ok(index) = part.parse::<i64>() else { continue }; // empty, or tobj's error
-                        let valid = if index < 0 {
-                            index.unsigned_abs() <= seen[k] as u64
-                        } else {
-                            index.unsigned_abs() <= total[k] as u64
-                        };
-                        if !valid {
-                            let what = ["texture coordinate", "normal"][k];
-                            let message = if index < 0 {
-                                format!(
-                                    "a face refers to {what} {index}, but only {} were read before it",
-                                    seen[k]
-                                )
-                            } else {
-                                format!("a face refers to {what} {index}, but the file has {}", total[k])
-                            };
-                            return Err(LoadMeshError::parse(
-                                MeshFormat::Obj,
-                                Some(Location::Line(number + 1)),
-                                message,
-                            ));
-                        }
-                    }
+        let Some(first) = words.next() else { continue };
+        if let Some(k) = keywords.iter().position(|&w| w == first) {
+            seen[k] += 1;
+            continue;
+        }
+        if first != "f" {
+            continue;
+        }
+        for word in words {
+            for (k, part) in word.split('/').take(3).enumerate() {
+                let Ok(index) = part.parse::<i64>() else { continue }; // empty, or tobj's error
+                let valid = if index < 0 {
+                    index.unsigned_abs() <= seen[k] as u64
+                } else {
+                    index >= 1 && index.unsigned_abs() <= total[k] as u64
+                };
+                if valid {
+                    continue;
                 }
+                let at = Some(Location::Line(number + 1));
+                if k == 0 {
+                    return Err(LoadMeshError::IndexOutOfRange {
+                        path: None,
+                        format: MeshFormat::Obj,
+                        at,
+                        index,
+                        vertex_count: total[0],
+                    });
+                }
+                let what = ["vertex", "texture coordinate", "normal"][k];
+                let message = if index < 0 {
+                    format!("a face refers to {what} {index}, but only {} were read before it", seen[k])
+                } else {
+                    format!("a face refers to {what} {index}, but the file has {}", total[k])
+                };
+                return Err(LoadMeshError::parse(MeshFormat::Obj, at, message));
             }
-            _ => {}
         }
     }
     Ok(())
