@@ -27,24 +27,61 @@ pub trait MeshQuery: sealed::Sealed {
     /// The shape's bounding box (rounded to nearest; the walk grows it).
     #[doc(hidden)]
     fn query_box(&self) -> Aabb3;
+
+    /// The `t` of the shape's [`Sweep`] against `tri`, bit for bit, where it comes cheaper
+    /// without the point and normal; a `t` past `limit` may be `None` instead (`None` for
+    /// shapes that do not sweep).
+    #[doc(hidden)]
+    fn sweep_time(&self, motion: Vec3, tri: &Triangle3, limit: f32) -> Option<f32>;
 }
 
-macro_rules! mesh_query {
-    ($($T:ty),*) => {$(
-        impl sealed::Sealed for $T {}
-        impl MeshQuery for $T {
-            fn query_box(&self) -> Aabb3 {
-                self.to_aabb()
-            }
-        }
-    )*};
+impl sealed::Sealed for Sphere {}
+impl MeshQuery for Sphere {
+    fn query_box(&self) -> Aabb3 {
+        self.to_aabb()
+    }
+    fn sweep_time(&self, motion: Vec3, tri: &Triangle3, _: f32) -> Option<f32> {
+        self.sweep(motion, tri).map(|h| h.t)
+    }
 }
-mesh_query!(Sphere, Obb3, Capsule3, Triangle3);
+
+impl sealed::Sealed for Capsule3 {}
+impl MeshQuery for Capsule3 {
+    fn query_box(&self) -> Aabb3 {
+        self.to_aabb()
+    }
+    fn sweep_time(&self, motion: Vec3, tri: &Triangle3, _: f32) -> Option<f32> {
+        self.sweep(motion, tri).map(|h| h.t)
+    }
+}
 
 impl sealed::Sealed for Aabb3 {}
 impl MeshQuery for Aabb3 {
     fn query_box(&self) -> Aabb3 {
         *self
+    }
+    fn sweep_time(&self, motion: Vec3, tri: &Triangle3, limit: f32) -> Option<f32> {
+        crate::query::sweep::aabb_triangle_time(self, motion, tri, limit)
+    }
+}
+
+impl sealed::Sealed for Obb3 {}
+impl MeshQuery for Obb3 {
+    fn query_box(&self) -> Aabb3 {
+        self.to_aabb()
+    }
+    fn sweep_time(&self, motion: Vec3, tri: &Triangle3, limit: f32) -> Option<f32> {
+        crate::query::sweep::obb_triangle_time(self, motion, tri, limit)
+    }
+}
+
+impl sealed::Sealed for Triangle3 {}
+impl MeshQuery for Triangle3 {
+    fn query_box(&self) -> Aabb3 {
+        self.to_aabb()
+    }
+    fn sweep_time(&self, _: Vec3, _: &Triangle3, _: f32) -> Option<f32> {
+        None
     }
 }
 
@@ -52,6 +89,9 @@ impl sealed::Sealed for Segment3 {}
 impl MeshQuery for Segment3 {
     fn query_box(&self) -> Aabb3 {
         Aabb3::new(self.start().min(self.end()), self.start().max(self.end()))
+    }
+    fn sweep_time(&self, _: Vec3, _: &Triangle3, _: f32) -> Option<f32> {
+        None
     }
 }
 
@@ -224,28 +264,31 @@ impl TriMesh {
         }
         let (lo, hi) = grown(shape.query_box());
         let m = motion.as_dvec3();
-        let mut best: Option<MeshSweepHit> = None;
+        // The first triangle by time alone; its point and normal once the walk is done.
+        let mut best: Option<(f32, u32, Triangle3)> = None;
         let mut enter = |b: &Bounds| box_entry(b, lo, hi, m);
         let mut leaf = |first: usize, count: usize, bound: f32| {
             let mut found = None;
             for (id, tri) in self.shape_triangles(first, count) {
                 // The triangle's own box first: the pair sweeps iterate in `f64`.
-                let limit = best.map_or(bound, |b| b.t.min(bound));
+                let limit = best.map_or(bound, |b| b.0.min(bound));
                 if box_entry(&triangle_bounds(&tri), lo, hi, m) > limit {
                     continue;
                 }
-                let Some(hit) = shape.sweep(motion, &tri) else { continue };
-                let wins = best.is_none_or(|b| hit.t < b.t || (hit.t == b.t && id < b.triangle));
-                if wins && hit.t <= bound {
-                    best =
-                        Some(MeshSweepHit { t: hit.t, point: hit.point, normal: hit.normal, triangle: id });
-                    found = Some(hit.t);
+                let Some(t) = shape.sweep_time(motion, &tri, limit) else { continue };
+                let wins = best.is_none_or(|(bt, bid, _)| t < bt || (t == bt && id < bid));
+                if wins && t <= bound {
+                    best = Some((t, id, tri));
+                    found = Some(t);
                 }
             }
             found
         };
         traverse::nearest(&self.tree.nodes, self.tree.root, 1.0, &mut enter, &mut leaf);
-        best
+        let (t, triangle, tri) = best?;
+        let hit = shape.sweep(motion, &tri)?;
+        debug_assert_eq!(hit.t, t, "sweep_time and sweep disagree");
+        Some(MeshSweepHit { t: hit.t, point: hit.point, normal: hit.normal, triangle })
     }
 
     /// Calls `visit(index, triangle)` on each triangle that overlaps `shape` until it

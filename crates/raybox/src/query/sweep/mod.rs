@@ -34,7 +34,7 @@
 
 use glam::{DVec3, Vec2, Vec3};
 
-use crate::query::contact::rounded::{project, rounded_contact, sat_axes};
+use crate::query::contact::rounded::{rounded_contact, sat_axes};
 use crate::query::distance::{Core, Rounded, core_closest, core_closest_precise, rounded_overlaps};
 
 mod aabb_aabb;
@@ -56,6 +56,9 @@ mod sphere_segment;
 mod sphere_sphere;
 mod sphere_triangle;
 mod triangle_capsule;
+
+pub(crate) use aabb_triangle::sweep_time as aabb_triangle_time;
+pub(crate) use obb_triangle::sweep_time as obb_triangle_time;
 
 /// More steps than conservative advancement takes on non-grazing motions (it converges
 /// like Newton's method from one side); a grazing motion that runs out reports the time
@@ -170,6 +173,22 @@ pub(crate) fn sweep_rounded(a: &Rounded, v: DVec3, b: &Rounded, planar: bool) ->
     advance(a, v, b, planar)
 }
 
+/// The `t = 0` contact of two shapes that an exact overlap test found overlapping: the
+/// contact kernel's (its normal reversed, so that it points from `b` toward the moving `a`),
+/// or, where `f64` GJK reads the pair as a hair apart, the direction between the closest
+/// points and the point midway between the surfaces. Unlike [`sweep_rounded`], the start is
+/// decided by the pair's `Overlaps` test, so a sweep says `t = 0` exactly when it does.
+pub(crate) fn overlapping_toi(a: &Rounded, b: &Rounded) -> Toi {
+    if let Some(c) = rounded_contact(a, b, false) {
+        return Toi { t: 0.0, point: c.point, normal: -c.normal };
+    }
+    // Apart by rounding only: the cores are farther than the radii, so not coincident.
+    let c = core_closest(&a.core, &b.core);
+    let n = (c.on_a - c.on_b) / c.distance;
+    let point = (c.on_a - n * a.radius + c.on_b + n * b.radius) / 2.0;
+    Toi { t: 0.0, point, normal: n }
+}
+
 /// Whether [`sat_axes`] is complete for the pair: a box against a box, a triangle, a
 /// segment or a point. (For two flat or thin cores, a segment against a triangle say, the
 /// face normals and edge cross products can all miss the separating plane.)
@@ -185,33 +204,8 @@ fn sat_complete(a: &Core, b: &Core) -> bool {
 /// is a difference of projections over `v · l`, in `f64`: unlike a distance iterated to a
 /// tolerance, it stays exact on grazing motions (tiny `v · l`). Axes are not normalised:
 /// the times do not depend on their length, and a zero axis (parallel edges) bounds nothing.
-fn sat_sweep(a: &Core, v: DVec3, b: &Core, planar: bool) -> Option<Toi> {
-    let (axes, count) = sat_axes(a, b, planar);
-    let (mut enter, mut exit, mut normal) = (0.0f64, 1.0f64, None);
-    for &l in &axes[..count] {
-        let ((a_lo, a_hi), (b_lo, b_hi)) = (project(a, l), project(b, l));
-        let s = v.dot(l);
-        if s == 0.0 {
-            if a_hi < b_lo || b_hi < a_lo {
-                return None; // separated along `l` for every `t`
-            }
-            continue;
-        }
-        // `a` moves up `l` (s > 0): it meets `b` from below, the contact normal (static to
-        // moving) is `-l`; moving down, from above.
-        let (t_in, t_out, n) = if s > 0.0 {
-            ((b_lo - a_hi) / s, (b_hi - a_lo) / s, -l)
-        } else {
-            ((b_hi - a_lo) / s, (b_lo - a_hi) / s, l)
-        };
-        if t_in > enter {
-            (enter, normal) = (t_in, Some(n));
-        }
-        exit = exit.min(t_out);
-        if enter > exit {
-            return None;
-        }
-    }
+pub(crate) fn sat_sweep(a: &Core, v: DVec3, b: &Core, planar: bool) -> Option<Toi> {
+    let (enter, normal) = sat_entry(a, v, b, planar, 1.0)?;
     let moved = Rounded { core: *a, radius: 0.0 }.translated(v * enter);
     let c = core_closest(&moved.core, b);
     let normal = match normal {
@@ -222,6 +216,60 @@ fn sat_sweep(a: &Core, v: DVec3, b: &Core, planar: bool) -> Option<Toi> {
         None => -v.normalize(),
     };
     Some(Toi { t: enter, point: (c.on_a + c.on_b) / 2.0, normal })
+}
+
+/// [`sat_sweep`]'s time and the axis entered last (unnormalised; `None` when touching at
+/// `t = 0`), without the contact point (a GJK run): what a walk over many candidates needs
+/// before it knows which one comes first. Contacts after `horizon` (at most 1) are `None`,
+/// found as soon as an axis puts the entry past it; a contact at or before it is the same
+/// `(t, axis)` as with a horizon of 1 (the entry only grows from axis to axis, and an early
+/// exit needs it past the horizon).
+pub(crate) fn sat_entry(
+    a: &Core,
+    v: DVec3,
+    b: &Core,
+    planar: bool,
+    horizon: f64,
+) -> Option<(f64, Option<DVec3>)> {
+    let (axes, count) = sat_axes(a, b, planar);
+    // Each core's vertices once (`project` would make a box's eight corners per axis).
+    let ((va, na), (vb, nb)) = (a.vertices(), b.vertices());
+    let (va, vb) = (&va[..na], &vb[..nb]);
+    let span = |vs: &[DVec3], l: DVec3| {
+        vs.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| (lo.min(x.dot(l)), hi.max(x.dot(l))))
+    };
+    // The rounding of a projection: a few ulps of the largest coordinate times `|l|_1`. The
+    // intervals are widened by it on both ends, so that shapes that touch exactly (a point
+    // moving through an edge two triangles share, say) are not found a hair apart on both
+    // sides; the time reported is then at most that rounding over the closing speed early.
+    let size = va.iter().chain(vb).fold(0.0f64, |m, x| m.max(x.abs().max_element()));
+    let (mut enter, mut exit, mut normal) = (0.0f64, horizon, None);
+    for &l in &axes[..count] {
+        let ((a_lo, a_hi), (b_lo, b_hi)) = (span(va, l), span(vb, l));
+        let pad = 64.0 * f64::EPSILON * size * (l.x.abs() + l.y.abs() + l.z.abs());
+        let s = v.dot(l);
+        if s == 0.0 {
+            if a_hi + pad < b_lo || b_hi + pad < a_lo {
+                return None; // separated along `l` for every `t`
+            }
+            continue;
+        }
+        // `a` moves up `l` (s > 0): it meets `b` from below, the contact normal (static to
+        // moving) is `-l`; moving down, from above.
+        let (t_in, t_out, n) = if s > 0.0 {
+            ((b_lo - a_hi - pad) / s, (b_hi - a_lo + pad) / s, -l)
+        } else {
+            ((b_hi - a_lo + pad) / s, (b_lo - a_hi - pad) / s, l)
+        };
+        if t_in > enter {
+            (enter, normal) = (t_in, Some(n));
+        }
+        exit = exit.min(t_out);
+        if enter > exit {
+            return None;
+        }
+    }
+    Some((enter, normal))
 }
 
 /// Conservative advancement (Mirtich 1996; van den Bergen 2004): from the closest points

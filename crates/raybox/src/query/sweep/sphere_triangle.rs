@@ -18,6 +18,7 @@ use super::{SweepHit3, Toi, hit3, sweep_rounded};
 use crate::query::closest::closest_point_on_triangle;
 use crate::query::distance::ToRounded;
 use crate::query::ray::capsule_roots;
+use crate::query::{WoopRay, ray_triangle_watertight};
 use crate::{Overlaps, Sphere, Sweep, Triangle3};
 
 impl Sweep<Triangle3> for Sphere {
@@ -72,7 +73,7 @@ fn ball_triangle_toi(c: Vec3, r: f32, v: Vec3, tri: [Vec3; 3]) -> Option<Toi> {
         }
     }
     if first > 1.0 {
-        return None;
+        return centre_crossing(c, r, v, tri);
     }
     // Where the ball touches: the triangle's point nearest the centre then.
     let x = cd + vd * first;
@@ -80,6 +81,28 @@ fn ball_triangle_toi(c: Vec3, r: f32, v: Vec3, tri: [Vec3; 3]) -> Option<Toi> {
     let out = x - point;
     let normal = if out.length_squared() > 0.0 { out.normalize() } else { -vd.normalize() };
     Some(Toi { t: first, point, normal: if normal.is_finite() { normal } else { DVec3::ZERO } })
+}
+
+/// The safety net under the closed form for tiny radii: where the centre's path itself
+/// crosses the triangle (the watertight ray test, exact about hitting, also on an edge two
+/// triangles share), the ball touches it no later. With `r` near zero the pieces' tests can
+/// all miss such a crossing by rounding: the edge capsules' discriminant `r² - d²` goes
+/// negative when the path runs through the edge (`d = 0`), and the face test's rounded
+/// point lands outside every triangle that shares the edge. The contact is then the face
+/// plane's (offset by `r`, toward the start), within rounding of the pieces' own answer.
+#[cold]
+fn centre_crossing(c: Vec3, r: f32, v: Vec3, tri: [Vec3; 3]) -> Option<Toi> {
+    let (t_cross, ..) = ray_triangle_watertight(&WoopRay::new(c, v), tri, 0.0, 1.0)?;
+    let [a, b, k] = tri.map(Vec3::as_dvec3);
+    let (cd, vd) = (c.as_dvec3(), v.as_dvec3());
+    let n = (b - a).cross(k - a).normalize();
+    // The start's side of the plane (the path crosses it, so the start is off it or on it).
+    let side = if n.dot(cd - a) >= 0.0 { n } else { -n };
+    let closing = -side.dot(vd);
+    let before = if closing > 0.0 { f64::from(r) / closing } else { 0.0 };
+    let t = (f64::from(t_cross) - before).clamp(0.0, 1.0);
+    let point = closest_point_on_triangle(cd + vd * t, [a, b, k]);
+    Some(Toi { t, point, normal: side })
 }
 
 #[cfg(test)]
@@ -120,6 +143,26 @@ mod tests {
         assert!(
             Sphere::new(Vec3::new(4.0, -3.0, 1.0001), 1.0).sweep(Vec3::new(0.0, 6.0, 0.0), &tri()).is_none()
         );
+    }
+
+    /// A review's case: the centre's path runs exactly through the midpoint of the edge
+    /// `a b` two triangles share. With `r = 0` (or `1e-30`) every piece's test missed it by
+    /// rounding, for both triangles.
+    #[test]
+    fn a_point_ball_through_a_shared_edge() {
+        let (a, b) =
+            (Vec3::new(-0.14814734, 1.6804774, -0.21921706), Vec3::new(1.0318644, -1.5865166, 0.985209));
+        let (c, d) =
+            (Vec3::new(-1.4923801, 0.56045175, 1.7771101), Vec3::new(-0.20933199, 0.80695224, 0.6350305));
+        let start = Vec3::new(2.1055236, -3.8513694, 0.2851181);
+        let motion = Vec3::new(-3.32733, 7.7966995, 0.19575572);
+        for r in [0.0, 1e-30] {
+            let ball = Sphere::new(start, r);
+            for tri in [Triangle3::new(a, b, c), Triangle3::new(b, a, d)] {
+                let hit = ball.sweep(motion, &tri).unwrap_or_else(|| panic!("r = {r}: {tri:?} missed"));
+                assert!((hit.t - 0.5).abs() < 1e-6 && (hit.normal.length() - 1.0).abs() < 1e-6, "{hit:?}");
+            }
+        }
     }
 
     #[test]
