@@ -1,4 +1,5 @@
-//! Every ray and overlap query of raybox's core beside parry's equivalent, one criterion
+//! Every ray and overlap query of raybox's core beside parry's equivalent (segments and
+//! triangle pairs included), one criterion
 //! group per query (`raybox` and `parry` in the same group, so one run gives the ratio).
 //!
 //! Before timing, each group checks its inputs: between 30% and 70% must hit, and parry's
@@ -168,6 +169,8 @@ fn rays(c: &mut Criterion) {
         local: |(s, r): &(Placed3<_>, _)| (s.shape, *r, s.pose.translation), shift: shift3);
     ray_duels!(c, "Triangle3", sets::ray_triangle(), peers::toi3, peers::hit3,
         local: |(s, r): &(Placed3<_>, _)| (s.shape, *r, ()), shift: same3);
+    ray_duels!(c, "Segment2", sets::ray_segment2(), peers::toi2, peers::hit2,
+        local: |(s, r): &(Placed2<_>, _)| (s.shape, *r, ()), shift: same2);
 }
 
 /// `overlaps` of one pair against parry's `intersection_test`.
@@ -189,6 +192,10 @@ fn overlaps_2d(c: &mut Criterion) {
     overlap_duel!(c, "Obb2-Obb2", sets::obb2_obb2(), peers::overlap2);
     overlap_duel!(c, "Circle-Obb2", sets::circle_obb2(), peers::overlap2);
     overlap_duel!(c, "Circle-Circle", sets::circle_circle(), peers::overlap2);
+    overlap_duel!(c, "Segment2-Segment2", sets::segment2_segment2(), peers::overlap2);
+    overlap_duel!(c, "Aabb2-Segment2", sets::aabb2_segment2(), peers::overlap2);
+    overlap_duel!(c, "Obb2-Segment2", sets::obb2_segment2(), peers::overlap2);
+    overlap_duel!(c, "Circle-Segment2", sets::circle_segment2(), peers::overlap2);
 }
 
 fn overlaps_3d(c: &mut Criterion) {
@@ -208,6 +215,11 @@ fn overlaps_3d(c: &mut Criterion) {
     overlap_duel!(c, "Aabb3-Triangle3", sets::aabb3_triangle(), peers::overlap3);
     overlap_duel!(c, "Obb3-Triangle3", sets::obb3_triangle(), peers::overlap3);
     overlap_duel!(c, "Sphere-Triangle3", sets::sphere_triangle(), peers::overlap3);
+    overlap_duel!(c, "Triangle3-Triangle3", sets::triangle_triangle(), peers::overlap3);
+    overlap_duel!(c, "Triangle3-Segment3", sets::triangle_segment3(), peers::overlap3);
+    overlap_duel!(c, "Aabb3-Segment3", sets::aabb3_segment3(), peers::overlap3);
+    overlap_duel!(c, "Obb3-Segment3", sets::obb3_segment3(), peers::overlap3);
+    overlap_duel!(c, "Sphere-Segment3", sets::sphere_segment3(), peers::overlap3);
 
     // OBB–OBB against parry's kernel itself (no shape dispatch): the stricter peer.
     let obbs = sets::obb3_obb3();

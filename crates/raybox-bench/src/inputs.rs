@@ -7,7 +7,7 @@
 //! fraction and refuse to time anything outside 30–70%.
 
 use glam::{Vec2, Vec3};
-use raybox::{Aabb2, Aabb3, Circle, Obb2, Obb3, Plane, Ray2, Ray3, Sphere, Triangle3};
+use raybox::{Aabb2, Aabb3, Circle, Obb2, Obb3, Plane, Ray2, Ray3, Segment2, Segment3, Sphere, Triangle3};
 
 use crate::N_INPUTS;
 use crate::rng::Pcg32;
@@ -43,6 +43,8 @@ bounded! {
     Obb3: |s| (s.center(), s.half_extents().length()),
     Sphere: |s| (s.center(), s.radius()),
     Triangle3: |s| (s.centroid(), s.vertices().iter().map(|v| v.distance(s.centroid())).fold(0.0, f32::max)),
+    Segment2: |s| (((s.start() + s.end()) * 0.5).extend(0.0), (s.end() - s.start()).length() * 0.5),
+    Segment3: |s| ((s.start() + s.end()) * 0.5, (s.end() - s.start()).length() * 0.5),
 }
 
 fn half2(rng: &mut Pcg32) -> Vec2 {
@@ -95,6 +97,18 @@ pub fn triangle_at(rng: &mut Pcg32, c: Vec3) -> Triangle3 {
             return t;
         }
     }
+}
+
+/// A random 2D segment centred at `c`, of half-length 0.25 to 1.5.
+pub fn segment2_at(rng: &mut Pcg32, c: Vec2) -> Segment2 {
+    let h = rng.unit2() * rng.range(0.25, 1.5);
+    Segment2::new(c - h, c + h)
+}
+
+/// A random 3D segment centred at `c`, of half-length 0.25 to 1.5.
+pub fn segment3_at(rng: &mut Pcg32, c: Vec3) -> Segment3 {
+    let h = rng.unit3() * rng.range(0.25, 1.5);
+    Segment3::new(c - h, c + h)
 }
 
 /// A plane with a random unit normal and offset in `[-2, 2)`.

@@ -10,6 +10,7 @@
 //! | `Circle`/`Sphere` | `Ball` at the centre |
 //! | `Plane` (two-sided) | `HalfSpace` (solid behind the plane): the inputs keep rays and shapes in front of or across the plane, where the two agree |
 //! | `Triangle3` | `Triangle` at the identity pose |
+//! | `Segment2`/`Segment3` | `Segment` at the identity pose |
 //! | `Ray*` with `t` in `[0, t_max]` | `Ray` and `max_time_of_impact = t_max` (parry's `t` starts at 0) |
 //! | `ray_span` | `cast_ray(…, solid = true)`: the entry `t` only |
 //! | `cast_ray` | `cast_ray_and_get_normal(…, solid = true)` |
@@ -17,7 +18,7 @@
 
 use parry2d::math::{Pose2, Rot2, Vector as PV2};
 use parry3d::math::{Pose3, Vector as PV3};
-use raybox::{Aabb2, Aabb3, Circle, Obb2, Obb3, Plane, Ray2, Ray3, Sphere, Triangle3};
+use raybox::{Aabb2, Aabb3, Circle, Obb2, Obb3, Plane, Ray2, Ray3, Segment2, Segment3, Sphere, Triangle3};
 
 /// A parry 2D shape and where it is.
 #[derive(Clone, Copy, Debug)]
@@ -134,6 +135,26 @@ impl ToParry for Triangle3 {
     fn to_parry(&self) -> Self::Peer {
         let [a, b, c] = self.vertices().map(v3);
         Placed3 { shape: parry3d::shape::Triangle::new(a, b, c), pose: Pose3::IDENTITY }
+    }
+}
+
+impl ToParry for Segment2 {
+    type Peer = Placed2<parry2d::shape::Segment>;
+    fn to_parry(&self) -> Self::Peer {
+        Placed2 {
+            shape: parry2d::shape::Segment::new(v2(self.start()), v2(self.end())),
+            pose: Pose2::IDENTITY,
+        }
+    }
+}
+
+impl ToParry for Segment3 {
+    type Peer = Placed3<parry3d::shape::Segment>;
+    fn to_parry(&self) -> Self::Peer {
+        Placed3 {
+            shape: parry3d::shape::Segment::new(v3(self.start()), v3(self.end())),
+            pose: Pose3::IDENTITY,
+        }
     }
 }
 

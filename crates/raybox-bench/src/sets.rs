@@ -2,11 +2,11 @@
 //! fraction near one half (the constants were tuned once on these seeds; the test below
 //! and the benches check the 30–70% band).
 
-use raybox::{Aabb2, Aabb3, Circle, Obb2, Obb3, Plane, Ray2, Ray3, Sphere, Triangle3};
+use raybox::{Aabb2, Aabb3, Circle, Obb2, Obb3, Plane, Ray2, Ray3, Segment2, Segment3, Sphere, Triangle3};
 
 use crate::inputs::{
     aabb2_at, aabb3_at, circle_at, obb2_at, obb3_at, pairs2, pairs3, plane_pairs, rays_plane, rays_triangle,
-    rays2, rays3, sphere_at, triangle_at,
+    rays2, rays3, segment2_at, segment3_at, sphere_at, triangle_at,
 };
 
 macro_rules! sets {
@@ -32,6 +32,8 @@ sets! {
     ray_plane: (Plane, Ray3) = rays_plane(17);
     /// Rays against triangles.
     ray_triangle: (Triangle3, Ray3) = rays_triangle(18);
+    /// Rays against 2D segments.
+    ray_segment2: (Segment2, Ray2) = rays2(19, 1.3, segment2_at);
 
     /// Rectangle pairs.
     aabb2_aabb2: (Aabb2, Aabb2) = pairs2(21, 1.5, aabb2_at, aabb2_at);
@@ -45,6 +47,14 @@ sets! {
     circle_obb2: (Circle, Obb2) = pairs2(25, 1.6, circle_at, obb2_at);
     /// Circle pairs.
     circle_circle: (Circle, Circle) = pairs2(26, 2.0, circle_at, circle_at);
+    /// 2D segment pairs.
+    segment2_segment2: (Segment2, Segment2) = pairs2(27, 1.0, segment2_at, segment2_at);
+    /// Rectangles and 2D segments.
+    aabb2_segment2: (Aabb2, Segment2) = pairs2(28, 1.3, aabb2_at, segment2_at);
+    /// Oriented rectangles and 2D segments.
+    obb2_segment2: (Obb2, Segment2) = pairs2(29, 1.3, obb2_at, segment2_at);
+    /// Circles and 2D segments.
+    circle_segment2: (Circle, Segment2) = pairs2(30, 1.3, circle_at, segment2_at);
 
     /// Box pairs.
     aabb3_aabb3: (Aabb3, Aabb3) = pairs3(31, 1.2, aabb3_at, aabb3_at);
@@ -72,6 +82,16 @@ sets! {
     obb3_triangle: (Obb3, Triangle3) = pairs3(42, 1.0, obb3_at, triangle_at);
     /// Balls and triangles.
     sphere_triangle: (Sphere, Triangle3) = pairs3(43, 1.2, sphere_at, triangle_at);
+    /// Triangle pairs.
+    triangle_triangle: (Triangle3, Triangle3) = pairs3(44, 0.4, triangle_at, triangle_at);
+    /// Triangles and 3D segments.
+    triangle_segment3: (Triangle3, Segment3) = pairs3(45, 0.45, triangle_at, segment3_at);
+    /// Boxes and 3D segments.
+    aabb3_segment3: (Aabb3, Segment3) = pairs3(46, 1.2, aabb3_at, segment3_at);
+    /// Oriented boxes and 3D segments.
+    obb3_segment3: (Obb3, Segment3) = pairs3(47, 1.2, obb3_at, segment3_at);
+    /// Balls and 3D segments.
+    sphere_segment3: (Sphere, Segment3) = pairs3(48, 1.3, sphere_at, segment3_at);
 }
 
 #[cfg(test)]
@@ -100,6 +120,7 @@ mod tests {
         rays("sphere", &ray_sphere());
         rays("plane", &ray_plane());
         rays("triangle", &ray_triangle());
+        rays("segment2", &ray_segment2());
     }
 
     #[test]
@@ -123,6 +144,15 @@ mod tests {
         pairs("aabb3_triangle", &aabb3_triangle());
         pairs("obb3_triangle", &obb3_triangle());
         pairs("sphere_triangle", &sphere_triangle());
+        pairs("segment2_segment2", &segment2_segment2());
+        pairs("aabb2_segment2", &aabb2_segment2());
+        pairs("obb2_segment2", &obb2_segment2());
+        pairs("circle_segment2", &circle_segment2());
+        pairs("triangle_triangle", &triangle_triangle());
+        pairs("triangle_segment3", &triangle_segment3());
+        pairs("aabb3_segment3", &aabb3_segment3());
+        pairs("obb3_segment3", &obb3_segment3());
+        pairs("sphere_segment3", &sphere_segment3());
     }
 
     #[test]
