@@ -790,7 +790,7 @@ pub struct Queries {
 }
 
 impl Shape2 {
-    /// `ray_span` and `cast_ray`, or `None` for a shape with no ray query (a segment).
+    /// `ray_span` and `cast_ray` (every 2D shape has them).
     #[allow(clippy::type_complexity)]
     fn cast(&self, ray: &Ray2) -> Option<(Option<RaySpan>, Option<(f32, Vec3, Vec3)>)> {
         let lift = |h: raybox::RayHit2| (h.t, h.point.extend(0.0), h.normal.extend(0.0));
@@ -799,19 +799,19 @@ impl Shape2 {
             Self::Obb(s) => (s.ray_span(ray), s.cast_ray(ray).map(lift)),
             Self::Circle(s) => (s.ray_span(ray), s.cast_ray(ray).map(lift)),
             Self::Capsule(s) => (s.ray_span(ray), s.cast_ray(ray).map(lift)),
-            Self::Segment(_) => return None,
+            Self::Segment(s) => (s.ray_span(ray), s.cast_ray(ray).map(lift)),
         })
     }
 
-    /// `None` for the pairs raybox has no overlap query for (a segment with anything but a capsule).
+    /// Every 2D pair has an overlap query.
     fn overlaps(&self, other: &Self) -> Option<bool> {
         use Shape2::{Aabb, Capsule, Circle, Obb, Segment};
         match self {
-            Aabb(a) => against!(Shape2, overlap, a, other; Aabb, Obb, Circle, Capsule),
-            Obb(a) => against!(Shape2, overlap, a, other; Aabb, Obb, Circle, Capsule),
-            Circle(a) => against!(Shape2, overlap, a, other; Aabb, Obb, Circle, Capsule),
+            Aabb(a) => against!(Shape2, overlap, a, other; Aabb, Obb, Circle, Capsule, Segment),
+            Obb(a) => against!(Shape2, overlap, a, other; Aabb, Obb, Circle, Capsule, Segment),
+            Circle(a) => against!(Shape2, overlap, a, other; Aabb, Obb, Circle, Capsule, Segment),
             Capsule(a) => against!(Shape2, overlap, a, other; Aabb, Obb, Circle, Capsule, Segment),
-            Segment(a) => against!(Shape2, overlap, a, other; Capsule),
+            Segment(a) => against!(Shape2, overlap, a, other; Aabb, Obb, Circle, Capsule, Segment),
         }
     }
 
@@ -845,33 +845,40 @@ impl Shape3 {
         })
     }
 
-    /// `None` for the pairs raybox has no overlap query for (plane–plane, triangle–triangle,
-    /// a segment with anything but a capsule).
+    /// `None` for the pairs raybox has no overlap query for (plane–plane, segment–segment).
     fn overlaps(&self, other: &Self) -> Option<bool> {
         use Shape3::{Aabb, Capsule, Obb, Plane, Segment, Sphere, Triangle};
         match self {
-            Aabb(a) => against!(Shape3, overlap, a, other; Aabb, Obb, Sphere, Plane, Triangle, Capsule),
-            Obb(a) => against!(Shape3, overlap, a, other; Aabb, Obb, Sphere, Plane, Triangle, Capsule),
-            Sphere(a) => against!(Shape3, overlap, a, other; Aabb, Obb, Sphere, Plane, Triangle, Capsule),
-            Plane(a) => against!(Shape3, overlap, a, other; Aabb, Obb, Sphere, Triangle, Capsule),
-            Triangle(a) => against!(Shape3, overlap, a, other; Aabb, Obb, Sphere, Plane, Capsule),
+            Aabb(a) => {
+                against!(Shape3, overlap, a, other; Aabb, Obb, Sphere, Plane, Triangle, Capsule, Segment)
+            }
+            Obb(a) => {
+                against!(Shape3, overlap, a, other; Aabb, Obb, Sphere, Plane, Triangle, Capsule, Segment)
+            }
+            Sphere(a) => {
+                against!(Shape3, overlap, a, other; Aabb, Obb, Sphere, Plane, Triangle, Capsule, Segment)
+            }
+            Plane(a) => against!(Shape3, overlap, a, other; Aabb, Obb, Sphere, Triangle, Capsule, Segment),
+            Triangle(a) => {
+                against!(Shape3, overlap, a, other; Aabb, Obb, Sphere, Plane, Triangle, Capsule, Segment)
+            }
             Capsule(a) => {
                 against!(Shape3, overlap, a, other; Aabb, Obb, Sphere, Plane, Triangle, Capsule, Segment)
             }
-            Segment(a) => against!(Shape3, overlap, a, other; Capsule),
+            Segment(a) => against!(Shape3, overlap, a, other; Aabb, Obb, Sphere, Plane, Triangle, Capsule),
         }
     }
 
     /// The contact, when the shapes overlap and raybox has a contact query for the pair
-    /// (boxes and balls among themselves; capsules with every shape).
+    /// (boxes and balls among themselves and with triangles; capsules with every shape).
     fn contact(&self, other: &Self) -> Option<ContactResult> {
         use Shape3::{Aabb, Capsule, Obb, Plane, Segment, Sphere, Triangle};
         match self {
-            Aabb(a) => against!(Shape3, contact3, a, other; Aabb, Obb, Sphere, Capsule),
-            Obb(a) => against!(Shape3, contact3, a, other; Aabb, Obb, Sphere, Capsule),
-            Sphere(a) => against!(Shape3, contact3, a, other; Aabb, Obb, Sphere, Capsule),
+            Aabb(a) => against!(Shape3, contact3, a, other; Aabb, Obb, Sphere, Triangle, Capsule),
+            Obb(a) => against!(Shape3, contact3, a, other; Aabb, Obb, Sphere, Triangle, Capsule),
+            Sphere(a) => against!(Shape3, contact3, a, other; Aabb, Obb, Sphere, Triangle, Capsule),
             Plane(a) => against!(Shape3, contact3, a, other; Capsule),
-            Triangle(a) => against!(Shape3, contact3, a, other; Capsule),
+            Triangle(a) => against!(Shape3, contact3, a, other; Aabb, Obb, Sphere, Capsule),
             Capsule(a) => {
                 against!(Shape3, contact3, a, other; Aabb, Obb, Sphere, Plane, Triangle, Capsule, Segment)
             }
