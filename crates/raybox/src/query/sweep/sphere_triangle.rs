@@ -40,6 +40,18 @@ impl Sweep<Triangle3> for Sphere {
 /// The first contact of the ball `(c, r)` moving by `t v`, `t` in `[0, 1]`, with the
 /// triangle, for a ball that does not touch it at `t = 0`.
 fn ball_triangle_toi(c: Vec3, r: f32, v: Vec3, tri: [Vec3; 3]) -> Option<Toi> {
+    let first = ball_triangle_time(c, r, v, tri);
+    if first > 1.0 {
+        return None;
+    }
+    Some(ball_touch(c.as_dvec3() + v.as_dvec3() * first, first, v.as_dvec3(), tri.map(Vec3::as_dvec3)))
+}
+
+/// The first time `t >= 0` at which the ball `(c, r)` moved by `t v` touches the triangle
+/// (`INFINITY` if it never does), for a ball that does not touch it at `t = 0`: the
+/// kernel of [`Sweep<Triangle3> for Sphere`](Sweep), shared with the capsule's end balls
+/// (`triangle_capsule.rs`).
+pub(crate) fn ball_triangle_time(c: Vec3, r: f32, v: Vec3, tri: [Vec3; 3]) -> f64 {
     let [a, b, k] = tri.map(Vec3::as_dvec3);
     let (cd, vd, rd) = (c.as_dvec3(), v.as_dvec3(), f64::from(r));
     let mut first = f64::INFINITY;
@@ -71,15 +83,17 @@ fn ball_triangle_toi(c: Vec3, r: f32, v: Vec3, tri: [Vec3; 3]) -> Option<Toi> {
             }
         }
     }
-    if first > 1.0 {
-        return None;
-    }
-    // Where the ball touches: the triangle's point nearest the centre then.
-    let x = cd + vd * first;
-    let point = closest_point_on_triangle(x, [a, b, k]);
+    first
+}
+
+/// The contact of a ball whose centre is at `x` at time `t` (moving by `v`), touching the
+/// triangle: the triangle's point nearest the centre, and the normal from it toward the
+/// centre (against the motion when the centre is on the triangle: a zero radius).
+pub(crate) fn ball_touch(x: DVec3, t: f64, v: DVec3, tri: [DVec3; 3]) -> Toi {
+    let point = closest_point_on_triangle(x, tri);
     let out = x - point;
-    let normal = if out.length_squared() > 0.0 { out.normalize() } else { -vd.normalize() };
-    Some(Toi { t: first, point, normal: if normal.is_finite() { normal } else { DVec3::ZERO } })
+    let normal = if out.length_squared() > 0.0 { out.normalize() } else { -v.normalize() };
+    Toi { t, point, normal: if normal.is_finite() { normal } else { DVec3::ZERO } }
 }
 
 #[cfg(test)]
