@@ -287,6 +287,10 @@ proptest! {
         check_exact(&t, &s)?; check_exact(&s, &t)?; check_exact(&t, &b)?; check_exact(&b, &t)?;
         check_exact(&t, &o)?; check_exact(&o, &t)?;
     }
+    #[test]
+    fn triangle_capsule(t in triangles(), c in capsule3s()) {
+        check_exact(&t, &c)?; check_exact(&c, &t)?;
+    }
 }
 
 fn triangles() -> impl Strategy<Value = raybox::Triangle3> {

@@ -41,7 +41,7 @@ impl MeshQuery for Sphere {
         self.to_aabb()
     }
     fn sweep_time(&self, motion: Vec3, tri: &Triangle3, _: f32) -> Option<f32> {
-        self.sweep(motion, tri).map(|h| h.t)
+        crate::query::sweep::sphere_triangle_time(self, motion, tri)
     }
 }
 
@@ -51,7 +51,7 @@ impl MeshQuery for Capsule3 {
         self.to_aabb()
     }
     fn sweep_time(&self, motion: Vec3, tri: &Triangle3, _: f32) -> Option<f32> {
-        self.sweep(motion, tri).map(|h| h.t)
+        crate::query::sweep::capsule_triangle_time(self, motion, tri)
     }
 }
 

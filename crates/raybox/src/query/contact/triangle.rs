@@ -14,7 +14,7 @@ use crate::{Aabb3, Contact, Contact3, Obb3, Overlaps, Sphere, Triangle3};
 /// The contact of two overlapping rounded shapes: the kernel's, or, where its `f64` GJK
 /// reads a pair that the exact test calls touching as a hair apart, a touching contact
 /// (depth zero) midway between the closest points.
-fn overlapping_contact(a: &Rounded, b: &Rounded) -> Contact3 {
+pub(super) fn overlapping_contact(a: &Rounded, b: &Rounded) -> Contact3 {
     let (normal, depth, point) = match rounded_contact(a, b, false) {
         Some(k) => (k.normal, k.depth, k.point),
         None => {

@@ -1,11 +1,11 @@
 //! Triangle against capsule (3D): GJK on the triangle and the core segment, in `f64`, less
-//! the radius.
+//! the radius, with the zero decided by the overlap test of `overlap/triangle_capsule.rs`.
 
 use super::{f3, gjk_distance};
 use crate::{Capsule3, Triangle3};
 use glam::Vec3;
 
-gjk_distance!(Triangle3, Capsule3 => Vec3, f3, plain);
+gjk_distance!(Triangle3, Capsule3 => Vec3, f3, exact);
 
 #[cfg(test)]
 mod tests {

@@ -7,7 +7,9 @@
 //! Triangle against triangle, triangle against segment and box against segment go
 //! further: every decision is the sign of a determinant of the `f32` coordinates, computed
 //! exactly (Shewchuk's predicates, `orient.rs`), so their answers are the exact ones for
-//! any finite inputs.
+//! any finite inputs. Capsule against triangle uses both: squared distances from the core
+//! segment's ends to the triangle and from the segment to its edges, then the exact
+//! segment–triangle test for a segment through the face (exact outright for a zero radius).
 
 mod aabb_aabb;
 mod aabb_capsule;

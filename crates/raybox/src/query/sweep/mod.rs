@@ -16,11 +16,15 @@
 //! the summed radius; ball against box a ray against the box rounded by the radius (the
 //! union of three face-expanded boxes and twelve edge capsules, Ericson, *Real-Time
 //! Collision Detection*, 5.5.7); ball against triangle a ray against the triangle's prism
-//! and edge capsules (`sphere_triangle.rs`); box against box (axis-aligned) the slab test
+//! and edge capsules (`sphere_triangle.rs`); capsule against triangle the least of its end
+//! balls' ball–triangle times, the triangle's vertices as rays against the capsule, and its
+//! body against each edge along their common normal (`triangle_capsule.rs`, which argues
+//! that these cases hold every first contact); box against box (axis-aligned) the slab test
 //! on the Minkowski sum; anything against a plane the support distances along the normal.
 //! A box against a box, a segment or a triangle (no radius): the separating-axis test over
-//! time, exact up to `f64` rounding. Every other pair (the rounded ones: capsules, balls
-//! against segments) uses conservative advancement on the GJK distance
+//! time, exact up to `f64` rounding. Every other pair (the other rounded ones: capsules
+//! against boxes, capsules and segments, balls against capsules and segments) uses
+//! conservative advancement on the GJK distance
 //! (Mirtich 1996; van den Bergen 2004): advance by the separation along the direction
 //! between the closest points over the closing speed along it, which never passes the
 //! first contact, until the separation is within `f64` rounding of zero.
@@ -59,6 +63,8 @@ mod triangle_capsule;
 
 pub(crate) use aabb_triangle::sweep_time as aabb_triangle_time;
 pub(crate) use obb_triangle::sweep_time as obb_triangle_time;
+pub(crate) use sphere_triangle::sweep_time as sphere_triangle_time;
+pub(crate) use triangle_capsule::sweep_time as capsule_triangle_time;
 
 /// More steps than conservative advancement takes on non-grazing motions (it converges
 /// like Newton's method from one side); a grazing motion that runs out reports the time

@@ -9,12 +9,12 @@
 //! times the stable roots of `ray_capsule.rs`.
 //!
 //! A ball that already overlaps the triangle (by the exact test of
-//! `overlap/sphere_triangle.rs`), and a zero motion, take the shared path of `mod.rs`
-//! (`t = 0`, the penetration normal), as every other pair does.
+//! `overlap/sphere_triangle.rs`) gives `t = 0` and the penetration normal
+//! (`overlapping_toi` in `mod.rs`), and a zero motion nothing more.
 
 use glam::{DVec3, Vec3};
 
-use super::{SweepHit3, Toi, hit3, sweep_rounded};
+use super::{SweepHit3, Toi, hit3, overlapping_toi};
 use crate::query::closest::closest_point_on_triangle;
 use crate::query::distance::ToRounded;
 use crate::query::ray::capsule_roots;
@@ -30,17 +30,47 @@ impl Sweep<Triangle3> for Sphere {
             return None;
         }
         // The exact overlap test decides `t = 0` (the same answer as `Overlaps`).
-        if motion == Vec3::ZERO || self.overlaps(other) {
-            return sweep_rounded(&self.to_rounded(), motion.as_dvec3(), &other.to_rounded(), false)
-                .map(hit3);
+        if self.overlaps(other) {
+            return Some(hit3(overlapping_toi(&self.to_rounded(), &other.to_rounded())));
+        }
+        if motion == Vec3::ZERO {
+            return None;
         }
         ball_triangle_toi(self.center(), self.radius(), motion, other.vertices()).map(hit3)
     }
 }
 
+/// The `t` of [`Sweep::sweep`] for the pair, bit for bit, without its point and normal:
+/// for a walk that tests many triangles and finishes only the first.
+pub(crate) fn sweep_time(ball: &Sphere, motion: Vec3, other: &Triangle3) -> Option<f32> {
+    if !motion.is_finite() {
+        return None;
+    }
+    if ball.overlaps(other) {
+        return Some(0.0);
+    }
+    if motion == Vec3::ZERO {
+        return None;
+    }
+    let t = ball_triangle_time(ball.center(), ball.radius(), motion, other.vertices());
+    (t <= 1.0).then_some(t as f32)
+}
+
 /// The first contact of the ball `(c, r)` moving by `t v`, `t` in `[0, 1]`, with the
 /// triangle, for a ball that does not touch it at `t = 0`.
 fn ball_triangle_toi(c: Vec3, r: f32, v: Vec3, tri: [Vec3; 3]) -> Option<Toi> {
+    let first = ball_triangle_time(c, r, v, tri);
+    if first > 1.0 {
+        return None;
+    }
+    Some(ball_touch(c.as_dvec3() + v.as_dvec3() * first, first, v.as_dvec3(), tri.map(Vec3::as_dvec3)))
+}
+
+/// The first time `t >= 0` at which the ball `(c, r)` moved by `t v` touches the triangle
+/// (`INFINITY` if it never does), for a ball that does not touch it at `t = 0`: the
+/// kernel of [`Sweep<Triangle3> for Sphere`](Sweep), shared with the capsule's end balls
+/// (`triangle_capsule.rs`).
+pub(crate) fn ball_triangle_time(c: Vec3, r: f32, v: Vec3, tri: [Vec3; 3]) -> f64 {
     let [a, b, k] = tri.map(Vec3::as_dvec3);
     let (cd, vd, rd) = (c.as_dvec3(), v.as_dvec3(), f64::from(r));
     let mut first = f64::INFINITY;
@@ -73,14 +103,9 @@ fn ball_triangle_toi(c: Vec3, r: f32, v: Vec3, tri: [Vec3; 3]) -> Option<Toi> {
         }
     }
     if first > 1.0 {
-        return centre_crossing(c, r, v, tri);
+        first = centre_crossing(c, r, v, tri);
     }
-    // Where the ball touches: the triangle's point nearest the centre then.
-    let x = cd + vd * first;
-    let point = closest_point_on_triangle(x, [a, b, k]);
-    let out = x - point;
-    let normal = if out.length_squared() > 0.0 { out.normalize() } else { -vd.normalize() };
-    Some(Toi { t: first, point, normal: if normal.is_finite() { normal } else { DVec3::ZERO } })
+    first
 }
 
 /// The safety net under the closed form for tiny radii: where the centre's path itself
@@ -88,21 +113,41 @@ fn ball_triangle_toi(c: Vec3, r: f32, v: Vec3, tri: [Vec3; 3]) -> Option<Toi> {
 /// triangles share), the ball touches it no later. With `r` near zero the pieces' tests can
 /// all miss such a crossing by rounding: the edge capsules' discriminant `r² - d²` goes
 /// negative when the path runs through the edge (`d = 0`), and the face test's rounded
-/// point lands outside every triangle that shares the edge. The contact is then the face
-/// plane's (offset by `r`, toward the start), within rounding of the pieces' own answer.
+/// point lands outside every triangle that shares the edge. The time is then the face
+/// plane's (offset by `r`, toward the start), within rounding of the pieces' own answer;
+/// `INFINITY` when the path does not cross the triangle either.
 #[cold]
-fn centre_crossing(c: Vec3, r: f32, v: Vec3, tri: [Vec3; 3]) -> Option<Toi> {
-    let (t_cross, ..) = ray_triangle_watertight(&WoopRay::new(c, v), tri, 0.0, 1.0)?;
+fn centre_crossing(c: Vec3, r: f32, v: Vec3, tri: [Vec3; 3]) -> f64 {
+    let Some((t_cross, ..)) = ray_triangle_watertight(&WoopRay::new(c, v), tri, 0.0, 1.0) else {
+        return f64::INFINITY;
+    };
     let [a, b, k] = tri.map(Vec3::as_dvec3);
-    let (cd, vd) = (c.as_dvec3(), v.as_dvec3());
     let n = (b - a).cross(k - a).normalize();
     // The start's side of the plane (the path crosses it, so the start is off it or on it).
-    let side = if n.dot(cd - a) >= 0.0 { n } else { -n };
-    let closing = -side.dot(vd);
+    let side = if n.dot(c.as_dvec3() - a) >= 0.0 { n } else { -n };
+    let closing = -side.dot(v.as_dvec3());
     let before = if closing > 0.0 { f64::from(r) / closing } else { 0.0 };
-    let t = (f64::from(t_cross) - before).clamp(0.0, 1.0);
-    let point = closest_point_on_triangle(cd + vd * t, [a, b, k]);
-    Some(Toi { t, point, normal: side })
+    (f64::from(t_cross) - before).clamp(0.0, 1.0)
+}
+
+/// The contact of a ball whose centre is at `x` at time `t` (moving by `v`), touching the
+/// triangle: the triangle's point nearest the centre, and the normal from it toward the
+/// centre. When the centre is on the triangle (a zero radius), the face normal on the side
+/// the ball comes from, or against the motion for a motion in the triangle's plane.
+pub(crate) fn ball_touch(x: DVec3, t: f64, v: DVec3, tri: [DVec3; 3]) -> Toi {
+    let point = closest_point_on_triangle(x, tri);
+    let out = x - point;
+    let normal = if out.length_squared() > 0.0 {
+        out.normalize()
+    } else {
+        let n = (tri[1] - tri[0]).cross(tri[2] - tri[0]);
+        match n.dot(v) {
+            s if s < 0.0 => n.normalize(),
+            s if s > 0.0 => -n.normalize(),
+            _ => -v.normalize(),
+        }
+    };
+    Toi { t, point, normal: if normal.is_finite() { normal } else { DVec3::ZERO } }
 }
 
 #[cfg(test)]
