@@ -1,11 +1,12 @@
 //! A `TriMesh` queried with shapes, raybox beside parry3d 0.31 on the same mesh (the
-//! bunny, 3,674 triangles, about 0.16 across): sphere and capsule casts (`TriMesh::sweep`
-//! against parry's `cast_shapes` with a `Ball` or `Capsule` moving against its `TriMesh`)
-//! and overlap tests (`TriMesh::overlaps` against `intersection_test`), 1 thread.
+//! bunny, 3,674 triangles, about 0.16 across): sphere, capsule and oriented box casts
+//! (`TriMesh::sweep` against parry's `cast_shapes` with a `Ball`, `Capsule` or `Cuboid`
+//! moving against its `TriMesh`) and overlap tests (`TriMesh::overlaps` against
+//! `intersection_test`), 1 thread.
 //!
 //! The 1,024 queries of each group are drawn from a seeded generator: shapes of radius
-//! 1%–10% of the bunny's size around it, moving across it (about half of the casts hit,
-//! half of the overlap tests are true). Before timing, parry's answers are checked against
+//! 1%–10% of the bunny's size around it, moving across it (most casts hit; a third to a
+//! half of the overlap tests are true; both counts are printed). Before timing, parry's answers are checked against
 //! raybox's: overlaps must agree, and times of impact agree within `1e-3` or both are
 //! times at which the shape is within `1e-3` of the mesh's size from a triangle.
 //!
@@ -15,10 +16,10 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use glam::Vec3;
+use glam::{Quat, Vec3};
 use parry3d::math::{Pose, Vector};
 use parry3d::query::ShapeCastOptions;
-use raybox::{Capsule3, Distance, Sphere, TriMesh, Triangle3};
+use raybox::{Capsule3, Distance, Obb3, Sphere, TriMesh, Triangle3};
 use raybox_bench::rng::Pcg32;
 
 const N: usize = 1024;
@@ -27,11 +28,12 @@ fn p3(v: Vec3) -> Vector {
     Vector::new(v.x, v.y, v.z)
 }
 
-/// A query shape: a ball or a capsule, in both libraries.
+/// A query shape: a ball, a capsule or an oriented box, in both libraries.
 #[derive(Clone, Copy, Debug)]
 enum Shape {
     Ball(Sphere),
     Capsule(Capsule3),
+    Box(Obb3),
 }
 
 impl Shape {
@@ -44,33 +46,49 @@ impl Shape {
                 Box::new(parry3d::shape::Capsule::new(p3(c.start()), p3(c.end()), c.radius())),
                 Pose::IDENTITY,
             ),
+            Shape::Box(o) => {
+                let q = Quat::from_mat3(&o.rotation()).normalize();
+                let rotation = parry3d::math::Rotation::from_xyzw(q.x, q.y, q.z, q.w);
+                (
+                    Box::new(parry3d::shape::Cuboid::new(p3(o.half_extents()))),
+                    Pose::from_parts(p3(o.center()), rotation),
+                )
+            }
         }
     }
     fn moved(&self, v: Vec3) -> Self {
         match *self {
             Shape::Ball(s) => Shape::Ball(Sphere::new(s.center() + v, s.radius())),
             Shape::Capsule(c) => Shape::Capsule(Capsule3::new(c.start() + v, c.end() + v, c.radius())),
+            Shape::Box(o) => {
+                Shape::Box(Obb3::try_from_matrix(o.center() + v, o.half_extents(), o.rotation()).unwrap())
+            }
         }
     }
     fn distance(&self, tri: &Triangle3) -> f32 {
         match self {
             Shape::Ball(s) => s.distance(tri),
             Shape::Capsule(c) => c.distance(tri),
+            Shape::Box(o) => o.distance(tri),
         }
     }
 }
 
-/// `N` shapes (balls for `capsules == false`) around the mesh, and motions across it.
-fn queries(centre: Vec3, size: f32, capsules: bool, seed: u64) -> Vec<(Shape, Vec3)> {
+/// `N` shapes of `kind` (0: balls, 1: capsules, 2: oriented boxes) around the mesh, and
+/// motions across it.
+fn queries(centre: Vec3, size: f32, kind: usize, seed: u64) -> Vec<(Shape, Vec3)> {
     let mut rng = Pcg32::new(seed);
     (0..N)
         .map(|_| {
             let c = centre + rng.in_ball() * size;
             let r = size * rng.range(0.01, 0.1);
-            let shape = if capsules {
-                Shape::Capsule(Capsule3::new(c, c + rng.unit3() * size * 0.2, r))
-            } else {
-                Shape::Ball(Sphere::new(c, r))
+            let shape = match kind {
+                0 => Shape::Ball(Sphere::new(c, r)),
+                1 => Shape::Capsule(Capsule3::new(c, c + rng.unit3() * size * 0.2, r)),
+                _ => {
+                    let q = Quat::from_axis_angle(rng.unit3(), rng.range(0.0, 3.0));
+                    Shape::Box(Obb3::new(c, Vec3::new(r, r * 0.5, r * 1.5), q))
+                }
             };
             let target = centre + rng.in_ball() * size * 0.5;
             (shape, (target - c) * 2.0)
@@ -101,11 +119,12 @@ fn bench(c: &mut Criterion) {
         compute_impact_geometry_on_penetration: true,
     };
 
-    for (label, capsules, seed) in [("sphere", false, 31), ("capsule", true, 32)] {
-        let qs = queries(centre, size, capsules, seed);
+    for (label, kind, seed) in [("sphere", 0, 31), ("capsule", 1, 32), ("box", 2, 33)] {
+        let qs = queries(centre, size, kind, seed);
         let ours = |&(s, v): &(Shape, Vec3)| match s {
             Shape::Ball(b) => mesh.sweep(&b, v).map(|h| h.t),
             Shape::Capsule(c) => mesh.sweep(&c, v).map(|h| h.t),
+            Shape::Box(o) => mesh.sweep(&o, v).map(|h| h.t),
         };
         let parry_qs: Vec<_> = qs.iter().map(|(s, v)| (s.parry(), p3(*v))).collect();
         let theirs = |((g, pose), v): &((Box<dyn parry3d::shape::Shape>, Pose), Vector)| {
@@ -145,6 +164,7 @@ fn bench(c: &mut Criterion) {
         let ours = |s: &Shape| match s {
             Shape::Ball(b) => mesh.overlaps(b),
             Shape::Capsule(c) => mesh.overlaps(c),
+            Shape::Box(o) => mesh.overlaps(o),
         };
         let theirs = |(g, pose): &(Box<dyn parry3d::shape::Shape>, Pose)| {
             parry3d::query::intersection_test(pose, &**g, &Pose::IDENTITY, &parry_mesh)
