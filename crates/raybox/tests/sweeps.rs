@@ -681,3 +681,38 @@ fn rounded_sweeps_scale_with_their_inputs() {
         assert!((c.unwrap() - capsule_t.unwrap()).abs() < 1e-6, "scale 2^{k}: {c:?} against {capsule_t:?}");
     }
 }
+
+/// Cases a review found on 2026-11-24, with their exact first contacts (worked out in
+/// rational arithmetic): a zero-radius capsule whose core runs exactly through a vertex, or
+/// slides in the triangle's plane onto an edge; a ball sliding at exactly its radius above
+/// a triangle, entering over a slanted edge; and boxes falling a tiny gap onto triangles
+/// (whose times the separating-axis sweep once padded early).
+#[test]
+fn review_cases_have_their_exact_first_contacts() {
+    let v = Vec3::new;
+    let tri = |a: Vec3, b: Vec3, c: Vec3| Triangle3::new(a, b, c);
+    let close = |got: Option<f32>, want: f64, what: &str| {
+        let t = got.unwrap_or_else(|| panic!("{what}: no contact, want t = {want}"));
+        assert!((f64::from(t) - want).abs() <= 1e-5 * want.max(1e-3), "{what}: t = {t}, want {want}");
+    };
+    let capsule = raybox::Capsule3::new(v(-2.5, 1.5, -2.5), v(2.5, -3.0, 2.5), 0.0);
+    let t = tri(v(-0.5, 1.5, -0.5), v(2.0, -2.0, 0.0), v(2.0, 2.0, 2.0));
+    close(capsule.sweep(v(4.0, 8.0, 4.0), &t).map(|h| h.t), 9.0 / 58.0, "core through a vertex");
+    let capsule = raybox::Capsule3::new(v(-0.5, 0.5, 3.0), v(-1.25, 0.5, 2.5), 0.0);
+    let t = tri(v(1.0, 0.5, 2.0), v(-0.5, 0.5, 1.0), v(-2.0, 0.5, 1.0));
+    close(capsule.sweep(v(-3.0, 0.0, -7.0), &t).map(|h| h.t), 5.0 / 24.0, "in the plane onto an edge");
+    let ball = Sphere::new(v(0.5, -1.0, 0.5), 1.0);
+    let t = tri(v(1.5, -1.0, 0.0), v(1.5, 0.0, -0.5), v(1.5, -2.0, -0.5));
+    close(ball.sweep(v(0.0, 1.0, -1.5), &t).map(|h| h.t), 0.5, "sliding at height r");
+    let ball = Sphere::new(v(-0.25, 0.75, 1.0), 1.0);
+    let t = tri(v(1.5, 0.5, 0.0), v(0.75, -0.75, 0.0), v(0.25, 1.75, 0.0));
+    close(ball.sweep(v(5.5, -3.0, 0.0), &t).map(|h| h.t), 1.0 / 7.0, "sliding at height r, slanted edge");
+    let gap = 2f32.powi(-40);
+    let small = raybox::Aabb3::new(v(-0.25, -0.25, gap), v(0.25, 0.25, 1.0));
+    let t = tri(v(-1.0, -1.0, 0.0), v(1.0, -1.0, 0.0), v(0.0, 1.0, 0.0));
+    close(small.sweep(v(0.0, 0.0, -2.0 * gap), &t).map(|h| h.t), 0.5, "a box falling 2^-40");
+    let gap = 2f32.powi(-30);
+    let b = raybox::Aabb3::new(v(-0.5, -0.5, gap), v(0.5, 0.5, 1.0));
+    let t = tri(v(-1000.0, -1000.0, 0.0), v(1000.0, -1000.0, 0.0), v(0.0, 1000.0, 0.0));
+    close(b.sweep(v(0.0, 0.0, -2.0 * gap), &t).map(|h| h.t), 0.5, "a box falling 2^-30 onto a wide floor");
+}

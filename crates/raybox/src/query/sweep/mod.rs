@@ -244,12 +244,17 @@ pub(crate) fn sat_entry(
     let span = |vs: &[DVec3], l: DVec3| {
         vs.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| (lo.min(x.dot(l)), hi.max(x.dot(l))))
     };
-    // The rounding of a projection: a few ulps of the largest coordinate times `|l|_1`. The
-    // intervals are widened by it on both ends, so that shapes that touch exactly (a point
-    // moving through an edge two triangles share, say) are not found a hair apart on both
-    // sides; the time reported is then at most that rounding over the closing speed early.
+    // The rounding of a projection: a few ulps of the largest coordinate times `|l|_1`. An
+    // entry past an exit by no more than the two axes' roundings (over their speeds) is a
+    // touch, not a miss: shapes that touch exactly (a point moving through an edge two
+    // triangles share, say) are otherwise found a hair apart on both sides. The times
+    // themselves are not padded, so a contact found keeps its computed time.
     let size = va.iter().chain(vb).fold(0.0f64, |m, x| m.max(x.abs().max_element()));
     let (mut enter, mut exit, mut normal) = (0.0f64, horizon, None);
+    let (mut enter_slack, mut exit_slack) = (0.0f64, 0.0f64);
+    let apart = |enter: f64, enter_slack: f64, exit: f64, exit_slack: f64| {
+        enter > horizon || enter - enter_slack > exit + exit_slack
+    };
     for &l in &axes[..count] {
         let ((a_lo, a_hi), (b_lo, b_hi)) = (span(va, l), span(vb, l));
         let pad = 64.0 * f64::EPSILON * size * (l.x.abs() + l.y.abs() + l.z.abs());
@@ -263,15 +268,18 @@ pub(crate) fn sat_entry(
         // `a` moves up `l` (s > 0): it meets `b` from below, the contact normal (static to
         // moving) is `-l`; moving down, from above.
         let (t_in, t_out, n) = if s > 0.0 {
-            ((b_lo - a_hi - pad) / s, (b_hi - a_lo + pad) / s, -l)
+            ((b_lo - a_hi) / s, (b_hi - a_lo) / s, -l)
         } else {
-            ((b_hi - a_lo + pad) / s, (b_lo - a_hi - pad) / s, l)
+            ((b_hi - a_lo) / s, (b_lo - a_hi) / s, l)
         };
+        let slack = pad / s.abs();
         if t_in > enter {
-            (enter, normal) = (t_in, Some(n));
+            (enter, enter_slack, normal) = (t_in, slack, Some(n));
         }
-        exit = exit.min(t_out);
-        if enter > exit {
+        if t_out < exit {
+            (exit, exit_slack) = (t_out, slack);
+        }
+        if apart(enter, enter_slack, exit, exit_slack) {
             return None;
         }
     }

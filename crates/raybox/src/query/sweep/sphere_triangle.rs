@@ -102,6 +102,29 @@ pub(crate) fn ball_triangle_time(c: Vec3, r: f32, v: Vec3, tri: [Vec3; 3]) -> f6
             }
         }
     }
+    if nv == 0.0 && len > 0.0 && h.abs() <= rd * len {
+        // Moving parallel to the plane within `r` of it (resting on it, sliding): the prism
+        // is entered where the centre's projection enters the triangle, a linear test per
+        // edge (the edge functions `((q - p) × (x(t) - p)) · n`, positive inside). Without
+        // it, a ball at exactly height `r` would meet a slanted edge only at a tangency of
+        // that edge's capsule, a double root that rounding loses.
+        let (mut lo, mut hi) = (0.0f64, f64::INFINITY);
+        for (p, q) in [(a, b), (b, k), (k, a)] {
+            let (f0, f1) = ((q - p).cross(cd - p).dot(n), (q - p).cross(vd).dot(n));
+            if f1 == 0.0 {
+                if f0 < 0.0 {
+                    (lo, hi) = (1.0, 0.0); // beside this edge for every t
+                }
+            } else if f1 > 0.0 {
+                lo = lo.max(-f0 / f1);
+            } else {
+                hi = hi.min(-f0 / f1);
+            }
+        }
+        if lo <= hi {
+            first = first.min(lo);
+        }
+    }
     if first > 1.0 {
         first = centre_crossing(c, r, v, tri);
     }

@@ -163,7 +163,13 @@ fn capsule_triangle_toi(s0: Vec3, s1: Vec3, r: f32, v: Vec3, tri: [Vec3; 3]) -> 
         // (from w + σ d - τ e = λ n, crossed with e and with d, then dotted with n).
         let w = p - e0 + vd * t;
         let (sigma, tau) = (w.dot(n.cross(e)), w.dot(n.cross(d)));
-        if (0.0..=nn).contains(&sigma) && (0.0..=nn).contains(&tau) {
+        // The parameters' rounding (a few ulps of the products' size): at a parameter of 0
+        // or 1 the closest points are an end or a vertex, where (a) or (b) give the same
+        // time in exact arithmetic, but for a radius near 0 their roots can be lost by
+        // rounding (a core passing exactly through a vertex), so the range is closed with a
+        // margin rather than trusted to the last bit.
+        let margin = 64.0 * f64::EPSILON * w.length() * (n.cross(e).length() + n.cross(d).length());
+        if (-margin..=nn + margin).contains(&sigma) && (-margin..=nn + margin).contains(&tau) {
             (first, touch) = (t, Some(Touch::Edge(e0 + e * (tau / nn), n * (side / len))));
         }
     }
