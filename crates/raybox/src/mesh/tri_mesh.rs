@@ -15,7 +15,6 @@ use crate::bvh::kernels::{
 use crate::bvh::traverse::{AnyWalk, ClosestWalk, Step};
 use crate::bvh::{Bounds, box_distance_squared};
 use crate::bvh::{BuildQuality, BvhStats, ChildRef, MAX_PRIMITIVES, PrimRef, Tree, pages, prepare, traverse};
-use crate::query::overlap::box_triangle_separated;
 use crate::query::{WoopRay, ray_triangle_watertight_edges};
 use crate::{Aabb3, Ray3};
 
@@ -593,29 +592,7 @@ impl TriMesh {
     /// candidate triangle, Akenine-Möller 2001).
     #[must_use]
     pub fn overlaps_aabb(&self, aabb: &Aabb3) -> bool {
-        if self.tree.is_empty() {
-            return false;
-        }
-        let (min, max) = (aabb.min().as_dvec3(), aabb.max().as_dvec3());
-        let (c, h) = ((min + max) * 0.5, (max - min) * 0.5);
-        let q = crate::bvh::bounds_of_aabb(aabb);
-        let found = core::cell::Cell::new(false);
-        let mut test =
-            |b: &Bounds| !found.get() && (0..3).all(|k| b.min[k] <= q.max[k] && q.min[k] <= b.max[k]);
-        let mut leaf = |first: usize, count: usize| {
-            let hit = self
-                .triangles_of(first, count)
-                .any(|tri| !box_triangle_separated(h, tri.map(|v| v.as_dvec3() - c)));
-            found.set(found.get() || hit);
-        };
-        traverse::visit_boxes(
-            &self.tree.nodes,
-            self.tree.root,
-            &self.tree.root_bounds(),
-            &mut test,
-            &mut leaf,
-        );
-        found.get()
+        self.overlaps(aabb)
     }
 
     /// The distance from `point` to the nearest triangle (`None` if there is none).

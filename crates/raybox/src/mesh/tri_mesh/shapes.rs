@@ -61,7 +61,7 @@ impl MeshQuery for Aabb3 {
         *self
     }
     fn sweep_time(&self, motion: Vec3, tri: &Triangle3, limit: f32) -> Option<f32> {
-        crate::query::sweep::aabb_triangle_time(self, motion, tri, limit)
+        crate::query::sweep::box_triangle_time(self, motion, tri, limit)
     }
 }
 
@@ -71,7 +71,7 @@ impl MeshQuery for Obb3 {
         self.to_aabb()
     }
     fn sweep_time(&self, motion: Vec3, tri: &Triangle3, limit: f32) -> Option<f32> {
-        crate::query::sweep::obb_triangle_time(self, motion, tri, limit)
+        crate::query::sweep::box_triangle_time(self, motion, tri, limit)
     }
 }
 

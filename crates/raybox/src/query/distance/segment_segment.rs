@@ -129,19 +129,24 @@ pub(crate) fn orient2d(a: DVec3, b: DVec3, c: DVec3) -> f64 {
     let mut len = 0;
     for (hi, lo) in products {
         for term in [lo, hi] {
-            // Grow-Expansion: add `term`, keeping the components nonoverlapping and in
-            // increasing magnitude (zeros allowed).
-            let mut q = term;
-            for e in &mut expansion[..len] {
-                let (s, h) = two_sum(q, *e);
-                *e = h;
-                q = s;
-            }
-            expansion[len] = q;
-            len += 1;
+            grow(&mut expansion, &mut len, term);
         }
     }
     expansion[..len].iter().rev().find(|&&x| x != 0.0).map_or(0.0, |x| x.signum())
+}
+
+/// Shewchuk's *Grow-Expansion* step: adds `term` to the first `len` components of
+/// `expansion` (nonoverlapping, in increasing magnitude, zeros allowed), exactly, and
+/// appends the new largest component.
+pub(crate) fn grow(expansion: &mut [f64], len: &mut usize, term: f64) {
+    let mut q = term;
+    for e in &mut expansion[..*len] {
+        let (s, h) = two_sum(q, *e);
+        *e = h;
+        q = s;
+    }
+    expansion[*len] = q;
+    *len += 1;
 }
 
 /// `u`, the unit roundoff of `f64` (`2⁻⁵³`).
@@ -175,15 +180,9 @@ pub(crate) fn sum_sign<const N: usize>(terms: [f64; N]) -> f64 {
 /// The exact sum of `terms` as a nonoverlapping expansion (Shewchuk's *Grow-Expansion*,
 /// components in increasing magnitude, zeros allowed).
 fn grow_expansion<const N: usize>(terms: [f64; N]) -> [f64; N] {
-    let mut expansion = [0.0f64; N];
-    for (len, term) in terms.into_iter().enumerate() {
-        let mut q = term;
-        for e in &mut expansion[..len] {
-            let (s, h) = two_sum(q, *e);
-            *e = h;
-            q = s;
-        }
-        expansion[len] = q;
+    let (mut expansion, mut len) = ([0.0f64; N], 0);
+    for term in terms {
+        grow(&mut expansion, &mut len, term);
     }
     expansion
 }

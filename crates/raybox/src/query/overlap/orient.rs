@@ -25,7 +25,7 @@
 
 use glam::{DVec3, Vec3};
 
-use crate::query::distance::{orient2d, two_product, two_sum};
+use crate::query::distance::{grow, orient2d, two_product};
 
 /// `o3derrboundA` of Shewchuk's `predicates.c`: `(7 + 56ε) ε` with `ε = 2⁻⁵³`.
 const O3D_ERR_BOUND_A: f64 = (7.0 + 56.0 * (f64::EPSILON / 2.0)) * (f64::EPSILON / 2.0);
@@ -76,16 +76,7 @@ fn orient3d_exact(a: Vec3, b: Vec3, c: Vec3, d: Vec3) -> f64 {
             // x y: two f32 values, exact in f64; then an exact two-term product.
             let (hi, lo) = two_product(sign * x * y, z);
             for term in [lo, hi] {
-                // Grow-Expansion: add `term`, keeping the components nonoverlapping and in
-                // increasing magnitude (zeros allowed).
-                let mut q = term;
-                for e in &mut expansion[..len] {
-                    let (s, h) = two_sum(q, *e);
-                    *e = h;
-                    q = s;
-                }
-                expansion[len] = q;
-                len += 1;
+                grow(&mut expansion, &mut len, term);
             }
         }
     }

@@ -1,8 +1,9 @@
-//! Moving axis-aligned box against a static triangle (3D): the separating-axis test over time
+//! Moving box (axis-aligned here, and oriented in `obb_triangle.rs`, which shares these
+//! functions) against a static triangle (3D): the separating-axis test over time
 //! (`sat_sweep` in `mod.rs`: the 13 axes of a box and a triangle, exact up to `f64`
-//! rounding), with the start decided by the exact overlap test (`overlap/aabb_triangle.rs`):
-//! a box that already overlaps the triangle gives `t = 0` and the penetration normal
-//! (`overlapping_toi` in `mod.rs`), and a zero motion nothing more.
+//! rounding), with the start decided by the exact overlap test (`overlap/aabb_triangle.rs`,
+//! `overlap/obb_triangle.rs`): a box that already overlaps the triangle gives `t = 0` and
+//! the penetration normal (`overlapping_toi` in `mod.rs`), and a zero motion nothing more.
 
 use glam::Vec3;
 
@@ -15,24 +16,35 @@ impl Sweep<Triangle3> for Aabb3 {
     type Hit = SweepHit3;
 
     fn sweep(&self, motion: Vec3, other: &Triangle3) -> Option<SweepHit3> {
-        if !motion.is_finite() {
-            return None;
-        }
-        let (a, b) = (self.to_rounded(), other.to_rounded());
-        if self.overlaps(other) {
-            return Some(hit3(overlapping_toi(&a, &b)));
-        }
-        if motion == Vec3::ZERO {
-            return None;
-        }
-        sat_sweep(&a.core, motion.as_dvec3(), &b.core, false).map(hit3)
+        box_triangle_sweep(self, motion, other)
     }
 }
 
-/// The `t` of [`Sweep::sweep`] for the pair, without its point and normal (which cost a GJK
-/// run): the same value, for a walk that tests many triangles and finishes only the first.
-/// A `t` past `limit` may be `None` instead (found sooner).
-pub(crate) fn sweep_time(shape: &Aabb3, motion: Vec3, other: &Triangle3, limit: f32) -> Option<f32> {
+/// [`Sweep::sweep`] of a box (`Aabb3` or `Obb3`) against a triangle.
+pub(crate) fn box_triangle_sweep<B>(shape: &B, motion: Vec3, other: &Triangle3) -> Option<SweepHit3>
+where
+    B: ToRounded + Overlaps<Triangle3>,
+{
+    if !motion.is_finite() {
+        return None;
+    }
+    let (a, b) = (shape.to_rounded(), other.to_rounded());
+    if shape.overlaps(other) {
+        return Some(hit3(overlapping_toi(&a, &b)));
+    }
+    if motion == Vec3::ZERO {
+        return None;
+    }
+    sat_sweep(&a.core, motion.as_dvec3(), &b.core, false).map(hit3)
+}
+
+/// The `t` of [`box_triangle_sweep`], without its point and normal (which cost a GJK run):
+/// the same value, for a walk that tests many triangles and finishes only the first. A `t`
+/// past `limit` may be `None` instead (found sooner).
+pub(crate) fn sweep_time<B>(shape: &B, motion: Vec3, other: &Triangle3, limit: f32) -> Option<f32>
+where
+    B: ToRounded + Overlaps<Triangle3>,
+{
     if !motion.is_finite() {
         return None;
     }

@@ -61,8 +61,7 @@ mod sphere_sphere;
 mod sphere_triangle;
 mod triangle_capsule;
 
-pub(crate) use aabb_triangle::sweep_time as aabb_triangle_time;
-pub(crate) use obb_triangle::sweep_time as obb_triangle_time;
+pub(crate) use aabb_triangle::sweep_time as box_triangle_time;
 pub(crate) use sphere_triangle::sweep_time as sphere_triangle_time;
 pub(crate) use triangle_capsule::sweep_time as capsule_triangle_time;
 

@@ -1,51 +1,20 @@
-//! Moving oriented box against a static triangle (3D): the separating-axis test over time
-//! (`sat_sweep` in `mod.rs`: the 13 axes of a box and a triangle, exact up to `f64`
-//! rounding), with the start decided by the exact overlap test (`overlap/obb_triangle.rs`):
-//! a box that already overlaps the triangle gives `t = 0` and the penetration normal
-//! (`overlapping_toi` in `mod.rs`), and a zero motion nothing more.
+//! Moving oriented box against a static triangle (3D): the functions of
+//! `aabb_triangle.rs` (the separating-axis test over time, the start decided by the exact
+//! overlap test of `overlap/obb_triangle.rs`).
 
 use glam::Vec3;
 
-use super::{SweepHit3, hit3, overlapping_toi, sat_entry, sat_sweep};
-use crate::query::distance::ToRounded;
-use crate::{Obb3, Overlaps, Sweep, Triangle3};
+use super::SweepHit3;
+use super::aabb_triangle::box_triangle_sweep;
+use crate::{Obb3, Sweep, Triangle3};
 
 impl Sweep<Triangle3> for Obb3 {
     type Motion = Vec3;
     type Hit = SweepHit3;
 
     fn sweep(&self, motion: Vec3, other: &Triangle3) -> Option<SweepHit3> {
-        if !motion.is_finite() {
-            return None;
-        }
-        let (a, b) = (self.to_rounded(), other.to_rounded());
-        if self.overlaps(other) {
-            return Some(hit3(overlapping_toi(&a, &b)));
-        }
-        if motion == Vec3::ZERO {
-            return None;
-        }
-        sat_sweep(&a.core, motion.as_dvec3(), &b.core, false).map(hit3)
+        box_triangle_sweep(self, motion, other)
     }
-}
-
-/// The `t` of [`Sweep::sweep`] for the pair, without its point and normal (which cost a GJK
-/// run): the same value, for a walk that tests many triangles and finishes only the first.
-/// A `t` past `limit` may be `None` instead (found sooner).
-pub(crate) fn sweep_time(shape: &Obb3, motion: Vec3, other: &Triangle3, limit: f32) -> Option<f32> {
-    if !motion.is_finite() {
-        return None;
-    }
-    if shape.overlaps(other) {
-        return Some(0.0);
-    }
-    if motion == Vec3::ZERO {
-        return None;
-    }
-    let (a, b) = (shape.to_rounded(), other.to_rounded());
-    // Any `f64` time that rounds to at most `limit` is below the next `f32` up.
-    let horizon = f64::from(limit.next_up()).min(1.0);
-    sat_entry(&a.core, motion.as_dvec3(), &b.core, false, horizon).map(|(t, _)| t as f32)
 }
 
 #[cfg(test)]
