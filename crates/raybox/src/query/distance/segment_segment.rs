@@ -116,6 +116,12 @@ fn orient2d_estimate(a: DVec3, b: DVec3, c: DVec3) -> f64 {
 /// exactly (each product as a two-term expansion, *Two-Product*, grown into one
 /// nonoverlapping expansion, *Grow-Expansion*), and the sign is that of its largest term.
 pub(crate) fn orient2d(a: DVec3, b: DVec3, c: DVec3) -> f64 {
+    // A repeated point (or both products with an exactly zero factor): exactly zero, which
+    // the error bound (then zero too) cannot tell; without this, every degenerate triangle
+    // (a segment given as `(p, q, q)`) took the exact expansion, three times per normal.
+    if (a.x == c.x || b.y == c.y) && (a.y == c.y || b.x == c.x) {
+        return 0.0;
+    }
     let (l, r) = ((a.x - c.x) * (b.y - c.y), (a.y - c.y) * (b.x - c.x));
     let det = l - r;
     let eps = f64::EPSILON / 2.0;
