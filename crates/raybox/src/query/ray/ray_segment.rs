@@ -31,6 +31,12 @@
 //! ulps), divided in `f64`, kept inside `[t_min, t_max]` (where the exact comparison put
 //! it) and rounded to `f32`. An end parameter is `(a_k - o_k) / d_k` in `f64`. A `t` past
 //! `f32::MAX` (a tiny direction) is no hit, as for the other shapes.
+//!
+//! **Filters.** The crossing's comparisons and its `t` are first computed from the rounded
+//! `f64` sums of `num` and `den`, with proven error bounds (see [`Crossing`]): a comparison
+//! beyond its bound has the exact sign, and a `t` whose whole error interval rounds to one
+//! `f32` is the `f32` the exact expansions give. Near a tie, or when a sum cancels, the
+//! exact computation above runs instead, so every answer is the same to the bit.
 
 use glam::{DVec2, Vec2};
 
@@ -71,12 +77,164 @@ fn unit(v: DVec2) -> Vec2 {
     (v / v.length()).as_vec2()
 }
 
+/// `u`, the unit roundoff of `f64` (`2⁻⁵³`).
+const U: f64 = f64::EPSILON / 2.0;
+
+/// The exact sign of a sum of exact terms, as [`sum_sign`] gives it: its filter, inlined,
+/// and `sum_sign` itself only when the filter does not settle the sign.
+#[inline]
+fn sign_of<const N: usize>(terms: [f64; N]) -> f64 {
+    let (sum, magnitude) = sum_and_magnitude(terms);
+    // sum_sign's bound, 4 N u times the magnitude: past it, the estimate's sign is exact.
+    let bound = 4.0 * N as f64 * U * magnitude;
+    if sum > bound || -sum > bound { sum.signum() } else { sum_sign(terms) }
+}
+
+/// `num = cross(p - o, q - o)`, the crossing parameter's numerator, as six exact products.
+fn num_terms(o: Vec2, p: Vec2, q: Vec2) -> [f64; 6] {
+    let f = |v: f32| f64::from(v);
+    [
+        f(p.x) * f(q.y),
+        -(f(p.y) * f(q.x)),
+        -(f(p.x) * f(o.y)),
+        f(p.y) * f(o.x),
+        -(f(o.x) * f(q.y)),
+        f(o.y) * f(q.x),
+    ]
+}
+
+/// `den = cross(d, q - p)`, its denominator, as four exact products.
+fn den_terms(d: Vec2, p: Vec2, q: Vec2) -> [f64; 4] {
+    let f = |v: f32| f64::from(v);
+    [f(d.x) * f(q.y), -(f(d.x) * f(p.y)), -(f(d.y) * f(q.x)), f(d.y) * f(p.x)]
+}
+
+/// The rounded sum of `terms`, added left to right, and the rounded sum of their absolute
+/// values: the estimate and the magnitude the filters below bound errors with.
+#[inline]
+fn sum_and_magnitude<const N: usize>(terms: [f64; N]) -> (f64, f64) {
+    let (mut sum, mut magnitude) = (0.0, 0.0);
+    for t in terms {
+        sum += t;
+        magnitude += t.abs();
+    }
+    (sum, magnitude)
+}
+
+/// The crossing's `num` and `den` (see [`ray_segment2`]): the points they come from (the
+/// exact fallbacks rebuild the terms), their rounded sums and the rounded sums of the
+/// terms' magnitudes.
+///
+/// **No underflow.** Every term is a product of two `f32` values, so a multiple of
+/// `2⁻²⁹⁸` (the square of the least `f32` step), and every partial sum of such terms is
+/// either zero or at least `2⁻²⁹⁸` in magnitude and rounds no lower; a `tau` times such a
+/// sum is zero or above `2⁻⁴⁴⁷`, nothing else exceeds `2³⁹⁰`, and a quotient
+/// `num_sum / den_sum` of non-zero sums lies within `2^±557`. So every operation below
+/// obeys the standard model `fl(x ∘ y) = (x ∘ y)(1 + δ)`, `|δ| ≤ u` (Higham, *Accuracy and
+/// Stability of Numerical Algorithms*, 2.2), which is all the bounds use.
+struct Crossing {
+    o: Vec2,
+    d: Vec2,
+    p: Vec2,
+    q: Vec2,
+    num_sum: f64,
+    num_mag: f64,
+    den_sum: f64,
+    den_mag: f64,
+}
+
+impl Crossing {
+    /// The exact sign of `num - tau den` (`tau` finite).
+    ///
+    /// **Filter.** With `Sₙ`, `S_d` the exact sums and `Mₙ`, `M_d` the exact sums of
+    /// magnitudes, recursive summation gives `|num_sum - Sₙ| ≤ γ₅ Mₙ` and
+    /// `|den_sum - S_d| ≤ γ₃ M_d` (Higham 4.2, `γₖ = k u / (1 - k u)`). The estimate
+    /// `v = fl(num_sum - fl(tau den_sum))` then errs from `Sₙ - tau S_d` by at most
+    /// `γ₅ Mₙ + |tau| γ₃ M_d + u |tau den_sum| (1 + u) + u |num_sum - fl(tau den_sum)|`, and
+    /// with `|num_sum| ≤ (1 + γ₅) Mₙ`, `|den_sum| ≤ (1 + γ₃) M_d` that is below
+    /// `7 u (Mₙ + |tau| M_d)`. The computed magnitude `fl(num_mag + fl(|tau| den_mag))` is
+    /// at least `(1 - u)⁷` times `Mₙ + |tau| M_d` (sums of non-negative values only round
+    /// down by their own `u`), so `16 u` times it (a power of two: exact) exceeds the error
+    /// bound, and an estimate beyond it has the exact sign. Otherwise (near a tie, and
+    /// always when `t = tau` exactly) the exact expansion sum of [`Self::compare_exact`].
+    #[inline]
+    fn compare(&self, tau: f32) -> f64 {
+        let tau64 = f64::from(tau);
+        let v = self.num_sum - tau64 * self.den_sum;
+        let bound = 16.0 * U * (self.num_mag + tau64.abs() * self.den_mag);
+        if v > bound || -v > bound {
+            return v.signum();
+        }
+        self.compare_exact(tau)
+    }
+
+    /// The exact sign of `num - tau den`: `num`'s six exact products and `tau den`'s four
+    /// products of three, each as the exact pair of a [`two_product`], by [`sum_sign`].
+    #[cold]
+    fn compare_exact(&self, tau: f32) -> f64 {
+        let (d, p, q) = (self.d, self.p, self.q);
+        let scaled = scaled_terms(tau, [(d.x, q.y), (d.x, p.y), (d.y, q.x), (d.y, p.x)]);
+        let mut terms = [0.0; 14];
+        terms[..6].copy_from_slice(&num_terms(self.o, p, q));
+        // - tau den: den's terms carry their signs in the pairs' order.
+        for (i, s) in [1.0, -1.0, -1.0, 1.0].into_iter().enumerate() {
+            terms[6 + 2 * i] = -s * scaled[2 * i];
+            terms[7 + 2 * i] = -s * scaled[2 * i + 1];
+        }
+        sum_sign(terms)
+    }
+
+    /// `fl(sum_rounded(num) / sum_rounded(den))`, clamped to `[lo, hi]` and rounded to
+    /// `f32`, as that `f32` value (the callers round to `f32` next, so only it matters).
+    ///
+    /// **Filter.** [`sum_rounded`] adds the components `eⱼ` of the *Grow-Expansion* of the
+    /// terms (Shewchuk 1997, Theorem 10) from the smallest up, so it errs from the exact sum
+    /// by at most `γₙ₋₁ Σ|eⱼ|` (Higham 4.2). Each *Grow-Expansion* step adds a term `x` to
+    /// an expansion of length `L` through `L` *Two-Sums* `(qᵢ, hᵢ) = two_sum(qᵢ₋₁, eᵢ)`, with
+    /// `|qᵢ| ≤ (1 + u)(|qᵢ₋₁| + |eᵢ|)` and `|hᵢ| ≤ u |qᵢ|`, so the new components' magnitudes
+    /// sum to at most `(1 + L u)(1 + u)ᴸ (|x| + Σ|eᵢ|)`: over six terms `Σ|eⱼ| ≤ (1 + 31 u) Mₙ`.
+    /// With `|num_sum - Sₙ| ≤ γ₅ Mₙ`, `|sum_rounded(num) - num_sum| < 11 u Mₙ < 12 u num_mag`,
+    /// and likewise `< 8 u den_mag` for `den`. When `|num_sum| > 2⁻¹² num_mag` and
+    /// `|den_sum| > 2⁻¹² den_mag`, the reference's operands are `num_sum (1 + θₙ)` and
+    /// `den_sum (1 + θ_d)` with `|θₙ| < 12 u 2¹² < 2⁻³⁷`, `|θ_d| < 2⁻³⁸`; both quotients add a
+    /// relative `δ ≤ u`, so the reference quotient is within a factor `1 ± 2⁻³⁵·⁴` of
+    /// `t = fl(num_sum / den_sum)` (non-zero and in the normal range, by the no-underflow
+    /// note). The interval `t ∓ 2⁻³⁵ |t|`, computed (`2⁻³⁵ |t|` exactly, the sums rounded by
+    /// `u`), contains it. Clamping and rounding to `f32` are monotone, so when both ends of
+    /// the interval give the same `f32` bits, the reference gives them too (every value in
+    /// it has `t`'s sign, so a zero result has one sign throughout). An interval `2⁻³⁴`
+    /// wide holds an `f32` rounding boundary for about one `t` in `2¹⁰`; those, and sums
+    /// that cancel past `2⁻¹²`, take the reference itself.
+    #[inline]
+    fn t(&self, lo: f64, hi: f64) -> f32 {
+        let f = |x: f64| x.clamp(lo, hi) as f32;
+        let filter = 1.0 / (1u64 << 12) as f64;
+        if self.num_sum.abs() > filter * self.num_mag && self.den_sum.abs() > filter * self.den_mag {
+            let t = self.num_sum / self.den_sum;
+            let w = t.abs() * (1.0 / (1u64 << 35) as f64);
+            let (a, b) = (f(t - w), f(t + w));
+            if a.to_bits() == b.to_bits() {
+                return a;
+            }
+        }
+        self.t_exact(lo, hi)
+    }
+
+    /// The reference itself: the exact sums, rounded, divided, clamped, rounded to `f32`.
+    #[cold]
+    fn t_exact(&self, lo: f64, hi: f64) -> f32 {
+        let num = sum_rounded(num_terms(self.o, self.p, self.q));
+        let den = sum_rounded(den_terms(self.d, self.p, self.q));
+        (num / den).clamp(lo, hi) as f32
+    }
+}
+
 /// The ray–segment kernel; see the module docs.
 fn ray_segment2(ray: &Ray2, p: Vec2, q: Vec2) -> Option<SegmentHit> {
     let (o, d) = (ray.origin(), ray.dir());
     let (t_min, t_max) = (ray.t_min(), ray.t_max());
-    let side_p = sum_sign(cross_terms(d, p, o));
-    let side_q = sum_sign(cross_terms(d, q, o));
+    let side_p = sign_of(cross_terms(d, p, o));
+    let side_q = sign_of(cross_terms(d, q, o));
     if side_p * side_q > 0.0 {
         return None; // both ends strictly on one side of the ray's line
     }
@@ -85,42 +243,22 @@ fn ray_segment2(ray: &Ray2, p: Vec2, q: Vec2) -> Option<SegmentHit> {
     }
     // The lines cross at one point of the segment: t = num / den with
     // num = cross(p - o, q - o) (= cross(p - o, q - p)) and den = cross(d, q - p).
-    let f = |v: f32| f64::from(v);
-    let num = [
-        f(p.x) * f(q.y),
-        -(f(p.y) * f(q.x)),
-        -(f(p.x) * f(o.y)),
-        f(p.y) * f(o.x),
-        -(f(o.x) * f(q.y)),
-        f(o.y) * f(q.x),
-    ];
-    let den = [f(d.x) * f(q.y), -(f(d.x) * f(p.y)), -(f(d.y) * f(q.x)), f(d.y) * f(p.x)];
-    let den_sign = sum_sign(den); // non-zero: the lines are not parallel
-    let den_pairs = [(d.x, q.y), (d.x, p.y), (d.y, q.x), (d.y, p.x)];
-    // sign(t - tau) = sign(den) · sign(num - tau den), tau finite.
-    let compare = |tau: f32| {
-        let scaled = scaled_terms(tau, den_pairs);
-        let mut terms = [0.0; 14];
-        terms[..6].copy_from_slice(&num);
-        // - tau den: den's terms carry their signs in the pairs' order above.
-        for (i, s) in [1.0, -1.0, -1.0, 1.0].into_iter().enumerate() {
-            terms[6 + 2 * i] = -s * scaled[2 * i];
-            terms[7 + 2 * i] = -s * scaled[2 * i + 1];
-        }
-        den_sign * sum_sign(terms)
-    };
-    let after_min = t_min == f32::NEG_INFINITY || compare(t_min) >= 0.0;
-    let before_max = t_max == f32::INFINITY || compare(t_max) <= 0.0;
+    let (num_sum, num_mag) = sum_and_magnitude(num_terms(o, p, q));
+    let den = den_terms(d, p, q);
+    let (den_sum, den_mag) = sum_and_magnitude(den);
+    let c = Crossing { o, d, p, q, num_sum, num_mag, den_sum, den_mag };
+    // Non-zero: the lines are not parallel. sum_sign's own filter, on the same sums.
+    let den_sign = if den_sum.abs() > 16.0 * U * den_mag { den_sum.signum() } else { sum_sign(den) };
+    // sign(t - tau) = sign(den) · sign(num - tau den), tau finite; t_min once.
+    let at_min = (t_min != f32::NEG_INFINITY).then(|| den_sign * c.compare(t_min));
+    let after_min = at_min.is_none_or(|s| s >= 0.0);
+    let before_max = t_max == f32::INFINITY || den_sign * c.compare(t_max) <= 0.0;
     if !(after_min && before_max) {
         return None;
     }
-    let starts_on = t_min != f32::NEG_INFINITY && compare(t_min) == 0.0;
-    let t = if starts_on {
-        f64::from(t_min)
-    } else {
-        (sum_rounded(num) / sum_rounded(den)).clamp(f(t_min), f(t_max))
-    };
-    let span = f32_span(t, t)?;
+    let starts_on = at_min == Some(0.0);
+    let t = if starts_on { t_min } else { c.t(f64::from(t_min), f64::from(t_max)) };
+    let span = f32_span(f64::from(t), f64::from(t))?;
     let point = Vec2::from_array(point_at(o.to_array(), d.to_array(), span.t_enter));
     let normal = if starts_on {
         Vec2::ZERO
@@ -222,6 +360,238 @@ impl RayCast for Segment2 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The kernel as it was before the filters of [`Crossing`]: the reference the fast
+    /// paths must match to the bit.
+    fn reference_ray_segment2(ray: &Ray2, p: Vec2, q: Vec2) -> Option<SegmentHit> {
+        let (o, d) = (ray.origin(), ray.dir());
+        let (t_min, t_max) = (ray.t_min(), ray.t_max());
+        let side_p = sum_sign(cross_terms(d, p, o));
+        let side_q = sum_sign(cross_terms(d, q, o));
+        if side_p * side_q > 0.0 {
+            return None;
+        }
+        if side_p == 0.0 && side_q == 0.0 {
+            return collinear(ray, p, q);
+        }
+        let f = |v: f32| f64::from(v);
+        let num = [
+            f(p.x) * f(q.y),
+            -(f(p.y) * f(q.x)),
+            -(f(p.x) * f(o.y)),
+            f(p.y) * f(o.x),
+            -(f(o.x) * f(q.y)),
+            f(o.y) * f(q.x),
+        ];
+        let den = [f(d.x) * f(q.y), -(f(d.x) * f(p.y)), -(f(d.y) * f(q.x)), f(d.y) * f(p.x)];
+        let den_sign = sum_sign(den);
+        let den_pairs = [(d.x, q.y), (d.x, p.y), (d.y, q.x), (d.y, p.x)];
+        let compare = |tau: f32| {
+            let scaled = scaled_terms(tau, den_pairs);
+            let mut terms = [0.0; 14];
+            terms[..6].copy_from_slice(&num);
+            for (i, s) in [1.0, -1.0, -1.0, 1.0].into_iter().enumerate() {
+                terms[6 + 2 * i] = -s * scaled[2 * i];
+                terms[7 + 2 * i] = -s * scaled[2 * i + 1];
+            }
+            den_sign * sum_sign(terms)
+        };
+        let after_min = t_min == f32::NEG_INFINITY || compare(t_min) >= 0.0;
+        let before_max = t_max == f32::INFINITY || compare(t_max) <= 0.0;
+        if !(after_min && before_max) {
+            return None;
+        }
+        let starts_on = t_min != f32::NEG_INFINITY && compare(t_min) == 0.0;
+        let t = if starts_on {
+            f64::from(t_min)
+        } else {
+            (sum_rounded(num) / sum_rounded(den)).clamp(f(t_min), f(t_max))
+        };
+        let span = f32_span(t, t)?;
+        let point = Vec2::from_array(point_at(o.to_array(), d.to_array(), span.t_enter));
+        let normal = if starts_on {
+            Vec2::ZERO
+        } else {
+            let e = q.as_dvec2() - p.as_dvec2();
+            unit(DVec2::new(-e.y, e.x) * den_sign)
+        };
+        Some(SegmentHit { span, point, normal })
+    }
+
+    /// Every float of a hit, as bits (so `-0.0` and `0.0` differ).
+    fn hit_bits(h: Option<SegmentHit>) -> Option<[u32; 6]> {
+        h.map(|h| {
+            let (s, p, n) = (h.span, h.point, h.normal);
+            [s.t_enter, s.t_exit, p.x, p.y, n.x, n.y].map(f32::to_bits)
+        })
+    }
+
+    /// SplitMix64 (Steele, Lea and Flood 2014): a fixed, seedable stream for the test.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        }
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n
+        }
+        /// Uniform in `[-r, r]`.
+        fn uniform(&mut self, r: f32) -> f32 {
+            ((self.next() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * r
+        }
+        /// A small integer in `[-n, n]`, sometimes `-0.0`.
+        fn grid(&mut self, n: u64) -> f32 {
+            let v = self.below(2 * n + 1) as f32 - n as f32;
+            if v == 0.0 && self.below(4) == 0 { -0.0 } else { v }
+        }
+        /// Any finite float of magnitude in about `[2^-40, 2^40]`, or a subnormal.
+        fn wide(&mut self) -> f32 {
+            let sign = if self.below(2) == 0 { 1.0 } else { -1.0 };
+            if self.below(50) == 0 {
+                return sign * f32::from_bits(1 + self.below(1 << 23) as u32);
+            }
+            let e = self.below(81) as i32 - 40;
+            sign * (1.0 + (self.next() >> 41) as f32 / (1u64 << 23) as f32) * 2f32.powi(e)
+        }
+        /// A `t` near `t` (the same, or a few `f32` steps off), or a plain value.
+        fn near(&mut self, t: f32) -> f32 {
+            if !t.is_finite() {
+                return t;
+            }
+            let mut moved = t;
+            for _ in 0..self.below(3) {
+                moved = if self.below(2) == 0 { moved.next_up() } else { moved.next_down() };
+            }
+            if moved.is_finite() { moved } else { t }
+        }
+    }
+
+    fn vec(x: f32, y: f32) -> Vec2 {
+        Vec2::new(x, y)
+    }
+
+    /// A range `[t_min, t_max]` from `picks` (either bound maybe infinite), in order.
+    fn range(rng: &mut Rng, picks: [f32; 2]) -> (f32, f32) {
+        let (mut a, mut b) = (picks[0], picks[1]);
+        if a > b {
+            (a, b) = (b, a);
+        }
+        if rng.below(4) == 0 {
+            a = f32::NEG_INFINITY;
+        }
+        if rng.below(4) == 0 {
+            b = f32::INFINITY;
+        }
+        (a, b)
+    }
+
+    #[test]
+    fn matches_the_reference_to_the_bit() {
+        let mut rng = Rng(0x0005_eed0_f5e9);
+        let (mut cases, mut hits, mut starts, mut along) = (0u32, 0u32, 0u32, 0u32);
+        let mut check = |ray: Ray2, p: Vec2, q: Vec2| {
+            let (new, old) = (ray_segment2(&ray, p, q), reference_ray_segment2(&ray, p, q));
+            assert_eq!(hit_bits(new), hit_bits(old), "{ray:?} {p:?} {q:?}");
+            cases += 1;
+            if let Some(h) = old {
+                hits += 1;
+                starts += u32::from(h.normal == Vec2::ZERO);
+                along += u32::from(h.span.t_enter != h.span.t_exit);
+            }
+            old
+        };
+        for i in 0..240_000u32 {
+            let (o, d, p, q, t_pair) = match i % 10 {
+                // Random floats in a box.
+                0 => {
+                    let mut u = || rng.uniform(10.0);
+                    (vec(u(), u()), vec(u(), u()), vec(u(), u()), vec(u(), u()), [u(), u()])
+                }
+                // Floats of any magnitude.
+                1 => {
+                    let mut w = || rng.wide();
+                    (vec(w(), w()), vec(w(), w()), vec(w(), w()), vec(w(), w()), [w(), w()])
+                }
+                // Small-integer grids: ends on the ray, collinear segments, ties.
+                2 | 3 => {
+                    let mut g = |n| rng.grid(n);
+                    let (o, d) = (vec(g(4), g(4)), vec(g(3), g(3)));
+                    (o, d, vec(g(4), g(4)), vec(g(4), g(4)), [g(3) * 0.5, g(3) * 0.5])
+                }
+                // The origin on the segment's line, rounded (num nearly cancels).
+                6 => {
+                    let s = rng.uniform(2.0);
+                    let mut u = || rng.uniform(10.0);
+                    let (p, q, d) = (vec(u(), u()), vec(u(), u()), vec(u(), u()));
+                    (p + (q - p) * s, d, p, q, [u(), u()])
+                }
+                // The direction nearly along the segment (den nearly cancels).
+                7 => {
+                    let (k, wobble) = (rng.uniform(3.0), vec(rng.uniform(1e-5), rng.uniform(1e-5)));
+                    let mut u = || rng.uniform(10.0);
+                    let (p, q, o) = (vec(u(), u()), vec(u(), u()), vec(u(), u()));
+                    (o, (q - p) * k + wobble, p, q, [u(), u()])
+                }
+                // Through an end at a dyadic tau (exactly when o + tau d rounds to nothing),
+                // a far origin and a near, full-precision other end: tau as a bound is a tie
+                // the rounded sums (mixed magnitudes) get wrong.
+                8 => {
+                    let tau = rng.grid(8) * 0.25;
+                    let far = 2f32.powi(rng.below(16) as i32);
+                    let d = vec(rng.grid(3), rng.grid(3)) * far;
+                    let o = vec(rng.uniform(far), rng.uniform(far));
+                    let near = 2f32.powi(rng.below(8) as i32 - 4);
+                    let q = vec(rng.uniform(near), rng.uniform(near));
+                    (o, d, o + d * tau, q, [tau, tau + rng.grid(2)])
+                }
+                // The origin far along the segment's line (rounded onto it, or a few steps
+                // off it): num cancels to far below its terms.
+                9 => {
+                    let p = vec(rng.uniform(4.0), rng.uniform(4.0));
+                    let e = vec(rng.grid(64), rng.grid(64)) * 2f32.powi(-10 - rng.below(14) as i32);
+                    let mut o = p + e * (rng.grid(3) * 2f32.powi(rng.below(21) as i32));
+                    let off_by = 1 << rng.below(6);
+                    for _ in 0..rng.below(off_by) {
+                        o.x = if rng.below(2) == 0 { o.x.next_up() } else { o.x.next_down() };
+                    }
+                    let d = vec(rng.uniform(1.0), rng.uniform(1.0));
+                    (o, d, p, p + e, [rng.uniform(1.0), rng.uniform(1.0)])
+                }
+                // Scaled grids: 2^-60 and 2^60, the direction scaled apart or not.
+                _ => {
+                    let s = if i % 2 == 0 { 2f32.powi(-60) } else { 2f32.powi(60) };
+                    let sd = [1.0, s, 1.0 / s][rng.below(3) as usize];
+                    let mut g = |n| rng.grid(n);
+                    let (o, d) = (vec(g(4), g(4)) * s, vec(g(3), g(3)) * sd);
+                    (o, d, vec(g(4), g(4)) * s, vec(g(4), g(4)) * s, [g(3), g(3)])
+                }
+            };
+            if d == Vec2::ZERO {
+                continue;
+            }
+            let (t_min, t_max) = range(&mut rng, t_pair);
+            check(Ray2::with_range(o, d, t_min, t_max), p, q);
+            check(Ray2::new(o, d), p, q);
+            // t_min or t_max on (or a few steps off) the reference's own t.
+            let line = Ray2::with_range(o, d, f32::NEG_INFINITY, f32::INFINITY);
+            if let Some(h) = check(line, p, q) {
+                let t = rng.near(h.span.t_enter);
+                let ray = if rng.below(2) == 0 {
+                    Ray2::with_range(o, d, t, f32::INFINITY)
+                } else {
+                    Ray2::with_range(o, d, f32::NEG_INFINITY, t)
+                };
+                check(ray, p, q);
+            }
+        }
+        assert!(cases >= 600_000 && hits > 100_000 && starts > 1_000 && along > 1_000);
+        println!("{cases} cases, {hits} hits, {starts} starting on, {along} along");
+    }
 
     fn seg(a: (f32, f32), b: (f32, f32)) -> Segment2 {
         Segment2::new(Vec2::new(a.0, a.1), Vec2::new(b.0, b.1))
