@@ -716,3 +716,41 @@ fn review_cases_have_their_exact_first_contacts() {
     let t = tri(v(-1000.0, -1000.0, 0.0), v(1000.0, -1000.0, 0.0), v(0.0, 1000.0, 0.0));
     close(b.sweep(v(0.0, 0.0, -2.0 * gap), &t).map(|h| h.t), 0.5, "a box falling 2^-30 onto a wide floor");
 }
+
+/// A second review's cases (2026-11-24): shapes that stay far apart for the whole motion,
+/// which the rounding allowances of the body–edge case (a capsule against a short triangle
+/// edge) and of the separating-axis sweep (an axis with a tiny closing speed) once reported
+/// as touching.
+#[test]
+fn shapes_far_apart_never_touch() {
+    let v = Vec3::new;
+    let core = (v(-1.0, 0.0, 1.0), v(0.0, 0.0, 1.0));
+    let down = v(0.0, 0.0, -2.0);
+    // (The edge 5e-5 away is within reach of a radius of 0.5: only the bare core there.)
+    let cases: [(Triangle3, &str, &[f32]); 3] = [
+        (
+            Triangle3::new(v(100.0, -1e-20, 0.0), v(100.0, 1e-20, 0.0), v(100.0, 0.0, 1e-20)),
+            "tiny triangle",
+            &[0.0, 0.5],
+        ),
+        (
+            Triangle3::new(v(100.0, -1e-20, 0.0), v(100.0, 1e-20, 0.0), v(101.0, 0.0, 0.0)),
+            "sliver",
+            &[0.0, 0.5],
+        ),
+        (
+            Triangle3::new(v(5e-5, -1e-10, 0.0), v(5e-5, 1e-10, 0.0), v(1.0, 0.0, 0.0)),
+            "short edge 5e-5 away",
+            &[0.0],
+        ),
+    ];
+    for (t, what, radii) in cases {
+        for &r in radii {
+            let capsule = raybox::Capsule3::new(core.0, core.1, r);
+            assert_eq!(capsule.sweep(down, &t), None, "{what}, r = {r}");
+        }
+    }
+    let b = raybox::Aabb3::new(v(-1.0, -1.0, -1.0), v(0.0, 0.0, 1.0));
+    let t = Triangle3::new(v(5e-16, 0.1, 0.0), v(5e-16 + 1.0, 0.1, 0.0), v(5e-16, 1.0, 0.0));
+    assert_eq!(b.sweep(v(1e-15, -1.0, 0.0), &t), None, "a box moving away in y, creeping in x");
+}

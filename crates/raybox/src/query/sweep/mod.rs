@@ -251,8 +251,12 @@ pub(crate) fn sat_entry(
     let size = va.iter().chain(vb).fold(0.0f64, |m, x| m.max(x.abs().max_element()));
     let (mut enter, mut exit, mut normal) = (0.0f64, horizon, None);
     let (mut enter_slack, mut exit_slack) = (0.0f64, 0.0f64);
+    // Apart unless some time in `[0, horizon]` has both the entry and the exit within their
+    // roundings: the window `[max(enter - enter_slack, 0), exit + exit_slack]` must not be
+    // empty. (A slack is large when its axis's speed is tiny: the window, not the slack,
+    // keeps that from reaching outside `[0, horizon]`.)
     let apart = |enter: f64, enter_slack: f64, exit: f64, exit_slack: f64| {
-        enter > horizon || enter - enter_slack > exit + exit_slack
+        (enter - enter_slack).max(0.0) > exit + exit_slack
     };
     for &l in &axes[..count] {
         let ((a_lo, a_hi), (b_lo, b_hi)) = (span(va, l), span(vb, l));
@@ -282,7 +286,9 @@ pub(crate) fn sat_entry(
             return None;
         }
     }
-    Some((enter, normal))
+    // A touch within the roundings reports a time inside the window (the entry itself when
+    // it is not past the exit).
+    Some((enter.min(exit + exit_slack), normal))
 }
 
 /// Conservative advancement (Mirtich 1996; van den Bergen 2004): from the closest points

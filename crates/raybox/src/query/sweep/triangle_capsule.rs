@@ -141,9 +141,13 @@ fn capsule_triangle_toi(s0: Vec3, s1: Vec3, r: f32, v: Vec3, tri: [Vec3; 3]) -> 
         let (e0, e) = (k[i], k[(i + 1) % 3] - k[i]);
         let n = d.cross(e);
         let (nn, speed) = (n.length_squared(), n.dot(vd));
-        if nn == 0.0 || speed == 0.0 {
+        if nn <= 1e-8 * d.length_squared() * e.length_squared() || speed == 0.0 {
             // Parallel lines (covered by (a) and (b)), or a separation that never changes
-            // (the closest points can only come into range at an end or a vertex).
+            // (the closest points can only come into range at an end or a vertex). Nearly
+            // parallel lines (within 1e-4 rad) too: their closest points are ill-conditioned,
+            // and where they fall inside both segments the distance along the overlap is flat
+            // to second order, so an end or a vertex touches within `(L sin θ)² / 2h` of the
+            // same time.
             continue;
         }
         let len = nn.sqrt();
@@ -168,8 +172,17 @@ fn capsule_triangle_toi(s0: Vec3, s1: Vec3, r: f32, v: Vec3, tri: [Vec3; 3]) -> 
         // time in exact arithmetic, but for a radius near 0 their roots can be lost by
         // rounding (a core passing exactly through a vertex), so the range is closed with a
         // margin rather than trusted to the last bit.
-        let margin = 64.0 * f64::EPSILON * w.length() * (n.cross(e).length() + n.cross(d).length());
-        if (-margin..=nn + margin).contains(&sigma) && (-margin..=nn + margin).contains(&tau) {
+        // Each parameter's own rounding: `σ` is a dot product with `n × e`, `τ` with `n × d`,
+        // and `n` itself is off by a few ulps of `|d| |e|` (which matters as the lines turn
+        // parallel). One margin for both, from the longer of the two, once let a short
+        // edge's `σ` range run far past the core's ends.
+        let (dd, ee) = (d.length(), e.length());
+        let slop = 64.0 * f64::EPSILON * w.length();
+        let sigma_margin = slop * (n.cross(e).length() + dd * ee * ee);
+        let tau_margin = slop * (n.cross(d).length() + ee * dd * dd);
+        if (-sigma_margin..=nn + sigma_margin).contains(&sigma)
+            && (-tau_margin..=nn + tau_margin).contains(&tau)
+        {
             (first, touch) = (t, Some(Touch::Edge(e0 + e * (tau / nn), n * (side / len))));
         }
     }
