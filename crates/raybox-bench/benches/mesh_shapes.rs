@@ -188,9 +188,57 @@ fn bench(c: &mut Criterion) {
     }
 }
 
+/// The bunny against a second bunny, turned and moved by up to its size (about half of the
+/// poses overlap): `TriMesh::overlaps_mesh` against parry3d's `intersection_test` of two
+/// `TriMesh`es. Both decide the same placed meshes (raybox maps the second mesh's vertices
+/// by the pose, parry3d by its own `Pose`), so near-touching poses may part: at most 2 of
+/// the 256 may disagree.
+fn mesh_against_mesh(c: &mut Criterion) {
+    const POSES: usize = 256;
+    let data = raybox::mesh::bunny();
+    let mesh = TriMesh::new(data.vertices.clone(), data.indices.clone()).unwrap();
+    let parry_mesh =
+        parry3d::shape::TriMesh::new(data.vertices.iter().map(|&v| p3(v)).collect(), data.indices.clone())
+            .unwrap();
+    let size = mesh.bounds().unwrap().half_extents().max_element() * 2.0;
+    let mut rng = Pcg32::new(41);
+    let poses: Vec<(glam::Affine3A, Pose)> = (0..POSES)
+        .map(|_| {
+            let q = Quat::from_axis_angle(rng.unit3(), rng.range(0.0, std::f32::consts::TAU));
+            let t = rng.in_ball() * size;
+            let rotation = parry3d::math::Rotation::from_xyzw(q.x, q.y, q.z, q.w);
+            (glam::Affine3A::from_rotation_translation(q, t), Pose::from_parts(p3(t), rotation))
+        })
+        .collect();
+    let ours = |pose: &glam::Affine3A| mesh.overlaps_mesh(&mesh, pose);
+    let theirs = |pose: &Pose| {
+        parry3d::query::intersection_test(&Pose::IDENTITY, &parry_mesh, pose, &parry_mesh)
+            .expect("parry supports the pair")
+            .intersecting
+    };
+    let overlapping = poses.iter().filter(|(a, _)| ours(a)).count();
+    let agree = poses.iter().filter(|(a, p)| ours(a) == theirs(p)).count();
+    println!("check bunny/bunny overlaps: {overlapping} of {POSES} overlap; parry agrees on {agree}");
+    assert!(agree >= POSES - 2, "parry3d disagrees with raybox on {} bunny/bunny overlaps", POSES - agree);
+    let pairs: usize = poses.iter().map(|(a, _)| mesh.overlapping_pairs(&mesh, a).len()).sum();
+    println!("check bunny/bunny pairs: {pairs} overlapping triangle pairs over {POSES} poses");
+
+    let mut g = c.benchmark_group("mesh_shapes/bunny overlaps bunny");
+    g.throughput(Throughput::Elements(POSES as u64));
+    g.bench_function("raybox", |b| b.iter(|| poses.iter().filter(|(a, _)| ours(black_box(a))).count()));
+    g.bench_function("parry3d", |b| b.iter(|| poses.iter().filter(|(_, p)| theirs(black_box(p))).count()));
+    g.finish();
+    let mut g = c.benchmark_group("mesh_shapes/bunny pairs with bunny");
+    g.throughput(Throughput::Elements(POSES as u64));
+    g.bench_function("raybox", |b| {
+        b.iter(|| poses.iter().map(|(a, _)| mesh.overlapping_pairs(&mesh, black_box(a)).len()).sum::<usize>())
+    });
+    g.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3));
-    targets = bench
+    targets = bench, mesh_against_mesh
 }
 criterion_main!(benches);

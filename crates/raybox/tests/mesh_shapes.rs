@@ -12,8 +12,8 @@ use proptest::prelude::*;
 use raybox::mesh::scene;
 use raybox::mesh::{MeshQuery, MeshSweepHit};
 use raybox::{
-    Aabb3, BuildQuality, Capsule3, Contact, Contact3, MeshData, Obb3, Overlaps, Sphere, Sweep, SweepHit3,
-    TriMesh, Triangle3,
+    Aabb3, BuildQuality, Capsule3, Contact, Contact3, MeshData, Obb3, Overlaps, Plane, Sphere, Sweep,
+    SweepHit3, TriMesh, Triangle3,
 };
 
 const QUALITIES: [BuildQuality; 3] = [BuildQuality::Fast, BuildQuality::Balanced, BuildQuality::High];
@@ -332,5 +332,60 @@ fn point_shapes_do_not_slip_through_a_shared_edge() {
             // (No later than the crossing, up to the rounding the contract allows on `t`.)
             assert!(hit.t <= 0.5 + 1e-6, "{name}: t {} after the crossing at 0.5", hit.t);
         }
+    }
+}
+
+/// A plane, which has no box, culls the nodes it does not cross: every mesh finds the
+/// triangles brute force finds, for planes through the meshes in general position and for
+/// planes through a vertex exactly (each of those touches at least that vertex's triangles).
+#[test]
+fn planes_agree_with_brute_force() {
+    let mut rng = scene::Pcg32::new(31);
+    let (mut crossing, mut total) = (0, 0);
+    for (name, mesh) in MESHES.iter() {
+        for i in 0..60 {
+            let normal = rng.unit_vector() * rng.range(0.1, 10.0);
+            let plane = if i % 3 == 0 {
+                // Through a vertex, with the offset computed exactly: an axis plane.
+                let v = mesh.vertices()[rng.next_u32() as usize % mesh.vertices().len()];
+                let axis = (rng.next_u32() % 3) as usize;
+                let mut n = Vec3::ZERO;
+                n[axis] = 1.0;
+                Plane::new(n, v[axis])
+            } else {
+                Plane::new(normal, rng.range(-2.5, 2.5) * normal.length())
+            };
+            let want = brute_overlapping(mesh, &plane);
+            assert_eq!(mesh.overlapping_triangles(&plane), want, "{name}: {plane:?}");
+            assert_eq!(mesh.overlaps(&plane), !want.is_empty(), "{name}: {plane:?}");
+            if i % 3 == 0 {
+                assert!(!want.is_empty(), "{name}: a plane through a vertex touches its triangles");
+            }
+            crossing += usize::from(!want.is_empty());
+            total += 1;
+        }
+    }
+    assert!(crossing > total / 10 && crossing < total * 9 / 10, "{crossing} of {total}");
+}
+
+/// A plane through a mesh far from the origin and at extreme scales: the node test's
+/// slack stays relative, and the answers are still brute force's.
+#[test]
+fn planes_at_large_and_small_scales_agree_with_brute_force() {
+    let base = fitted(scene::terrain(16, 3), 1.5);
+    let mut rng = scene::Pcg32::new(8);
+    for (scale, offset) in [(1e-30f32, 0.0f32), (1e-3, 1e3), (1.0, 1e6), (1e30, 0.0)] {
+        let vertices: Vec<Vec3> = base.vertices.iter().map(|&v| v * scale + Vec3::splat(offset)).collect();
+        let mesh = TriMesh::new(vertices, base.indices.clone()).unwrap();
+        let mut crossing = 0;
+        for i in 0..40 {
+            let n = rng.unit_vector();
+            let through = mesh.vertices()[rng.next_u32() as usize % mesh.vertices().len()];
+            let plane = Plane::from_point_normal(through, n);
+            let want = brute_overlapping(&mesh, &plane);
+            assert_eq!(mesh.overlapping_triangles(&plane), want, "scale {scale} case {i}");
+            crossing += usize::from(!want.is_empty());
+        }
+        assert!(crossing > 20, "scale {scale}: {crossing} of 40 planes crossed the mesh");
     }
 }

@@ -18,6 +18,7 @@ use crate::bvh::{BuildQuality, BvhStats, ChildRef, MAX_PRIMITIVES, PrimRef, Tree
 use crate::query::{WoopRay, ray_triangle_watertight_edges};
 use crate::{Aabb3, Ray3};
 
+mod pairs;
 mod shapes;
 pub use shapes::{MeshQuery, MeshSweepHit};
 

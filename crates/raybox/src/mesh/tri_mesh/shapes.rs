@@ -3,15 +3,16 @@
 //! (a "sphere cast" or "shape cast").
 //!
 //! Both walk the mesh's BVH with the shape's bounding box (grown by a relative `2^-20`, so
-//! that no rounding of the box can cull a triangle the exact test would keep) and run the
-//! exact pair test of `query/overlap` or `query/sweep` on each triangle of the leaves they
-//! reach: the answers are those of testing every triangle, triangle by triangle.
+//! that no rounding of the box can cull a triangle the exact test would keep; a plane,
+//! which has no box, culls the node boxes it does not cross) and run the exact pair test
+//! of `query/overlap` or `query/sweep` on each triangle of the leaves they reach: the
+//! answers are those of testing every triangle, triangle by triangle.
 
 use glam::{DVec3, Vec3};
 
 use super::TriMesh;
 use crate::bvh::{Bounds, traverse};
-use crate::{Aabb3, Capsule3, Obb3, Overlaps, Segment3, Sphere, Sweep, SweepHit3, Triangle3};
+use crate::{Aabb3, Capsule3, Obb3, Overlaps, Plane, Segment3, Sphere, Sweep, SweepHit3, Triangle3};
 
 mod sealed {
     pub trait Sealed {}
@@ -19,14 +20,14 @@ mod sealed {
 
 /// A shape that a [`TriMesh`] can be queried with ([`TriMesh::overlaps`],
 /// [`TriMesh::for_each_overlapping`], [`TriMesh::sweep`]): [`Sphere`], [`Aabb3`], [`Obb3`],
-/// [`Capsule3`], [`Triangle3`] and [`Segment3`], for each pair test with [`Triangle3`] that
-/// the shape has.
+/// [`Capsule3`], [`Triangle3`], [`Segment3`] and [`Plane`], for each pair test with
+/// [`Triangle3`] that the shape has.
 ///
-/// Sealed: the walk needs a bounding box it can trust.
+/// Sealed: the walk needs bounds it can trust.
 pub trait MeshQuery: sealed::Sealed {
-    /// The shape's bounding box (rounded to nearest; the walk grows it).
+    /// Which node boxes the walk must open for the shape.
     #[doc(hidden)]
-    fn query_box(&self) -> Aabb3;
+    fn reach(&self) -> Reach;
 
     /// The `t` of the shape's [`Sweep`] against `tri`, bit for bit, where it comes cheaper
     /// without the point and normal; a `t` past `limit` may be `None` instead (`None` for
@@ -37,8 +38,8 @@ pub trait MeshQuery: sealed::Sealed {
 
 impl sealed::Sealed for Sphere {}
 impl MeshQuery for Sphere {
-    fn query_box(&self) -> Aabb3 {
-        self.to_aabb()
+    fn reach(&self) -> Reach {
+        Reach::boxed(self.to_aabb())
     }
     fn sweep_time(&self, motion: Vec3, tri: &Triangle3, _: f32) -> Option<f32> {
         crate::query::sweep::sphere_triangle_time(self, motion, tri)
@@ -47,8 +48,8 @@ impl MeshQuery for Sphere {
 
 impl sealed::Sealed for Capsule3 {}
 impl MeshQuery for Capsule3 {
-    fn query_box(&self) -> Aabb3 {
-        self.to_aabb()
+    fn reach(&self) -> Reach {
+        Reach::boxed(self.to_aabb())
     }
     fn sweep_time(&self, motion: Vec3, tri: &Triangle3, _: f32) -> Option<f32> {
         crate::query::sweep::capsule_triangle_time(self, motion, tri)
@@ -57,8 +58,8 @@ impl MeshQuery for Capsule3 {
 
 impl sealed::Sealed for Aabb3 {}
 impl MeshQuery for Aabb3 {
-    fn query_box(&self) -> Aabb3 {
-        *self
+    fn reach(&self) -> Reach {
+        Reach::boxed(*self)
     }
     fn sweep_time(&self, motion: Vec3, tri: &Triangle3, limit: f32) -> Option<f32> {
         crate::query::sweep::box_triangle_time(self, motion, tri, limit)
@@ -67,8 +68,8 @@ impl MeshQuery for Aabb3 {
 
 impl sealed::Sealed for Obb3 {}
 impl MeshQuery for Obb3 {
-    fn query_box(&self) -> Aabb3 {
-        self.to_aabb()
+    fn reach(&self) -> Reach {
+        Reach::boxed(self.to_aabb())
     }
     fn sweep_time(&self, motion: Vec3, tri: &Triangle3, limit: f32) -> Option<f32> {
         crate::query::sweep::box_triangle_time(self, motion, tri, limit)
@@ -77,8 +78,18 @@ impl MeshQuery for Obb3 {
 
 impl sealed::Sealed for Triangle3 {}
 impl MeshQuery for Triangle3 {
-    fn query_box(&self) -> Aabb3 {
-        self.to_aabb()
+    fn reach(&self) -> Reach {
+        Reach::boxed(self.to_aabb())
+    }
+    fn sweep_time(&self, _: Vec3, _: &Triangle3, _: f32) -> Option<f32> {
+        None
+    }
+}
+
+impl sealed::Sealed for Plane {}
+impl MeshQuery for Plane {
+    fn reach(&self) -> Reach {
+        Reach::Plane(*self)
     }
     fn sweep_time(&self, _: Vec3, _: &Triangle3, _: f32) -> Option<f32> {
         None
@@ -87,8 +98,8 @@ impl MeshQuery for Triangle3 {
 
 impl sealed::Sealed for Segment3 {}
 impl MeshQuery for Segment3 {
-    fn query_box(&self) -> Aabb3 {
-        Aabb3::new(self.start().min(self.end()), self.start().max(self.end()))
+    fn reach(&self) -> Reach {
+        Reach::boxed(Aabb3::new(self.start().min(self.end()), self.start().max(self.end())))
     }
     fn sweep_time(&self, _: Vec3, _: &Triangle3, _: f32) -> Option<f32> {
         None
@@ -121,6 +132,42 @@ fn grown(b: Aabb3) -> (DVec3, DVec3) {
     let (lo, hi) = (b.min().as_dvec3(), b.max().as_dvec3());
     let slack = (lo.abs() + hi.abs()) * GROW + f64::from(f32::MIN_POSITIVE);
     (lo - slack, hi + slack)
+}
+
+/// Where a query shape can reach: the node boxes a walk must open for it.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub enum Reach {
+    /// Inside a box, as `[lo, hi]` in `f64`, grown so that it holds the exact shape.
+    Box(DVec3, DVec3),
+    /// On a plane, which has no box.
+    Plane(Plane),
+}
+
+impl Reach {
+    fn boxed(b: Aabb3) -> Self {
+        let (lo, hi) = grown(b);
+        Self::Box(lo, hi)
+    }
+
+    /// Whether a triangle inside `b` may touch the shape.
+    fn touches(&self, b: &Bounds) -> bool {
+        match self {
+            Self::Box(lo, hi) => (0..3).all(|k| f64::from(b.min[k]) <= hi[k] && lo[k] <= f64::from(b.max[k])),
+            Self::Plane(plane) => {
+                // The corners of `b` least and farthest along the normal. A vertex inside `b`
+                // evaluates between them, in `f64` up to a few roundings of the terms' size,
+                // far below the `2^-40` of slack.
+                let n = plane.normal().as_dvec3();
+                let (min, max) = (b.min.as_dvec3(), b.max.as_dvec3());
+                let low = DVec3::select(n.cmpge(DVec3::ZERO), min, max);
+                let high = DVec3::select(n.cmpge(DVec3::ZERO), max, min);
+                let size = n.abs().dot(min.abs().max(max.abs())) + f64::from(plane.offset()).abs();
+                let slack = size * (1.0 / (1u64 << 40) as f64);
+                plane.eval(low) <= slack && plane.eval(high) >= -slack
+            }
+        }
+    }
 }
 
 impl TriMesh {
@@ -259,10 +306,10 @@ impl TriMesh {
     where
         S: MeshQuery + Sweep<Triangle3, Motion = Vec3, Hit = SweepHit3>,
     {
+        let Reach::Box(lo, hi) = shape.reach() else { return None };
         if self.tree.is_empty() || !motion.is_finite() {
             return None;
         }
-        let (lo, hi) = grown(shape.query_box());
         let m = motion.as_dvec3();
         // The first triangle by time alone; its point and normal once the walk is done.
         let mut best: Option<(f32, u32, Triangle3)> = None;
@@ -301,10 +348,9 @@ impl TriMesh {
         if self.tree.is_empty() {
             return;
         }
-        let (lo, hi) = grown(shape.query_box());
+        let reach = shape.reach();
         let going = core::cell::Cell::new(true);
-        let touches =
-            |b: &Bounds| (0..3).all(|k| f64::from(b.min[k]) <= hi[k] && lo[k] <= f64::from(b.max[k]));
+        let touches = |b: &Bounds| reach.touches(b);
         let mut test = |b: &Bounds| going.get() && touches(b);
         let mut leaf = |first: usize, count: usize| {
             for (id, tri) in self.shape_triangles(first, count) {
@@ -323,7 +369,11 @@ impl TriMesh {
     }
 
     /// The triangles of a leaf's blocks, with their indices, as [`Triangle3`] values.
-    fn shape_triangles(&self, first: usize, count: usize) -> impl Iterator<Item = (u32, Triangle3)> + '_ {
+    pub(super) fn shape_triangles(
+        &self,
+        first: usize,
+        count: usize,
+    ) -> impl Iterator<Item = (u32, Triangle3)> + '_ {
         self.blocks[first..first + count].iter().flat_map(|block| {
             block.lanes().filter_map(|lane| {
                 let [a, b, c] = block.triangle(lane);
@@ -334,7 +384,7 @@ impl TriMesh {
 }
 
 /// A triangle's box (exact: its vertices' least and greatest coordinates).
-fn triangle_bounds(tri: &Triangle3) -> Bounds {
+pub(super) fn triangle_bounds(tri: &Triangle3) -> Bounds {
     let [a, b, c] = tri.vertices();
     Bounds::from_arrays(a.min(b).min(c).to_array(), a.max(b).max(c).to_array())
 }
