@@ -111,8 +111,10 @@
 //! ([`TriMesh::cast_ray`]) and any-hit ([`TriMesh::occluded`]) ray casts, their batch forms
 //! on all cores, point containment for closed meshes, box overlap and point distance, and
 //! queries with a ball, box or capsule: which triangles it overlaps
-//! ([`TriMesh::overlapping_triangles`]) and where it first touches the mesh as it moves
-//! ([`TriMesh::sweep`], a sphere or shape cast).
+//! ([`TriMesh::overlapping_triangles`], also for a plane, a triangle or a segment) and where
+//! it first touches the mesh as it moves ([`TriMesh::sweep`], a sphere or shape cast), and
+//! which triangles of two meshes touch, the second placed by a pose
+//! ([`TriMesh::overlapping_pairs`]).
 //! [`Bvh`] and [`Bvh2`] index any list of boxes and call you back with the candidates of a
 //! ray, box, sphere or nearest-point query. [`mesh`] holds the loaders, the embedded
 //! Stanford bunny and procedural scenes.
