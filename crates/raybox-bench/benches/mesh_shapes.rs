@@ -19,7 +19,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use glam::{Quat, Vec3};
 use parry3d::math::{Pose, Vector};
 use parry3d::query::ShapeCastOptions;
-use raybox::{Capsule3, Distance, Obb3, Sphere, TriMesh, Triangle3};
+use raybox::{Capsule3, ClosestPoint, Distance, Obb3, Sphere, TriMesh, Triangle3};
 use raybox_bench::rng::Pcg32;
 
 const N: usize = 1024;
@@ -228,6 +228,54 @@ fn mesh_against_mesh(c: &mut Criterion) {
     g.bench_function("raybox", |b| b.iter(|| poses.iter().filter(|(a, _)| ours(black_box(a))).count()));
     g.bench_function("parry3d", |b| b.iter(|| poses.iter().filter(|(_, p)| theirs(black_box(p))).count()));
     g.finish();
+    // Distances: the second bunny moved 1 to 2 sizes away, so that most are apart.
+    let far: Vec<(glam::Affine3A, Pose)> = (0..POSES)
+        .map(|_| {
+            let q = Quat::from_axis_angle(rng.unit3(), rng.range(0.0, std::f32::consts::TAU));
+            let t = rng.unit3() * size * rng.range(1.0, 2.0);
+            let rotation = parry3d::math::Rotation::from_xyzw(q.x, q.y, q.z, q.w);
+            (glam::Affine3A::from_rotation_translation(q, t), Pose::from_parts(p3(t), rotation))
+        })
+        .collect();
+    let ours = |pose: &glam::Affine3A| mesh.distance_to_mesh(&mesh, pose).unwrap();
+    let theirs = |pose: &Pose| {
+        parry3d::query::distance(&Pose::IDENTITY, &parry_mesh, pose, &parry_mesh)
+            .expect("parry supports the pair")
+            .distance
+    };
+    // Where the two differ, raybox's closest points say who is right: two points on the
+    // meshes (checked) as far apart as raybox's distance prove the meshes no farther apart.
+    let tri = |i: u32, pose: &glam::Affine3A| {
+        let [a, b, c] = data.indices[i as usize].map(|k| pose.transform_point3(data.vertices[k as usize]));
+        Triangle3::new(a, b, c)
+    };
+    let (mut apart, mut agree, mut parry_far) = (0, 0, 0);
+    for (a, p) in &far {
+        let (x, y) = (ours(a), theirs(p));
+        apart += usize::from(x > 0.0);
+        if (x - y).abs() <= 1e-5 * size {
+            agree += 1;
+            continue;
+        }
+        let k = mesh.closest_points_to_mesh(&mesh, a, f32::INFINITY).unwrap();
+        let on_meshes = tri(k.mine, &glam::Affine3A::IDENTITY).distance_to_point(k.point_mine) <= 1e-5 * size
+            && tri(k.theirs, a).distance_to_point(k.point_theirs) <= 1e-5 * size;
+        let gap = (k.point_theirs - k.point_mine).length();
+        if on_meshes && x < y && (gap - x).abs() <= 1e-5 * size {
+            parry_far += 1;
+        }
+    }
+    println!(
+        "check bunny/bunny distances: {apart} of {POSES} apart; parry agrees on {agree}; \
+         on {parry_far} more parry's distance is larger than that of two points on the meshes"
+    );
+    assert_eq!(agree + parry_far, POSES, "parry3d disagrees with raybox on bunny/bunny distances");
+    let mut g = c.benchmark_group("mesh_shapes/bunny distance to bunny");
+    g.throughput(Throughput::Elements(POSES as u64));
+    g.bench_function("raybox", |b| b.iter(|| far.iter().map(|(a, _)| ours(black_box(a))).sum::<f32>()));
+    g.bench_function("parry3d", |b| b.iter(|| far.iter().map(|(_, p)| theirs(black_box(p))).sum::<f32>()));
+    g.finish();
+
     let mut g = c.benchmark_group("mesh_shapes/bunny pairs with bunny");
     g.throughput(Throughput::Elements(POSES as u64));
     g.bench_function("raybox", |b| {

@@ -157,7 +157,9 @@ mod shape;
 
 pub use bvh::{BoxSoup, BuildBvhError, BuildQuality, Bvh, Bvh2, BvhStats, kernel_name, with_each_kernel};
 pub use error::ShapeError;
-pub use mesh::{FirstHit, LoadMeshError, MeshData, MeshError, MeshHit, MeshQuery, MeshSweepHit, TriMesh};
+pub use mesh::{
+    FirstHit, LoadMeshError, MeshData, MeshError, MeshHit, MeshPairDistance, MeshQuery, MeshSweepHit, TriMesh,
+};
 pub use query::{
     ClosestPoint, Contact, Contact2, Contact3, ContactPoints2, ContactPoints3, ContainsPoint, Distance,
     Overlaps, PlaneSide, RayCast, RayHit2, RayHit3, RayPlane, RaySpan, RayTriangle, Side, SphereRoots, Sweep,

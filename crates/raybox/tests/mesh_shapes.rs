@@ -389,3 +389,44 @@ fn planes_at_large_and_small_scales_agree_with_brute_force() {
         assert!(crossing > 20, "scale {scale}: {crossing} of 40 planes crossed the mesh");
     }
 }
+
+/// Planes with normal components from `1e-38` to `1e38` (some zero), through a vertex of a
+/// terrain at scales from `1e-30` to `1e30`, far from the origin or not. (A review's test,
+/// 2026-11-24.)
+#[test]
+fn planes_with_wild_normals_agree_with_brute_force() {
+    let mut rng = scene::Pcg32::new(5);
+    let base = scene::terrain(8, 4);
+    let size = |rng: &mut scene::Pcg32, lo: f32, hi: f32| {
+        let sign = if rng.next_u32().is_multiple_of(2) { 1.0 } else { -1.0 };
+        sign * 10f32.powf(rng.range(lo, hi))
+    };
+    let mut crossing = 0;
+    for case in 0..3000 {
+        let scale = 10f32.powf(rng.range(-30.0, 30.0));
+        let shift = Vec3::splat(size(&mut rng, -30.0, 30.0)) * if case % 2 == 0 { 1.0 } else { 0.0 };
+        let vertices: Vec<Vec3> = base.vertices.iter().map(|&v| v * scale + shift).collect();
+        let Ok(mesh) = TriMesh::new(vertices, base.indices.clone()) else { continue };
+        let keep = |rng: &mut scene::Pcg32| if rng.next_u32().is_multiple_of(4) { 0.0 } else { 1.0 };
+        let n = Vec3::new(
+            size(&mut rng, -38.0, 38.0) * keep(&mut rng),
+            size(&mut rng, -38.0, 38.0),
+            size(&mut rng, -38.0, 38.0) * keep(&mut rng),
+        );
+        let through = mesh.vertices()[rng.next_u32() as usize % mesh.vertices().len()];
+        let Ok(plane) = Plane::try_new(n, n.as_dvec3().dot(through.as_dvec3()) as f32) else { continue };
+        let want: Vec<u32> = mesh
+            .indices()
+            .iter()
+            .enumerate()
+            .filter_map(|(i, t)| {
+                let v = t.map(|k| mesh.vertices()[k as usize]);
+                let tri = Triangle3::try_new(v[0], v[1], v[2]).ok()?;
+                plane.overlaps(&tri).then_some(i as u32)
+            })
+            .collect();
+        crossing += usize::from(!want.is_empty());
+        assert_eq!(mesh.overlapping_triangles(&plane), want, "case {case}: {plane:?}");
+    }
+    assert!(crossing > 500, "only {crossing} planes crossed their mesh");
+}

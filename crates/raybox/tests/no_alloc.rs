@@ -1,6 +1,6 @@
 //! Ray queries allocate nothing: a counting global allocator watches the single-ray calls
 //! of `TriMesh` and `Bvh` over thousands of rays, and the mesh's shape queries (sweeps,
-//! overlap tests, contacts).
+//! overlap tests, contacts; with a plane; with a second mesh).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -71,6 +71,7 @@ fn ray_queries_do_not_allocate() {
             Ray3::new(o, Vec3::new(rng.range(-0.3, 0.3), rng.range(-0.3, 0.3), 1.0))
         })
         .collect();
+    let cube = TriMesh::from_data(scene::closed_terrain(4, 9)).unwrap();
     // Warm up: the first query detects the CPU's kernel once.
     let _ = mesh.cast_ray(&rays[0]);
 
@@ -95,8 +96,21 @@ fn ray_queries_do_not_allocate() {
         hits += usize::from(mesh.overlaps(&ball));
         mesh.for_each_contact(&ball, |_, c| hits += usize::from(c.depth >= 0.0));
     }
+    // A plane, and a second mesh placed by a pose: overlaps, pairs and distances.
+    let mut met = 0;
+    for (i, r) in rays.iter().take(200).enumerate() {
+        let plane = raybox::Plane::from_point_normal(r.origin(), r.dir());
+        hits += usize::from(mesh.overlaps(&plane));
+        mesh.for_each_overlapping(&plane, |_| hits += 1);
+        let turn = glam::Quat::from_axis_angle(r.dir(), i as f32);
+        let pose = glam::Affine3A::from_rotation_translation(turn, r.origin() - Vec3::splat(0.5));
+        met += usize::from(mesh.overlaps_mesh(&cube, &pose));
+        mesh.for_each_overlapping_pair(&cube, &pose, |_, _| hits += 1);
+        hits += usize::from(mesh.distance_to_mesh(&cube, &pose).is_some_and(|d| d >= 0.0));
+    }
     let allocated = ALLOCATIONS.load(Ordering::Relaxed) - before;
     WATCHED.with(|w| w.set(false));
     assert_eq!(allocated, 0, "{allocated} allocations during 25,000 ray queries");
     assert!(hits > 2000, "only {hits} hits: the test would not exercise the walks");
+    assert!(met > 20 && met < 180, "the second mesh met the first {met} times in 200");
 }

@@ -8,4 +8,4 @@ mod tri_mesh;
 
 pub use data::{MeshData, MeshError, bunny};
 pub use load::{LoadMeshError, Location, MeshFormat, load, load_from_bytes};
-pub use tri_mesh::{FirstHit, MeshHit, MeshQuery, MeshSweepHit, TriMesh};
+pub use tri_mesh::{FirstHit, MeshHit, MeshPairDistance, MeshQuery, MeshSweepHit, TriMesh};

@@ -20,6 +20,7 @@ use crate::{Aabb3, Ray3};
 
 mod pairs;
 mod shapes;
+pub use pairs::MeshPairDistance;
 pub use shapes::{MeshQuery, MeshSweepHit};
 
 /// Meshes whose nodes and blocks take more than this are cast in batches with three rays in

@@ -9,13 +9,18 @@
 //! Arvo's method, in `f64`) and grown by a relative `2^-20` of the terms that make them, so
 //! that they hold every vertex as `f32` arithmetic maps it: no pair the exact test would keep
 //! is culled, and the answers are those of testing every pair of triangles.
+//!
+//! The distance walks the same pairs depth first, the nearer child pairs first, and leaves a
+//! pair whose boxes are farther apart than the best distance so far. No walk allocates: the
+//! pairs wait on a stack kept inline for any tree the builders make (`PairStack`).
 
-use glam::{Affine3A, DVec3};
+use glam::{Affine3A, DVec3, Vec3};
+use smallvec::SmallVec;
 
 use super::TriMesh;
 use super::shapes::triangle_bounds;
 use crate::bvh::{Bounds, ChildRef, WideNode};
-use crate::{Overlaps, Triangle3};
+use crate::{Distance, Overlaps, Triangle3};
 
 /// How much a carried box is grown, relative to the sizes of the terms that make its
 /// corners: far above the rounding of `f32`'s `M v + t` (a few `2^-24`).
@@ -63,6 +68,13 @@ struct Carried {
 }
 
 impl Carried {
+    /// A lower bound of the distance between anything in `self` and anything in `b`.
+    fn distance(&self, b: &Bounds) -> f64 {
+        let (min, max) = (b.min.as_dvec3(), b.max.as_dvec3());
+        let gap = (self.lo - max).max(min - self.hi).max(DVec3::ZERO);
+        gap.length()
+    }
+
     fn meets(&self, b: &Bounds) -> bool {
         (0..3).all(|k| f64::from(b.min[k]) <= self.hi[k] && self.lo[k] <= f64::from(b.max[k]))
     }
@@ -73,21 +85,109 @@ impl Carried {
     }
 }
 
-/// A pair of subtrees whose boxes overlap.
+/// A pair of subtrees whose boxes overlap (or, for the distance, might be near enough).
 #[derive(Clone, Copy)]
 struct Pair {
     a: ChildRef,
-    a_box: Bounds,
     b: ChildRef,
+    a_box: Bounds,
     b_box: Carried,
+    /// The distance between the boxes (a lower bound; the distance walk's order).
+    gap: f64,
+}
+
+/// Pairs waiting to be opened. A pair opens one side, pushing at most 8 pairs, so the stack
+/// holds at most `7 (depth_a + depth_b) + 1`: 256 covers two trees of depth 18, deeper than
+/// the builders make for any mesh they accept (the bunny's is 4, a 1M-triangle terrain's
+/// 8); deeper trees spill to the heap.
+type PairStack = SmallVec<[Pair; 256]>;
+
+/// A leaf of the second mesh, its triangles mapped by the pose, with their boxes (inline for
+/// the builders' leaves of up to 2 blocks; larger ones, which only hand-made data can hold,
+/// spill to the heap).
+type PlacedLeaf = SmallVec<[(u32, Triangle3, Bounds); 16]>;
+
+/// The two meshes, the pose, and the walk's steps shared by the overlap and distance walks.
+struct Walk<'m> {
+    mine: &'m TriMesh,
+    other: &'m TriMesh,
+    pose: &'m Affine3A,
+    place: Placement,
+}
+
+impl<'m> Walk<'m> {
+    /// `None` when a mesh has no tree or the pose is not finite.
+    fn new(mine: &'m TriMesh, other: &'m TriMesh, pose: &'m Affine3A) -> Option<Self> {
+        if mine.tree.is_empty() || other.tree.is_empty() || !pose.is_finite() {
+            return None;
+        }
+        Some(Self { mine, other, pose, place: Placement::new(pose) })
+    }
+
+    fn root(&self) -> Pair {
+        let a_box = self.mine.tree.root_bounds();
+        let b_box = self.place.carry(&self.other.tree.root_bounds());
+        Pair { a: self.mine.tree.root, b: self.other.tree.root, a_box, b_box, gap: b_box.distance(&a_box) }
+    }
+
+    /// Calls `push` with each child pair of `p` (neither side a leaf, or one): the side with
+    /// the larger box opens (compared in `f64`: `f32` areas overflow past `1e19`).
+    fn open(&self, p: &Pair, mut push: impl FnMut(Pair)) {
+        let open_a = p.b.is_leaf() || (!p.a.is_leaf() && half_area(&p.a_box) >= p.b_box.half_area());
+        if open_a {
+            for (a, a_box) in children(&self.mine.tree.nodes[p.a.index()]) {
+                push(Pair { a, a_box, gap: p.b_box.distance(&a_box), ..*p });
+            }
+        } else {
+            for (b, bounds) in children(&self.other.tree.nodes[p.b.index()]) {
+                let b_box = self.place.carry(&bounds);
+                push(Pair { b, b_box, gap: b_box.distance(&p.a_box), ..*p });
+            }
+        }
+    }
+
+    /// The triangles of the second mesh's leaf `b` mapped by the pose (those still
+    /// triangles), each with its box, keeping those whose box passes `keep`.
+    fn placed(&self, b: ChildRef, keep: impl Fn(&Bounds) -> bool) -> PlacedLeaf {
+        let (first, count) = b.leaf_range();
+        self.other
+            .shape_triangles(first, count)
+            .filter_map(|(id, tri)| {
+                let [a, b, c] = tri.vertices().map(|v| self.pose.transform_point3(v));
+                let placed = Triangle3::try_new(a, b, c).ok()?;
+                let bounds = triangle_bounds(&placed);
+                keep(&bounds).then_some((id, placed, bounds))
+            })
+            .collect()
+    }
+}
+
+/// The closest triangles of two meshes ([`TriMesh::closest_points_to_mesh`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct MeshPairDistance {
+    /// The distance between the meshes (0 when they touch).
+    pub distance: f32,
+    /// The index of the closest triangle of the mesh queried.
+    pub mine: u32,
+    /// The index of the closest triangle of the other mesh.
+    pub theirs: u32,
+    /// The closest point on `mine`.
+    pub point_mine: Vec3,
+    /// The closest point on `theirs`, placed by the pose: in the queried mesh's frame.
+    pub point_theirs: Vec3,
 }
 
 impl TriMesh {
     /// Whether any triangle of this mesh overlaps any triangle of `other` placed by `pose`
     /// (closed: touching counts). `other`'s vertices are mapped into this mesh's frame by
-    /// `pose.transform_point3` (rounded to `f32`, as you would map them yourself); each
-    /// pair is then decided exactly. Degenerate (zero-area) triangles are skipped, in either
-    /// mesh and after the mapping; a `pose` that is not finite overlaps nothing.
+    /// `pose.transform_point3` (rounded to `f32`); each pair is then decided exactly.
+    ///
+    /// Skipped: triangles that are degenerate (zero-area) in either mesh as built, and
+    /// triangles of `other` that the mapping makes degenerate or not finite (a vertex past
+    /// `f32::MAX`). A `pose` that is not finite overlaps nothing. (So a triangle of `other`
+    /// that is degenerate before the mapping is skipped even where the mapping, rounded,
+    /// would give it an area: it is not in `other`'s BVH.)
     ///
     /// ```
     /// use raybox::{TriMesh, mesh};
@@ -164,79 +264,144 @@ impl TriMesh {
         found
     }
 
-    /// Calls `visit(mine, theirs)` on each overlapping pair until it returns `false`.
-    fn pairs(&self, other: &TriMesh, pose: &Affine3A, mut visit: impl FnMut(u32, u32) -> bool) {
-        if self.tree.is_empty() || other.tree.is_empty() || !pose.is_finite() {
-            return;
+    /// The distance between this mesh and `other` placed by `pose` (as in
+    /// [`Self::overlaps_mesh`]): the least distance of a triangle of one to a triangle of the
+    /// other, 0 when they touch. `None` when either mesh has no triangle (or `pose` is not
+    /// finite).
+    ///
+    /// ```
+    /// use raybox::{TriMesh, mesh};
+    /// use glam::{Affine3A, Vec3};
+    ///
+    /// let bunny = TriMesh::from_data(mesh::bunny()).unwrap();
+    /// let b = bunny.bounds().unwrap();
+    /// let beside = Affine3A::from_translation(Vec3::new(b.max().x - b.min().x + 0.25, 0.0, 0.0));
+    /// let d = bunny.distance_to_mesh(&bunny, &beside).unwrap();
+    /// assert!(d >= 0.25); // at least the gap between their boxes (about 1.15 here)
+    /// assert_eq!(bunny.distance_to_mesh(&bunny, &Affine3A::IDENTITY), Some(0.0));
+    /// ```
+    #[must_use]
+    pub fn distance_to_mesh(&self, other: &TriMesh, pose: &Affine3A) -> Option<f32> {
+        self.closest_points_to_mesh(other, pose, f32::INFINITY).map(|c| c.distance)
+    }
+
+    /// The closest pair of triangles of this mesh and of `other` placed by `pose` (as in
+    /// [`Self::overlaps_mesh`]), with their closest points, if the meshes are at most
+    /// `max_distance` apart (`f32::INFINITY` for any distance): `None` otherwise, or when
+    /// either mesh has no triangle or `pose` is not finite.
+    ///
+    /// Each pair's distance is [`Distance`]'s for two [`Triangle3`]s (GJK in `f64`, zero
+    /// exactly when the triangles overlap). Of pairs equally close, the lowest `(mine,
+    /// theirs)` wins, except at distance 0, where the first touching pair found ends the
+    /// search.
+    ///
+    /// ```
+    /// use raybox::TriMesh;
+    /// use glam::{Affine3A, Vec3};
+    ///
+    /// let floor = TriMesh::new(vec![Vec3::ZERO, Vec3::X, Vec3::Z], vec![[0, 2, 1]]).unwrap();
+    /// let above = Affine3A::from_translation(Vec3::new(0.0, 2.0, 0.0));
+    /// let c = floor.closest_points_to_mesh(&floor, &above, f32::INFINITY).unwrap();
+    /// assert_eq!((c.distance, c.mine, c.theirs), (2.0, 0, 0));
+    /// assert_eq!(c.point_theirs - c.point_mine, Vec3::new(0.0, 2.0, 0.0));
+    /// assert!(floor.closest_points_to_mesh(&floor, &above, 1.5).is_none()); // farther than 1.5
+    /// ```
+    #[must_use]
+    pub fn closest_points_to_mesh(
+        &self,
+        other: &TriMesh,
+        pose: &Affine3A,
+        max_distance: f32,
+    ) -> Option<MeshPairDistance> {
+        if max_distance.is_nan() {
+            return None;
         }
-        let place = Placement::new(pose);
-        let root = Pair {
-            a: self.tree.root,
-            a_box: self.tree.root_bounds(),
-            b: other.tree.root,
-            b_box: place.carry(&other.tree.root_bounds()),
-        };
-        if !root.b_box.meets(&root.a_box) {
-            return;
-        }
-        // Depth-first; a pair opens one side, pushing at most 8 pairs, so the stack holds at
-        // most 7 per level of both trees.
-        let mut stack = Vec::with_capacity(64);
-        stack.push(root);
-        let mut theirs: Vec<(u32, Triangle3)> = Vec::with_capacity(16);
+        let walk = Walk::new(self, other, pose)?;
+        // The boxes' distances are lower bounds of the exact distances, which GJK gives to
+        // within `f32` rounding and its own tolerance, either way: a pair of boxes is left
+        // only when its bound is past the best distance by more than that.
+        let past = |gap: f64, limit: f32| gap > f64::from(limit) * (1.0 + 1.0 / f64::from(1u32 << 16));
+        // The best pair so far: its distance, its indices and its two triangles.
+        let mut best: Option<(f32, (u32, u32), Triangle3, Triangle3)> = None;
+        let mut limit = max_distance;
+        let mut stack = PairStack::new();
+        stack.push(walk.root());
         while let Some(p) = stack.pop() {
-            match (p.a.is_leaf(), p.b.is_leaf()) {
-                (true, true) => {
-                    let (first, count) = p.b.leaf_range();
-                    theirs.clear();
-                    theirs.extend(other.shape_triangles(first, count).filter_map(|(id, tri)| {
-                        let [a, b, c] = tri.vertices().map(|v| pose.transform_point3(v));
-                        let placed = Triangle3::try_new(a, b, c).ok()?;
-                        p.a_box_meets(&triangle_bounds(&placed)).then_some((id, placed))
-                    }));
-                    if theirs.is_empty() {
+            if past(p.gap, limit) {
+                continue;
+            }
+            if !(p.a.is_leaf() && p.b.is_leaf()) {
+                // The nearer pairs are pushed last, to be opened first.
+                let mut near: SmallVec<[Pair; 8]> = SmallVec::new();
+                walk.open(&p, |q| {
+                    if !past(q.gap, limit) {
+                        near.push(q);
+                    }
+                });
+                near.sort_unstable_by(|x, y| y.gap.total_cmp(&x.gap));
+                stack.extend(near);
+                continue;
+            }
+            let theirs = walk.placed(p.b, |_| true);
+            let (first, count) = p.a.leaf_range();
+            for (mine, tri) in self.shape_triangles(first, count) {
+                let bounds = triangle_bounds(&tri);
+                for &(id, placed, placed_box) in &theirs {
+                    if past(exact(&placed_box).distance(&bounds), limit) {
                         continue;
                     }
-                    let (first, count) = p.a.leaf_range();
-                    for (mine, tri) in self.shape_triangles(first, count) {
-                        let bounds = triangle_bounds(&tri);
-                        for (id, placed) in &theirs {
-                            if boxes_meet(&bounds, &triangle_bounds(placed))
-                                && tri.overlaps(placed)
-                                && !visit(mine, *id)
-                            {
-                                return;
-                            }
-                        }
-                    }
-                }
-                (a_leaf, b_leaf) => {
-                    let open_a = b_leaf || (!a_leaf && f64::from(p.a_box.half_area()) >= p.b_box.half_area());
-                    if open_a {
-                        let node = &self.tree.nodes[p.a.index()];
-                        for (child, bounds) in children(node) {
-                            if p.b_box.meets(&bounds) {
-                                stack.push(Pair { a: child, a_box: bounds, ..p });
-                            }
-                        }
-                    } else {
-                        let node = &other.tree.nodes[p.b.index()];
-                        for (child, bounds) in children(node) {
-                            let carried = place.carry(&bounds);
-                            if carried.meets(&p.a_box) {
-                                stack.push(Pair { b: child, b_box: carried, ..p });
-                            }
+                    let d = tri.distance(&placed);
+                    let wins = match best {
+                        None => d <= limit,
+                        Some((bd, ids, ..)) => d < bd || (d == bd && (mine, id) < ids),
+                    };
+                    if wins {
+                        best = Some((d, (mine, id), tri, placed));
+                        limit = d;
+                        if d == 0.0 {
+                            stack.clear();
                         }
                     }
                 }
             }
         }
+        let (distance, (mine, theirs), tri, placed) = best?;
+        let (point_mine, point_theirs) = tri.closest_points(&placed);
+        Some(MeshPairDistance { distance, mine, theirs, point_mine, point_theirs })
     }
-}
 
-impl Pair {
-    fn a_box_meets(&self, b: &Bounds) -> bool {
-        boxes_meet(&self.a_box, b)
+    /// Calls `visit(mine, theirs)` on each overlapping pair until it returns `false`.
+    fn pairs(&self, other: &TriMesh, pose: &Affine3A, mut visit: impl FnMut(u32, u32) -> bool) {
+        let Some(walk) = Walk::new(self, other, pose) else { return };
+        let root = walk.root();
+        if !root.b_box.meets(&root.a_box) {
+            return;
+        }
+        let mut stack = PairStack::new();
+        stack.push(root);
+        while let Some(p) = stack.pop() {
+            if !(p.a.is_leaf() && p.b.is_leaf()) {
+                walk.open(&p, |q| {
+                    if q.b_box.meets(&q.a_box) {
+                        stack.push(q);
+                    }
+                });
+                continue;
+            }
+            let theirs = walk.placed(p.b, |b| boxes_meet(&p.a_box, b));
+            if theirs.is_empty() {
+                continue;
+            }
+            let (first, count) = p.a.leaf_range();
+            for (mine, tri) in self.shape_triangles(first, count) {
+                let bounds = triangle_bounds(&tri);
+                for (id, placed, placed_box) in &theirs {
+                    if boxes_meet(&bounds, placed_box) && tri.overlaps(placed) && !visit(mine, *id) {
+                        return;
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -249,4 +414,15 @@ fn children(node: &WideNode) -> impl Iterator<Item = (ChildRef, Bounds)> + '_ {
 
 fn boxes_meet(a: &Bounds, b: &Bounds) -> bool {
     a.min.cmple(b.max).all() && b.min.cmple(a.max).all()
+}
+
+/// A box's half surface area in `f64` (the `f32` one overflows past extents of `1e19`).
+fn half_area(b: &Bounds) -> f64 {
+    let d = (b.max - b.min).as_dvec3();
+    d.x * d.y + d.y * d.z + d.z * d.x
+}
+
+/// A box of the first mesh's frame as a carried one (exact).
+fn exact(b: &Bounds) -> Carried {
+    Carried { lo: b.min.as_dvec3(), hi: b.max.as_dvec3() }
 }
