@@ -92,7 +92,8 @@ struct Pair {
     b: ChildRef,
     a_box: Bounds,
     b_box: Carried,
-    /// The distance between the boxes (a lower bound; the distance walk's order).
+    /// The distance between the boxes (a lower bound; the distance walk's order; the
+    /// overlap walk leaves it unset).
     gap: f64,
 }
 
@@ -130,35 +131,35 @@ impl<'m> Walk<'m> {
         Pair { a: self.mine.tree.root, b: self.other.tree.root, a_box, b_box, gap: b_box.distance(&a_box) }
     }
 
-    /// Calls `push` with each child pair of `p` (neither side a leaf, or one): the side with
-    /// the larger box opens (compared in `f64`: `f32` areas overflow past `1e19`).
+    /// Calls `push` with each child pair of `p` (neither side a leaf, or one), its `gap`
+    /// not yet computed: the side with the larger box opens (compared in `f64`: `f32` areas
+    /// overflow past `1e19`).
     fn open(&self, p: &Pair, mut push: impl FnMut(Pair)) {
         let open_a = p.b.is_leaf() || (!p.a.is_leaf() && half_area(&p.a_box) >= p.b_box.half_area());
         if open_a {
             for (a, a_box) in children(&self.mine.tree.nodes[p.a.index()]) {
-                push(Pair { a, a_box, gap: p.b_box.distance(&a_box), ..*p });
+                push(Pair { a, a_box, ..*p });
             }
         } else {
             for (b, bounds) in children(&self.other.tree.nodes[p.b.index()]) {
-                let b_box = self.place.carry(&bounds);
-                push(Pair { b, b_box, gap: b_box.distance(&p.a_box), ..*p });
+                push(Pair { b, b_box: self.place.carry(&bounds), ..*p });
             }
         }
     }
 
-    /// The triangles of the second mesh's leaf `b` mapped by the pose (those still
-    /// triangles), each with its box, keeping those whose box passes `keep`.
-    fn placed(&self, b: ChildRef, keep: impl Fn(&Bounds) -> bool) -> PlacedLeaf {
+    /// Fills `out` with the triangles of the second mesh's leaf `b` mapped by the pose
+    /// (those still triangles), each with its box, keeping those whose box passes `keep`.
+    /// (Filled in place: returned by value, the inline buffer was copied at every leaf, and
+    /// the walk ran 1.35x slower.)
+    fn place_leaf(&self, b: ChildRef, keep: impl Fn(&Bounds) -> bool, out: &mut PlacedLeaf) {
         let (first, count) = b.leaf_range();
-        self.other
-            .shape_triangles(first, count)
-            .filter_map(|(id, tri)| {
-                let [a, b, c] = tri.vertices().map(|v| self.pose.transform_point3(v));
-                let placed = Triangle3::try_new(a, b, c).ok()?;
-                let bounds = triangle_bounds(&placed);
-                keep(&bounds).then_some((id, placed, bounds))
-            })
-            .collect()
+        out.clear();
+        out.extend(self.other.shape_triangles(first, count).filter_map(|(id, tri)| {
+            let [a, b, c] = tri.vertices().map(|v| self.pose.transform_point3(v));
+            let placed = Triangle3::try_new(a, b, c).ok()?;
+            let bounds = triangle_bounds(&placed);
+            keep(&bounds).then_some((id, placed, bounds))
+        }));
     }
 }
 
@@ -326,6 +327,7 @@ impl TriMesh {
         let mut limit = max_distance;
         let mut stack = PairStack::new();
         stack.push(walk.root());
+        let mut theirs = PlacedLeaf::new();
         while let Some(p) = stack.pop() {
             if past(p.gap, limit) {
                 continue;
@@ -333,7 +335,8 @@ impl TriMesh {
             if !(p.a.is_leaf() && p.b.is_leaf()) {
                 // The nearer pairs are pushed last, to be opened first.
                 let mut near: SmallVec<[Pair; 8]> = SmallVec::new();
-                walk.open(&p, |q| {
+                walk.open(&p, |mut q| {
+                    q.gap = q.b_box.distance(&q.a_box);
                     if !past(q.gap, limit) {
                         near.push(q);
                     }
@@ -342,7 +345,7 @@ impl TriMesh {
                 stack.extend(near);
                 continue;
             }
-            let theirs = walk.placed(p.b, |_| true);
+            walk.place_leaf(p.b, |_| true, &mut theirs);
             let (first, count) = p.a.leaf_range();
             for (mine, tri) in self.shape_triangles(first, count) {
                 let bounds = triangle_bounds(&tri);
@@ -379,6 +382,7 @@ impl TriMesh {
         }
         let mut stack = PairStack::new();
         stack.push(root);
+        let mut theirs = PlacedLeaf::new();
         while let Some(p) = stack.pop() {
             if !(p.a.is_leaf() && p.b.is_leaf()) {
                 walk.open(&p, |q| {
@@ -388,7 +392,7 @@ impl TriMesh {
                 });
                 continue;
             }
-            let theirs = walk.placed(p.b, |b| boxes_meet(&p.a_box, b));
+            walk.place_leaf(p.b, |b| boxes_meet(&p.a_box, b), &mut theirs);
             if theirs.is_empty() {
                 continue;
             }
