@@ -25,6 +25,7 @@ mod obb_triangle;
 mod orient;
 mod plane;
 mod plane_capsule;
+mod plane_plane;
 mod segment_segment;
 mod sphere_aabb;
 mod sphere_capsule;
