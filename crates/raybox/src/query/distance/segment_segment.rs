@@ -12,6 +12,9 @@
 //! - **In 3D**: the clamped closest points of the two lines (Ericson, *Real-Time Collision
 //!   Detection*, 5.1.9).
 //!
+//! `Segment3`'s `Distance` takes its zero from the exact overlap test of
+//! `overlap/segment_segment.rs` (coplanarity by an exact `orient3d`, then the planar test).
+//!
 //! The kernel puts the two segments in a fixed order (a total order on their coordinates)
 //! before computing, so that swapping the arguments swaps the results to the bit.
 //!
@@ -25,7 +28,7 @@ use core::cmp::Ordering;
 use super::gjk::Closest;
 use super::{d2, d3, f2, f3};
 use crate::query::closest::{closest_point_on_segment, closest_points_segment_segment};
-use crate::{Distance, Segment2, Segment3};
+use crate::{Distance, Overlaps, Segment2, Segment3};
 use glam::{DVec3, Vec2, Vec3};
 
 /// A segment `(start, end)` in `f64`.
@@ -247,7 +250,34 @@ macro_rules! segment_distance {
 }
 
 segment_distance!(Segment2, Vec2, d2, f2);
-segment_distance!(Segment3, Vec3, d3, f3);
+
+/// In 3D the kernel's clamped closest points round, so the exact overlap test of
+/// `overlap/segment_segment.rs` decides the zero instead: crossing segments are at distance
+/// zero even when the rounded closest points are a hair apart, and segments that miss by
+/// one `f32` step are never at distance zero.
+impl Distance<Segment3> for Segment3 {
+    type Point = Vec3;
+
+    fn distance(&self, other: &Segment3) -> f32 {
+        if self.overlaps(other) {
+            return 0.0;
+        }
+        let c =
+            segment_segment_closest((d3(self.start()), d3(self.end())), (d3(other.start()), d3(other.end())));
+        (c.distance as f32).max(f32::MIN_POSITIVE)
+    }
+
+    fn closest_points(&self, other: &Segment3) -> (Vec3, Vec3) {
+        let c =
+            segment_segment_closest((d3(self.start()), d3(self.end())), (d3(other.start()), d3(other.end())));
+        if c.distance > 0.0 && self.overlaps(other) {
+            // They meet; the rounded points are a hair apart: one point between them.
+            let m = f3((c.on_a + c.on_b) * 0.5);
+            return (m, m);
+        }
+        (f3(c.on_a), f3(c.on_b))
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -4,12 +4,13 @@
 //! distances, it does so in `f64` on squared values, so that a touching pair given by
 //! `f32` inputs is decided exactly.
 //!
-//! Triangle against triangle, triangle against segment and box against segment go
-//! further: every decision is the sign of a determinant of the `f32` coordinates, computed
-//! exactly (Shewchuk's predicates, `orient.rs`), so their answers are the exact ones for
-//! any finite inputs. Capsule against triangle uses both: squared distances from the core
-//! segment's ends to the triangle and from the segment to its edges, then the exact
-//! segment–triangle test for a segment through the face (exact outright for a zero radius).
+//! Triangle against triangle, triangle against segment, box against segment and segment
+//! against segment go further: every decision is the sign of a determinant of the `f32`
+//! coordinates, computed exactly (Shewchuk's predicates, `orient.rs`), so their answers are
+//! the exact ones for any finite inputs; plane against plane compares exact products.
+//! Capsule against triangle uses both: squared distances from the core segment's ends to
+//! the triangle and from the segment to its edges, then the exact segment–triangle test for
+//! a segment through the face (exact outright for a zero radius).
 
 mod aabb_aabb;
 mod aabb_capsule;
