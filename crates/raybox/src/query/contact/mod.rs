@@ -27,6 +27,7 @@ mod capsule_capsule;
 mod capsule_segment;
 mod obb_capsule;
 mod obb_obb;
+mod plane;
 mod plane_capsule;
 pub(crate) mod rounded;
 mod sphere_aabb;
