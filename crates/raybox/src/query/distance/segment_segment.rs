@@ -251,6 +251,11 @@ macro_rules! segment_distance {
 
 segment_distance!(Segment2, Vec2, d2, f2);
 
+/// The kernel on two 3D segments.
+fn segment3_closest(a: &Segment3, b: &Segment3) -> Closest {
+    segment_segment_closest((d3(a.start()), d3(a.end())), (d3(b.start()), d3(b.end())))
+}
+
 /// In 3D the kernel's clamped closest points round, so the exact overlap test of
 /// `overlap/segment_segment.rs` decides the zero instead: crossing segments are at distance
 /// zero even when the rounded closest points are a hair apart, and segments that miss by
@@ -262,14 +267,11 @@ impl Distance<Segment3> for Segment3 {
         if self.overlaps(other) {
             return 0.0;
         }
-        let c =
-            segment_segment_closest((d3(self.start()), d3(self.end())), (d3(other.start()), d3(other.end())));
-        (c.distance as f32).max(f32::MIN_POSITIVE)
+        (segment3_closest(self, other).distance as f32).max(f32::MIN_POSITIVE)
     }
 
     fn closest_points(&self, other: &Segment3) -> (Vec3, Vec3) {
-        let c =
-            segment_segment_closest((d3(self.start()), d3(self.end())), (d3(other.start()), d3(other.end())));
+        let c = segment3_closest(self, other);
         if c.distance > 0.0 && self.overlaps(other) {
             // They meet; the rounded points are a hair apart: one point between them.
             let m = f3((c.on_a + c.on_b) * 0.5);
@@ -363,6 +365,21 @@ mod tests {
         assert_eq!((cd.distance, dc.distance), (0.0, 0.0));
         assert_eq!((cd.on_a, cd.on_b), (dc.on_b, dc.on_a));
         assert!(cd.on_a.distance(closest_point_on_segment(cd.on_a, d.0, d.1)) < 1e-12);
+    }
+
+    /// Segments crossing at `(6, 4, -3) / 7`: the clamped closest points of the two lines
+    /// round to `3.7e-16` apart, but the exact test says they meet, and so does the
+    /// distance. One step off, they are apart.
+    #[test]
+    fn crossing_at_a_point_that_is_not_an_f64() {
+        let a = Segment3::new(Vec3::new(2.0, 0.0, -1.0), Vec3::new(0.0, 1.0, 0.0));
+        let b = Segment3::new(Vec3::new(0.0, -2.0, 3.0), Vec3::new(1.0, 1.0, -1.0));
+        assert!(segment3_closest(&a, &b).distance > 0.0, "the rounding this test is about");
+        assert_eq!((a.distance(&b), b.distance(&a)), (0.0, 0.0));
+        let (p, q) = a.closest_points(&b);
+        assert!(p == q && (p - Vec3::new(6.0, 4.0, -3.0) / 7.0).length() < 1e-6, "{p} {q}");
+        let off = Segment3::new(b.start(), Vec3::new(1.0, 1.0, f32::from_bits((-1.0f32).to_bits() + 1)));
+        assert!(!a.overlaps(&off) && a.distance(&off) > 0.0 && a.distance(&off) < 1e-6);
     }
 
     #[test]

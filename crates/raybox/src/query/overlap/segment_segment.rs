@@ -172,6 +172,9 @@ mod tests {
         assert!(!both3(a, s3((up(4.0), 4.0, 4.0), (9.0, -1.0, 3.0))));
         // Skew lines whose closest points are inside both segments, 1 apart.
         assert!(!both3(s3((-1.0, 0.0, 0.0), (1.0, 0.0, 0.0)), s3((0.0, -1.0, 1.0), (0.0, 1.0, 1.0))));
+        // In the plane z = 1, parallel and apart, though their x and y ranges overlap: only
+        // the projection along z tells.
+        assert!(!both3(s3((0.0, 0.0, 1.0), (4.0, 4.0, 1.0)), s3((3.0, 0.0, 1.0), (4.0, 1.0, 1.0))));
         // Coplanar, the lines crossing outside the second segment.
         assert!(!both3(a, s3((2.0, 0.0, 4.0), (2.0, 1.5, 2.5))));
         assert!(both3(a, s3((2.0, 0.0, 4.0), (2.0, 2.0, 2.0))));
