@@ -256,7 +256,7 @@ proptest! {
     fn obb3_obb3(a in obb3s(), b in obb3s()) { check_exact(&a, &b)?; }
     #[test]
     fn segment2_pairs(s in segment2s(), t in segment2s(), c in circle(), b in aabb2s(), o in obb2s()) {
-        check_exact(&s, &t)?; check_closest(&s, &c)?; check_closest(&s, &b)?; check_closest(&s, &o)?;
+        check_closest(&s, &t)?; check_closest(&s, &c)?; check_closest(&s, &b)?; check_closest(&s, &o)?;
     }
     #[test]
     fn capsule2_pairs(c in capsule2s(), d in capsule2s(), s in circle(), b in aabb2s(), o in obb2s(), g in segment2s()) {
@@ -281,6 +281,12 @@ proptest! {
     #[test]
     fn segment3_pairs(s in segment3s(), t in segment3s(), c in sphere(), b in aabb3s(), o in obb3s()) {
         check_exact(&s, &t)?; check_closest(&s, &c)?; check_closest(&s, &b)?; check_closest(&s, &o)?;
+    }
+    #[test]
+    fn plane_pairs(p in plane3s(), s in sphere(), b in aabb3s(), o in obb3s(), t in triangle3s(), g in segment3s()) {
+        check_exact(&p, &s)?; check_exact(&s, &p)?; check_exact(&p, &b)?; check_exact(&b, &p)?;
+        check_exact(&p, &o)?; check_exact(&o, &p)?; check_exact(&p, &t)?; check_exact(&t, &p)?;
+        check_exact(&p, &g)?; check_exact(&g, &p)?;
     }
     #[test]
     fn triangle_ball_and_boxes(t in triangles(), s in sphere(), b in aabb3s(), o in obb3s()) {
