@@ -6,9 +6,11 @@
 //! projected radius, Ericson, *Real-Time Collision Detection*, 5.2.3; a triangle: its
 //! vertices' least and greatest), an overlapping shape has `lo <= 0 <= hi` and leaves the
 //! plane rising by `-lo` (normal `+n̂`) or sinking by `hi` (normal `-n̂`): the shorter is
-//! the depth, a tie rising. `lo` and `hi` come from the same `f64` values the overlap test
-//! of `overlap/plane.rs` reads, so the contact is `Some` exactly when [`crate::Overlaps`]
-//! says the shapes overlap.
+//! the depth, a tie rising. The overlap test of `overlap/plane.rs` is the gate, so the
+//! contact is `Some` exactly when [`crate::Overlaps`] says the shapes overlap, and `lo` and
+//! `hi` come from the values it reads (a box's centre value and projected radius, a
+//! triangle's vertex values, in `f64`), so an overlapping shape's depth is never negative
+//! (a ball's, compared on squares there, is clamped to zero).
 //!
 //! Points: every vertex of the shape at or past the plane on the side it is pushed from (a
 //! ball: its deepest point) gives one, midway between the vertex and the plane, the
