@@ -845,7 +845,7 @@ impl Shape3 {
         })
     }
 
-    /// `None` for the pairs raybox has no overlap query for (plane–plane, segment–segment).
+    /// Every 3D pair has an overlap query (always `Some`).
     fn overlaps(&self, other: &Self) -> Option<bool> {
         use Shape3::{Aabb, Capsule, Obb, Plane, Segment, Sphere, Triangle};
         match self {
@@ -858,27 +858,32 @@ impl Shape3 {
             Sphere(a) => {
                 against!(Shape3, overlap, a, other; Aabb, Obb, Sphere, Plane, Triangle, Capsule, Segment)
             }
-            Plane(a) => against!(Shape3, overlap, a, other; Aabb, Obb, Sphere, Triangle, Capsule, Segment),
+            Plane(a) => {
+                against!(Shape3, overlap, a, other; Aabb, Obb, Sphere, Plane, Triangle, Capsule, Segment)
+            }
             Triangle(a) => {
                 against!(Shape3, overlap, a, other; Aabb, Obb, Sphere, Plane, Triangle, Capsule, Segment)
             }
             Capsule(a) => {
                 against!(Shape3, overlap, a, other; Aabb, Obb, Sphere, Plane, Triangle, Capsule, Segment)
             }
-            Segment(a) => against!(Shape3, overlap, a, other; Aabb, Obb, Sphere, Plane, Triangle, Capsule),
+            Segment(a) => {
+                against!(Shape3, overlap, a, other; Aabb, Obb, Sphere, Plane, Triangle, Capsule, Segment)
+            }
         }
     }
 
     /// The contact, when the shapes overlap and raybox has a contact query for the pair
-    /// (boxes and balls among themselves and with triangles; capsules with every shape).
+    /// (boxes and balls among themselves and with triangles and planes; triangles with
+    /// planes; capsules with every shape).
     fn contact(&self, other: &Self) -> Option<ContactResult> {
         use Shape3::{Aabb, Capsule, Obb, Plane, Segment, Sphere, Triangle};
         match self {
-            Aabb(a) => against!(Shape3, contact3, a, other; Aabb, Obb, Sphere, Triangle, Capsule),
-            Obb(a) => against!(Shape3, contact3, a, other; Aabb, Obb, Sphere, Triangle, Capsule),
-            Sphere(a) => against!(Shape3, contact3, a, other; Aabb, Obb, Sphere, Triangle, Capsule),
-            Plane(a) => against!(Shape3, contact3, a, other; Capsule),
-            Triangle(a) => against!(Shape3, contact3, a, other; Aabb, Obb, Sphere, Capsule),
+            Aabb(a) => against!(Shape3, contact3, a, other; Aabb, Obb, Sphere, Plane, Triangle, Capsule),
+            Obb(a) => against!(Shape3, contact3, a, other; Aabb, Obb, Sphere, Plane, Triangle, Capsule),
+            Sphere(a) => against!(Shape3, contact3, a, other; Aabb, Obb, Sphere, Plane, Triangle, Capsule),
+            Plane(a) => against!(Shape3, contact3, a, other; Aabb, Obb, Sphere, Triangle, Capsule),
+            Triangle(a) => against!(Shape3, contact3, a, other; Aabb, Obb, Sphere, Plane, Capsule),
             Capsule(a) => {
                 against!(Shape3, contact3, a, other; Aabb, Obb, Sphere, Plane, Triangle, Capsule, Segment)
             }

@@ -397,3 +397,62 @@ fn a_3d_face_contact_has_four_points() {
     assert_eq!(turned["contact"]["points"].as_array().unwrap().len(), 4);
     assert_eq!(turned["contact"]["normal"], serde_json::json!([0.0, 0.0, 1.0]));
 }
+
+#[test]
+fn planes_have_contacts_and_plane_and_segment_pairs_have_overlaps() {
+    let dir = tempfile::tempdir().unwrap();
+    let scene = r#"
+title = "planes and segments"
+dim = 3
+[view]
+kind = "perspective"
+eye = [6, -8, 5]
+target = [0, 0, 0]
+up = [0, 0, 1]
+fov_deg = 45
+[[shape]]
+name = "floor"
+kind = "plane"
+normal = [0, 0, 2]
+offset = 0
+[[shape]]
+name = "sunk"
+kind = "aabb"
+min = [-1, -1, -0.5]
+max = [1, 1, 1]
+[[shape]]
+name = "lid"
+kind = "plane"
+normal = [0, 0, -1]
+offset = -3
+[[shape]]
+name = "wall"
+kind = "plane"
+normal = [1, 0, 0.001]
+offset = 4
+[[shape]]
+name = "rod"
+kind = "segment"
+start = [3, -2, 4]
+end = [3, 2, 6]
+[[shape]]
+name = "bar"
+kind = "segment"
+start = [3, 0, 6]
+end = [3, 0, 4]
+"#;
+    let path = dir.path().join("planes.toml");
+    std::fs::write(&path, scene).unwrap();
+    let (_, _, json) = draw(&path);
+    let pairs = json["queries"]["pairs"].as_array().unwrap();
+    let pair = |a: &str, b: &str| pairs.iter().find(|p| p["a"] == a && p["b"] == b).unwrap().clone();
+    let sunk = pair("floor", "sunk");
+    assert_eq!(sunk["overlap"], true);
+    assert_eq!(sunk["contact"]["normal"], serde_json::json!([0.0, 0.0, 1.0]), "lifted out: {sunk}");
+    assert_eq!(sunk["contact"]["depth"].as_f64(), Some(0.5));
+    assert_eq!(sunk["contact"]["points"].as_array().unwrap().len(), 4, "the box's bottom face");
+    assert_eq!(pair("floor", "lid")["overlap"], false, "parallel planes, 3 apart");
+    assert_eq!(pair("floor", "wall")["overlap"], true, "planes that are not parallel meet");
+    assert_eq!(pair("rod", "bar")["overlap"], true, "segments crossing at (3, 0, 5)");
+    assert_eq!(pair("lid", "bar")["overlap"], false);
+}

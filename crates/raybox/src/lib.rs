@@ -61,15 +61,17 @@
 //!   ties), distances on squares in `f64`, separating axes by direct projection. A
 //!   boolean answer agrees with the exact answer except within a relative hair (about
 //!   `1e-6` of the coordinates' scale) of the decision boundary (triangle–triangle,
-//!   triangle–segment and box–segment overlaps are exact for any finite inputs: they decide
-//!   on signs of determinants computed exactly, Shewchuk's predicates), and a reported `t` is
-//!   within `1e-5` relative of the exact value (for rays that graze at a shallow angle,
-//!   within the square root of that).
+//!   triangle–segment, box–segment and 3D segment–segment overlaps are exact for any finite
+//!   inputs: they decide on signs of determinants computed exactly, Shewchuk's predicates;
+//!   so is plane–plane, on exact products), and a reported `t` is within `1e-5` relative of
+//!   the exact value (for rays that graze at a shallow angle, within the square root of
+//!   that).
 //! - **Contacts** ([`Contact::contact`]): `None` exactly when the shapes do not overlap;
 //!   otherwise the unit `normal` points from the first shape to the second and `depth >= 0`
 //!   is the minimum translation distance (moving the second shape by `normal * depth`
 //!   leaves them touching; touching shapes have depth zero). Box pairs give a manifold of
-//!   up to 2 (2D) or 4 (3D) points by reference-face clipping; every point lies midway
+//!   up to 2 (2D) or 4 (3D) points by reference-face clipping, a shape against a
+//!   (two-sided) plane a point for each vertex past it, up to 4; every point lies midway
 //!   between the surfaces, within `depth / 2` of both shapes. The reverse pair flips the
 //!   normal.
 //! - **Distances** ([`Distance`]): zero when the shapes overlap (exactly when
@@ -91,13 +93,13 @@
 //! | [`Circle`] | ✓ | `Circle`, `Aabb2`, `Obb2`, `Capsule2`, `Segment2` | `Circle`, `Aabb2`, `Obb2`, `Capsule2` | the same, `Segment2` | `Circle`, `Aabb2`, `Obb2`, `Capsule2`, `Segment2` | ✓ / ✓ |
 //! | [`Capsule2`] | ✓ | `Capsule2`, `Circle`, `Aabb2`, `Obb2`, `Segment2` | the same | the same | `Circle`, `Aabb2`, `Obb2`, `Capsule2`, `Segment2` | ✓ / ✓ |
 //! | [`Segment2`] | ✓ | `Segment2`, `Circle`, `Aabb2`, `Obb2`, `Capsule2` | `Capsule2` | `Segment2`, `Circle`, `Aabb2`, `Obb2`, `Capsule2` | | ✓ / ✓ |
-//! | [`Aabb3`] | ✓ | `Aabb3`, `Sphere`, `Obb3`, `Capsule3`, `Plane`, `Triangle3`, `Segment3` | `Aabb3`, `Sphere`, `Obb3`, `Capsule3`, `Triangle3` | the same, `Segment3` | `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Segment3`, `Triangle3`, `Plane` | ✓ / ✓ |
-//! | [`Obb3`] | ✓ | `Obb3`, `Aabb3`, `Sphere`, `Capsule3`, `Plane`, `Triangle3`, `Segment3` | `Obb3`, `Aabb3`, `Sphere`, `Capsule3`, `Triangle3` | the same, `Segment3` | `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Segment3`, `Triangle3`, `Plane` | ✓ / ✓ |
-//! | [`Sphere`] | ✓ | `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Plane`, `Triangle3`, `Segment3` | `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Triangle3` | the same, `Segment3` | `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Segment3`, `Triangle3`, `Plane` | ✓ / ✓ |
+//! | [`Aabb3`] | ✓ | `Aabb3`, `Sphere`, `Obb3`, `Capsule3`, `Plane`, `Triangle3`, `Segment3` | `Aabb3`, `Sphere`, `Obb3`, `Capsule3`, `Triangle3`, `Plane` | the same, `Segment3` | `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Segment3`, `Triangle3`, `Plane` | ✓ / ✓ |
+//! | [`Obb3`] | ✓ | `Obb3`, `Aabb3`, `Sphere`, `Capsule3`, `Plane`, `Triangle3`, `Segment3` | `Obb3`, `Aabb3`, `Sphere`, `Capsule3`, `Triangle3`, `Plane` | the same, `Segment3` | `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Segment3`, `Triangle3`, `Plane` | ✓ / ✓ |
+//! | [`Sphere`] | ✓ | `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Plane`, `Triangle3`, `Segment3` | `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Triangle3`, `Plane` | the same, `Segment3` | `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Segment3`, `Triangle3`, `Plane` | ✓ / ✓ |
 //! | [`Capsule3`] | ✓ | `Capsule3`, `Sphere`, `Aabb3`, `Obb3`, `Segment3`, `Triangle3`, `Plane` | the same | the same | `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Segment3`, `Triangle3`, `Plane` | ✓ / ✓ |
-//! | [`Segment3`] | | `Capsule3`, `Triangle3`, `Aabb3`, `Obb3`, `Sphere`, `Plane` | `Capsule3` | `Segment3`, `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Triangle3` | | ✓ / ✓ |
-//! | [`Plane`] | ✓ (two-sided; [`Plane::ray_intersection`] tells parallel and coplanar rays apart) | `Aabb3`, `Obb3`, `Sphere`, `Triangle3`, `Capsule3`, `Segment3`; [`Plane::side`] | `Capsule3` | `Capsule3` | | ✓ / ✓ |
-//! | [`Triangle3`] | ✓ (watertight; [`Triangle3::ray_intersection`] gives barycentrics) | `Aabb3`, `Obb3`, `Sphere`, `Plane`, `Capsule3`, `Triangle3`, `Segment3` | `Capsule3`, `Sphere`, `Aabb3`, `Obb3` | `Capsule3`, `Triangle3`, `Segment3`, `Sphere`, `Aabb3`, `Obb3` | | ✓ / ✓ |
+//! | [`Segment3`] | | `Segment3`, `Capsule3`, `Triangle3`, `Aabb3`, `Obb3`, `Sphere`, `Plane` | `Capsule3` | `Segment3`, `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Triangle3`, `Plane` | | ✓ / ✓ |
+//! | [`Plane`] | ✓ (two-sided; [`Plane::ray_intersection`] tells parallel and coplanar rays apart) | `Aabb3`, `Obb3`, `Sphere`, `Triangle3`, `Capsule3`, `Segment3`, `Plane`; [`Plane::side`] | `Capsule3`, `Sphere`, `Aabb3`, `Obb3`, `Triangle3` | `Capsule3`, `Sphere`, `Aabb3`, `Obb3`, `Triangle3`, `Segment3` | | ✓ / ✓ |
+//! | [`Triangle3`] | ✓ (watertight; [`Triangle3::ray_intersection`] gives barycentrics) | `Aabb3`, `Obb3`, `Sphere`, `Plane`, `Capsule3`, `Triangle3`, `Segment3` | `Capsule3`, `Sphere`, `Aabb3`, `Obb3`, `Plane` | `Capsule3`, `Triangle3`, `Segment3`, `Sphere`, `Aabb3`, `Obb3`, `Plane` | | ✓ / ✓ |
 //!
 //! Every pair works in both orders (a sweep only with the moving shape first: planes,
 //! triangles and segments are static).

@@ -5,10 +5,10 @@
 //!   boxes overlap (binary32 boolean rules), and `depth` is the exact
 //!   `penetration_depth` (the minimum translation distance) within the distance rule of
 //!   `tests/vectors/README.md`. `circle_aabb_2d`, `sphere_aabb_3d`: depth `r - √dist_sq`.
-//! - properties: `Some` exactly when `overlaps`; the reverse pair flips the normal;
-//!   moving the second shape by `normal * (depth + ε)` separates the pair and by
-//!   `normal * (depth - ε)` does not; every contact point lies within `depth / 2` of both
-//!   shapes.
+//! - properties (every pair with a contact, planes included): `Some` exactly when
+//!   `overlaps`; the reverse pair flips the normal; moving the second shape by
+//!   `normal * (depth + ε)` separates the pair and by `normal * (depth - ε)` does not;
+//!   every contact point lies within `depth / 2` of both shapes.
 
 mod common;
 
@@ -297,6 +297,11 @@ proptest! {
     #[test]
     fn triangle_ball_and_boxes(t in triangles(), s in sphere(), b in aabb3s(), o in obb3s()) {
         check_contact(&t, &s)?; check_contact(&t, &b)?; check_contact(&t, &o)?;
+    }
+    #[test]
+    fn plane_ball_boxes_and_triangle(p in plane3s(), s in sphere(), b in aabb3s(), o in obb3s(), t in triangle3s()) {
+        check_contact(&p, &s)?; check_contact(&s, &p)?; check_contact(&p, &b)?; check_contact(&b, &p)?;
+        check_contact(&p, &o)?; check_contact(&o, &p)?; check_contact(&p, &t)?; check_contact(&t, &p)?;
     }
 }
 

@@ -280,7 +280,13 @@ proptest! {
     }
     #[test]
     fn segment3_pairs(s in segment3s(), t in segment3s(), c in sphere(), b in aabb3s(), o in obb3s()) {
-        check_closest(&s, &t)?; check_closest(&s, &c)?; check_closest(&s, &b)?; check_closest(&s, &o)?;
+        check_exact(&s, &t)?; check_closest(&s, &c)?; check_closest(&s, &b)?; check_closest(&s, &o)?;
+    }
+    #[test]
+    fn plane_pairs(p in plane3s(), s in sphere(), b in aabb3s(), o in obb3s(), t in triangle3s(), g in segment3s()) {
+        check_exact(&p, &s)?; check_exact(&s, &p)?; check_exact(&p, &b)?; check_exact(&b, &p)?;
+        check_exact(&p, &o)?; check_exact(&o, &p)?; check_exact(&p, &t)?; check_exact(&t, &p)?;
+        check_exact(&p, &g)?; check_exact(&g, &p)?;
     }
     #[test]
     fn triangle_ball_and_boxes(t in triangles(), s in sphere(), b in aabb3s(), o in obb3s()) {

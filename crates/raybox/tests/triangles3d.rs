@@ -1,6 +1,6 @@
 //! Triangle–triangle and segment overlaps in 3D (`Triangle3` against `Triangle3`, and
-//! `Segment3` against `Triangle3`, `Aabb3`, `Obb3`, `Sphere` and `Plane`), and the
-//! triangle–triangle distance, against independent references.
+//! `Segment3` against `Segment3`, `Triangle3`, `Aabb3`, `Obb3`, `Sphere` and `Plane`), and
+//! the triangle–triangle distance, against independent references.
 //!
 //! - **Exact reference, on a small integer grid.** Vertices, box corners, centres, radii
 //!   and plane coefficients are small integers, so touching, coplanar and degenerate
@@ -12,6 +12,12 @@
 //!   each tested with integer determinants. For the ball, the segment's squared distance
 //!   function `|p + t d - c|² - r²` is minimised over `t ∈ [0, 1]` by its discriminant; for
 //!   the plane, the signs of the ends.
+//! - **Segment against segment**: the grid reference (with collinear pairs on purpose,
+//!   and zero-length segments); segments built to cross at an integer point, at scales
+//!   `2^±100`, and the same with one coordinate moved by one `f32` step, against the exact
+//!   reference on the coordinates times `2^23`; random segments against an `f64` distance
+//!   and, for exactly coplanar ones (in `z = c` or `x = y`), against `f64` orientations
+//!   where they are clear. The distance is zero exactly when they overlap.
 //! - **Symmetry and vertex order**: both argument orders, every vertex order, both
 //!   segment directions give the same answer.
 //! - **parry3d 0.31** (`query::intersection_test`) on random `f32` shapes, restricted to
@@ -28,6 +34,7 @@
 use glam::{DVec3, Quat, Vec3};
 use parry3d::math as m3;
 use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
 use raybox::{Aabb3, Distance, Obb3, Overlaps, Plane, Segment3, Sphere, Triangle3};
 
 // ---------------------------------------------------------------------------------------
@@ -249,6 +256,132 @@ proptest! {
 }
 
 // ---------------------------------------------------------------------------------------
+// Segment against segment.
+
+/// The segments' ends: from a grid pair (a third of them in one plane), or on one line
+/// (ends at integer multiples of a direction from a point: collinear pairs that overlap,
+/// touch end to end or leave a gap), with zero-length segments now and then.
+fn grid_segment_pair() -> impl Strategy<Value = [Vec3; 4]> {
+    let general = grid_triangle_pair().prop_map(|(a, b)| [a[0], a[1], b[0], b[1]]);
+    let collinear = (grid_point(2), grid_point(1), prop::array::uniform4(-3i32..=3))
+        .prop_map(|(p, d, k)| k.map(|k| p + d * k as f32));
+    let points = prop_oneof![6 => Just(0), 1 => Just(1), 1 => Just(2), 1 => Just(3)];
+    (prop_oneof![2 => general, 1 => collinear], points).prop_map(|(mut e, points)| {
+        if points & 1 != 0 {
+            e[1] = e[0];
+        }
+        if points & 2 != 0 {
+            e[3] = e[2];
+        }
+        e
+    })
+}
+
+/// Both orders and both directions of each segment give `want`, and the distance is zero
+/// exactly then.
+fn check_segments(e: [Vec3; 4], want: bool) -> Result<(), TestCaseError> {
+    let (a, b) = (Segment3::new(e[0], e[1]), Segment3::new(e[2], e[3]));
+    let flip = |s: Segment3| Segment3::new(s.end(), s.start());
+    for (x, y) in [(a, b), (flip(a), b), (a, flip(b)), (flip(a), flip(b))] {
+        prop_assert_eq!(x.overlaps(&y), want, "{:?} {:?}", x, y);
+        prop_assert_eq!(y.overlaps(&x), want, "{:?} {:?}", y, x);
+        prop_assert_eq!(x.distance(&y) == 0.0, want, "distance {} for {:?} {:?}", x.distance(&y), x, y);
+    }
+    Ok(())
+}
+
+/// A coordinate as an integer after scaling by `2^shift` (exactly: the tests only scale
+/// values that are multiples of `2^-shift`).
+fn int_scaled(v: Vec3, shift: i32) -> P {
+    let i = |x: f32| {
+        let y = f64::from(x) * 2f64.powi(shift);
+        assert_eq!(y, y.round(), "{x} is not a multiple of 2^-{shift}");
+        y as i128
+    };
+    [i(v.x), i(v.y), i(v.z)]
+}
+
+/// One `f32` step up from `x`, but at least `2^-23` (so that the result is a multiple of
+/// `2^-23` for `|x| < 2^5`): `x + ulp(x)` away from zero, `2^-23` at zero.
+fn step(x: f32, up: bool) -> f32 {
+    let ulp = if x == 0.0 { 2f32.powi(-23) } else { f32::from_bits(x.abs().to_bits() + 1) - x.abs() };
+    if up { x + ulp.max(2f32.powi(-23)) } else { x - ulp.max(2f32.powi(-23)) }
+}
+
+/// Segments through a common integer point `x`: `[x - i u, x + j u]` and `[x - k v, x + l v]`
+/// for integer directions `u`, `v` (maybe parallel: then the segments are collinear) and
+/// multipliers `0..=3`, so they meet at `x` (maybe at an end, or as points).
+fn crossing_pair() -> impl Strategy<Value = [Vec3; 4]> {
+    (grid_point(8), grid_point(3), grid_point(3), prop::array::uniform4(0i32..=3)).prop_map(|(x, u, v, m)| {
+        let m = m.map(|k| k as f32);
+        [x - u * m[0], x + u * m[1], x - v * m[2], x + v * m[3]]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    /// Segment against segment on the grid: the exact reference (the hull of the four
+    /// differences holds the origin), in both orders and directions.
+    #[test]
+    fn segment_segment_matches_the_exact_reference(e in grid_segment_pair()) {
+        let want = hulls_meet(&[int(e[0]), int(e[1])], &[int(e[2]), int(e[3])]);
+        check_segments(e, want)?;
+    }
+
+    /// Segments built to meet at an integer point meet, at every power-of-two scale;
+    /// with one coordinate of one end moved by one `f32` step (at least `2^-23`), the
+    /// answer is the exact one (on the coordinates times `2^23`, integers below `2^28`).
+    #[test]
+    fn constructed_crossings_and_one_step_off(
+        e in crossing_pair(), scale in prop::sample::select(vec![-100i32, -60, -20, 0, 20, 60, 100]),
+        end in 0..4usize, axis in 0..3usize, up in any::<bool>(),
+    ) {
+        let s = 2f32.powi(scale);
+        check_segments(e.map(|v| v * s), true)?;
+        let mut off = e;
+        off[end][axis] = step(off[end][axis], up);
+        let ints = off.map(|v| int_scaled(v, 23));
+        let want = hulls_meet(&ints[..2], &ints[2..]);
+        check_segments(off, want)?;
+        check_segments(off.map(|v| v * s), want)?;
+    }
+
+    /// Random `f32` segments against an `f64` reference, where it is clear: in general
+    /// position (a distance computed in `f64`), and exactly coplanar, in the plane `z = c`
+    /// or `x = y` (where the projection along `z` flattens them onto a line), by the signs
+    /// of the four orientations when none is within rounding of zero.
+    #[test]
+    fn segment_segment_against_an_f64_reference(e in prop::array::uniform4(point()), c in coord(), mode in 0..3) {
+        let e = match mode {
+            0 => e,
+            1 => e.map(|v| Vec3::new(v.x, v.y, c)),
+            _ => e.map(|v| Vec3::new(v.x, v.x, v.z)),
+        };
+        let (a, b) = (Segment3::new(e[0], e[1]), Segment3::new(e[2], e[3]));
+        let d = e.map(Vec3::as_dvec3);
+        let want_distance = segment_distance(d[0], d[1], d[2], d[3]);
+        let got = a.overlaps(&b);
+        prop_assert!(!got || want_distance < 1e-6, "overlapping, yet {} apart", want_distance);
+        if want_distance > 1e-6 {
+            prop_assert!(!got);
+            prop_assert!((f64::from(a.distance(&b)) - want_distance).abs() <= 1e-6, "{} against {}", a.distance(&b), want_distance);
+        }
+        if mode != 0 {
+            // In-plane coordinates: (x, y) for z = c, (x, z) for x = y.
+            let q = d.map(|v| if mode == 1 { (v.x, v.y) } else { (v.x, v.z) });
+            let orient = |a: (f64, f64), b: (f64, f64), c: (f64, f64)| (b.0 - a.0) * (c.1 - a.1) - (b.1 - a.1) * (c.0 - a.0);
+            let o = [orient(q[0], q[1], q[2]), orient(q[0], q[1], q[3]), orient(q[2], q[3], q[0]), orient(q[2], q[3], q[1])];
+            if o.iter().all(|x| x.abs() > 1e-9) {
+                let want = o[0] * o[1] < 0.0 && o[2] * o[3] < 0.0;
+                prop_assert_eq!(got, want, "{:?} {:?} {:?}", a, b, o);
+                prop_assert_eq!(a.distance(&b) == 0.0, want);
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
 // Against parry3d, with a clear margin.
 
 fn p3(v: Vec3) -> m3::Vector {
@@ -317,6 +450,9 @@ fn raybox_pair(a: &Shape, b: &Shape) -> Option<(bool, f32)> {
             let x = triangle(x)?;
             (x.overlaps(&seg(p, q)), x.distance(&seg(p, q)))
         }
+        (Shape::Seg(p, q), Shape::Seg(r, t)) => {
+            (seg(p, q).overlaps(&seg(r, t)), seg(p, q).distance(&seg(r, t)))
+        }
         (Shape::Seg(p, q), Shape::Box(b)) => (seg(p, q).overlaps(&b), seg(p, q).distance(&b)),
         (Shape::Seg(p, q), Shape::Turned(o, _)) => (seg(p, q).overlaps(&o), seg(p, q).distance(&o)),
         (Shape::Seg(p, q), Shape::Ball(s)) => (seg(p, q).overlaps(&s), seg(p, q).distance(&s)),
@@ -347,7 +483,7 @@ fn solid() -> impl Strategy<Value = Shape> {
     ]
 }
 fn pair() -> impl Strategy<Value = (Shape, Shape)> {
-    prop_oneof![(tri(), tri()), (tri(), seg()), (seg(), solid())]
+    prop_oneof![(tri(), tri()), (tri(), seg()), (seg(), solid()), (seg(), seg())]
 }
 
 proptest! {
@@ -514,4 +650,40 @@ fn the_grid_has_touching_and_coplanar_cases() {
         touching > 100 && coplanar_overlapping > 100 && apart > 300,
         "{touching} {coplanar_overlapping} {apart}"
     );
+}
+
+/// The segment strategies produce what they are for: meeting and apart pairs, collinear
+/// pairs of both kinds, and one-step-off pairs of both answers.
+#[test]
+fn the_segment_strategies_have_both_answers() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let mut runner = TestRunner::deterministic();
+    let (mut meet, mut collinear_meet, mut collinear_apart, mut apart) = (0, 0, 0, 0);
+    for _ in 0..3000 {
+        let e = grid_segment_pair().new_tree(&mut runner).unwrap().current();
+        let want = hulls_meet(&[int(e[0]), int(e[1])], &[int(e[2]), int(e[3])]);
+        let (u, v, w) = (e[1] - e[0], e[2] - e[0], e[3] - e[0]);
+        let collinear = u != Vec3::ZERO && u.cross(v) == Vec3::ZERO && u.cross(w) == Vec3::ZERO;
+        match (want, collinear) {
+            (true, true) => collinear_meet += 1,
+            (true, false) => meet += 1,
+            (false, true) => collinear_apart += 1,
+            (false, false) => apart += 1,
+        }
+    }
+    assert!(
+        meet > 300 && collinear_meet > 300 && collinear_apart > 100 && apart > 1000,
+        "{meet} {collinear_meet} {collinear_apart} {apart}"
+    );
+    let (mut still, mut off) = (0, 0);
+    for i in 0..2000 {
+        let e = crossing_pair().new_tree(&mut runner).unwrap().current();
+        let (end, axis, up) = (i % 4, (i / 4) % 3, (i / 12) % 2 == 0);
+        let mut moved = e;
+        moved[end][axis] = step(moved[end][axis], up);
+        let ints = moved.map(|v| int_scaled(v, 23));
+        if hulls_meet(&ints[..2], &ints[2..]) { still += 1 } else { off += 1 }
+    }
+    assert!(still > 300 && off > 1000, "{still} still meet, {off} apart");
 }

@@ -3,7 +3,9 @@
 
 use glam::{Quat, Vec2, Vec3};
 use proptest::prelude::*;
-use raybox::{Aabb2, Aabb3, Capsule2, Capsule3, Circle, Obb2, Obb3, Segment2, Segment3, Sphere};
+use raybox::{
+    Aabb2, Aabb3, Capsule2, Capsule3, Circle, Obb2, Obb3, Plane, Segment2, Segment3, Sphere, Triangle3,
+};
 
 pub fn coord() -> impl Strategy<Value = f32> {
     -2.0f32..2.0
@@ -108,5 +110,37 @@ impl Translate<Vec2> for Segment2 {
 impl Translate<Vec3> for Segment3 {
     fn moved(&self, v: Vec3) -> Self {
         Segment3::new(self.start() + v, self.end() + v)
+    }
+}
+
+pub fn triangle3s() -> impl Strategy<Value = Triangle3> {
+    (point3(), point3(), point3())
+        .prop_filter("non-degenerate", |(a, b, c)| (*b - *a).cross(*c - *a).length() > 1e-2)
+        .prop_map(|(a, b, c)| Triangle3::new(a, b, c))
+}
+impl Translate<Vec3> for Triangle3 {
+    fn moved(&self, v: Vec3) -> Self {
+        let [a, b, c] = self.vertices();
+        Triangle3::new(a + v, b + v, c + v)
+    }
+}
+
+/// Planes through the strategies' region: generic normals of length 0.1 to 3.5, and
+/// a quarter of the time a coordinate axis scaled by 1/2, 1 or 3 (so that box faces lie
+/// exactly parallel to the plane).
+pub fn plane3s() -> impl Strategy<Value = Plane> {
+    let generic = point3().prop_filter("a normal", |n| n.length() > 0.1);
+    let axis = (0..3usize, prop::sample::select(vec![0.5f32, -1.0, 1.0, 3.0])).prop_map(|(k, s)| {
+        let mut n = Vec3::ZERO;
+        n[k] = s;
+        n
+    });
+    (point3(), prop_oneof![3 => generic, 1 => axis]).prop_map(|(p, n)| Plane::from_point_normal(p, n))
+}
+/// Moving a plane by `v`: `n·(x - v) = offset`, the offset rounded to `f32`.
+impl Translate<Vec3> for Plane {
+    fn moved(&self, v: Vec3) -> Self {
+        let offset = f64::from(self.offset()) + self.normal().as_dvec3().dot(v.as_dvec3());
+        Plane::new(self.normal(), offset as f32)
     }
 }

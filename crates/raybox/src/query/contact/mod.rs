@@ -10,7 +10,8 @@
 //!   the normal, so it is within `depth / 2` of both shapes (inside both when neither is
 //!   thinner than the depth). Ball pairs give one point; box pairs give a manifold found
 //!   by reference-face clipping (up to 2 points in 2D, up to 4 in 3D), or one point for
-//!   an edge–edge contact in 3D.
+//!   an edge–edge contact in 3D; a shape against a plane gives a point for each vertex
+//!   past the plane (the deepest four), and a ball its deepest point.
 //! - `None` when the shapes are apart; `Some` exactly when [`crate::Overlaps`] says they
 //!   overlap (the same separating-axis arithmetic decides both).
 //! - The reverse pair flips the normal and keeps the points.
@@ -27,6 +28,7 @@ mod capsule_capsule;
 mod capsule_segment;
 mod obb_capsule;
 mod obb_obb;
+mod plane;
 mod plane_capsule;
 pub(crate) mod rounded;
 mod sphere_aabb;

@@ -3,7 +3,9 @@
 //!
 //! Every pair runs the GJK distance algorithm of `gjk.rs` on the shapes' convex cores (a
 //! ball is a point core with a radius, a capsule a segment core with a radius), in `f64`;
-//! two segment cores go to the exact segment kernel of `segment_segment.rs` instead.
+//! two segment cores go to the exact segment kernel of `segment_segment.rs` instead, and
+//! planes (`plane.rs`, `plane_capsule.rs`) have closed forms: the shape's least signed
+//! distance to the plane.
 //!
 //! **Conventions.** Shapes are solid: overlapping shapes are at distance zero, and their
 //! two "closest points" are then one common point. For the pairs that have an exact
@@ -21,6 +23,7 @@ mod gjk;
 mod obb_capsule;
 mod obb_obb;
 mod obb_segment;
+mod plane;
 mod plane_capsule;
 mod segment_segment;
 mod sphere_aabb;

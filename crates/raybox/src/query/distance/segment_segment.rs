@@ -12,6 +12,9 @@
 //! - **In 3D**: the clamped closest points of the two lines (Ericson, *Real-Time Collision
 //!   Detection*, 5.1.9).
 //!
+//! `Segment3`'s `Distance` takes its zero from the exact overlap test of
+//! `overlap/segment_segment.rs` (coplanarity by an exact `orient3d`, then the planar test).
+//!
 //! The kernel puts the two segments in a fixed order (a total order on their coordinates)
 //! before computing, so that swapping the arguments swaps the results to the bit.
 //!
@@ -25,7 +28,7 @@ use core::cmp::Ordering;
 use super::gjk::Closest;
 use super::{d2, d3, f2, f3};
 use crate::query::closest::{closest_point_on_segment, closest_points_segment_segment};
-use crate::{Distance, Segment2, Segment3};
+use crate::{Distance, Overlaps, Segment2, Segment3};
 use glam::{DVec3, Vec2, Vec3};
 
 /// A segment `(start, end)` in `f64`.
@@ -247,7 +250,36 @@ macro_rules! segment_distance {
 }
 
 segment_distance!(Segment2, Vec2, d2, f2);
-segment_distance!(Segment3, Vec3, d3, f3);
+
+/// The kernel on two 3D segments.
+fn segment3_closest(a: &Segment3, b: &Segment3) -> Closest {
+    segment_segment_closest((d3(a.start()), d3(a.end())), (d3(b.start()), d3(b.end())))
+}
+
+/// In 3D the kernel's clamped closest points round, so the exact overlap test of
+/// `overlap/segment_segment.rs` decides the zero instead: crossing segments are at distance
+/// zero even when the rounded closest points are a hair apart, and segments that miss by
+/// one `f32` step are never at distance zero.
+impl Distance<Segment3> for Segment3 {
+    type Point = Vec3;
+
+    fn distance(&self, other: &Segment3) -> f32 {
+        if self.overlaps(other) {
+            return 0.0;
+        }
+        (segment3_closest(self, other).distance as f32).max(f32::MIN_POSITIVE)
+    }
+
+    fn closest_points(&self, other: &Segment3) -> (Vec3, Vec3) {
+        let c = segment3_closest(self, other);
+        if c.distance > 0.0 && self.overlaps(other) {
+            // They meet; the rounded points are a hair apart: one point between them.
+            let m = f3((c.on_a + c.on_b) * 0.5);
+            return (m, m);
+        }
+        (f3(c.on_a), f3(c.on_b))
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -333,6 +365,21 @@ mod tests {
         assert_eq!((cd.distance, dc.distance), (0.0, 0.0));
         assert_eq!((cd.on_a, cd.on_b), (dc.on_b, dc.on_a));
         assert!(cd.on_a.distance(closest_point_on_segment(cd.on_a, d.0, d.1)) < 1e-12);
+    }
+
+    /// Segments crossing at `(6, 4, -3) / 7`: the clamped closest points of the two lines
+    /// round to `3.7e-16` apart, but the exact test says they meet, and so does the
+    /// distance. One step off, they are apart.
+    #[test]
+    fn crossing_at_a_point_that_is_not_an_f64() {
+        let a = Segment3::new(Vec3::new(2.0, 0.0, -1.0), Vec3::new(0.0, 1.0, 0.0));
+        let b = Segment3::new(Vec3::new(0.0, -2.0, 3.0), Vec3::new(1.0, 1.0, -1.0));
+        assert!(segment3_closest(&a, &b).distance > 0.0, "the rounding this test is about");
+        assert_eq!((a.distance(&b), b.distance(&a)), (0.0, 0.0));
+        let (p, q) = a.closest_points(&b);
+        assert!(p == q && (p - Vec3::new(6.0, 4.0, -3.0) / 7.0).length() < 1e-6, "{p} {q}");
+        let off = Segment3::new(b.start(), Vec3::new(1.0, 1.0, f32::from_bits((-1.0f32).to_bits() + 1)));
+        assert!(!a.overlaps(&off) && a.distance(&off) > 0.0 && a.distance(&off) < 1e-6);
     }
 
     #[test]

@@ -4,12 +4,13 @@
 //! distances, it does so in `f64` on squared values, so that a touching pair given by
 //! `f32` inputs is decided exactly.
 //!
-//! Triangle against triangle, triangle against segment and box against segment go
-//! further: every decision is the sign of a determinant of the `f32` coordinates, computed
-//! exactly (Shewchuk's predicates, `orient.rs`), so their answers are the exact ones for
-//! any finite inputs. Capsule against triangle uses both: squared distances from the core
-//! segment's ends to the triangle and from the segment to its edges, then the exact
-//! segment–triangle test for a segment through the face (exact outright for a zero radius).
+//! Triangle against triangle, triangle against segment, box against segment and segment
+//! against segment go further: every decision is the sign of a determinant of the `f32`
+//! coordinates, computed exactly (Shewchuk's predicates, `orient.rs`), so their answers are
+//! the exact ones for any finite inputs; plane against plane compares exact products.
+//! Capsule against triangle uses both: squared distances from the core segment's ends to
+//! the triangle and from the segment to its edges, then the exact segment–triangle test for
+//! a segment through the face (exact outright for a zero radius).
 
 mod aabb_aabb;
 mod aabb_capsule;
@@ -25,6 +26,7 @@ mod obb_triangle;
 mod orient;
 mod plane;
 mod plane_capsule;
+mod plane_plane;
 mod segment_segment;
 mod sphere_aabb;
 mod sphere_capsule;
@@ -40,6 +42,7 @@ pub use plane::Side;
 
 pub(crate) use aabb_obb::{aabb_centre_half2, aabb_centre_half3};
 pub(crate) use aabb_triangle::box_triangle_separated;
+pub(crate) use plane::PlaneBox;
 pub(crate) use plane_capsule::end_distances;
 pub(crate) use sphere_obb::{ball_in_obb2_frame, ball_in_obb3_frame};
 

@@ -9,8 +9,9 @@
 //! 5.2.2–5.2.3). Everything is evaluated in `f64`; for balls the comparison is done on
 //! squares, so `|n|` needs no square root.
 
-use glam::Vec3;
+use glam::{DVec3, Vec3};
 
+use crate::query::distance::sum_sign;
 use crate::query::{PlaneSide, reverse_overlaps};
 use crate::{Aabb3, Obb3, Overlaps, Plane, Segment3, Sphere, Triangle3};
 
@@ -77,20 +78,91 @@ impl PlaneSide for Sphere {
     }
 }
 
+/// A box seen from a plane `n·x = offset` (`n` as given, not unit), in `f64`: its centre
+/// `c`, unit axes `aₖ` and half extents `hₖ`, the centre's value `s = n·c - offset`, and
+/// `dn[k] = hₖ (n·aₖ)`, so that the corner `c + Σ σₖ hₖ aₖ` (`σₖ = ±1`) has the value
+/// `s + Σ σₖ dn[k]` and the box spans `[s - r, s + r]` with `r = Σ |dn[k]|` (Ericson,
+/// *Real-Time Collision Detection*, 5.2.3). The overlap test, the contact and the distance
+/// all read these same numbers, so they agree on which boxes touch the plane.
+pub(crate) struct PlaneBox {
+    pub c: DVec3,
+    pub axes: [DVec3; 3],
+    pub h: [f64; 3],
+    pub s: f64,
+    pub dn: [f64; 3],
+    /// The plane's normal, as given.
+    pub n: DVec3,
+}
+
+impl PlaneBox {
+    /// An axis-aligned box, from its corners: the centre `(min + max) / 2` and half
+    /// extents `(max - min) / 2` in `f64` (`f32`'s `center()` rounds).
+    pub(crate) fn aabb(plane: &Plane, b: &Aabb3) -> Self {
+        let (min, max) = (b.min().as_dvec3(), b.max().as_dvec3());
+        let (c, h) = ((min + max) * 0.5, (max - min) * 0.5);
+        let n = plane.normal().as_dvec3();
+        Self {
+            c,
+            axes: [DVec3::X, DVec3::Y, DVec3::Z],
+            h: h.to_array(),
+            s: plane.eval(c),
+            dn: (h * n).to_array(),
+            n,
+        }
+    }
+
+    /// An oriented box (`n·aₖ` rounded in `f64`).
+    pub(crate) fn obb(plane: &Plane, b: &Obb3) -> Self {
+        let n = plane.normal().as_dvec3();
+        let axes = b.axes().map(Vec3::as_dvec3);
+        let h = b.half_extents().as_dvec3().to_array();
+        Self {
+            c: b.center().as_dvec3(),
+            axes,
+            h,
+            s: plane.eval(b.center().as_dvec3()),
+            dn: core::array::from_fn(|k| h[k] * axes[k].dot(n)),
+            n,
+        }
+    }
+
+    /// The exact signs of `n·aₖ`: zero exactly when the box's faces across axis `k` are
+    /// perpendicular to the plane. (Each `n·aₖ` is a sum of three products of `f32`
+    /// values, exact in `f64`; `sum_sign` adds them without rounding where it matters.)
+    pub(crate) fn facing(&self) -> [f64; 3] {
+        let n = self.n;
+        self.axes.map(|a| sum_sign([a.x * n.x, a.y * n.y, a.z * n.z]))
+    }
+
+    /// The projected radius `r = Σ |dn[k]|`.
+    pub(crate) fn radius(&self) -> f64 {
+        self.dn[0].abs() + self.dn[1].abs() + self.dn[2].abs()
+    }
+
+    /// The point `c + Σ σₖ hₖ aₖ` (a corner when every `σₖ = ±1`, the middle of an edge or
+    /// a face when some are zero) and its value `s + Σ σₖ dn[k]`.
+    pub(crate) fn point(&self, sigma: [f64; 3]) -> (DVec3, f64) {
+        let mut p = self.c;
+        let mut value = self.s;
+        for (((a, h), dn), sigma) in self.axes.iter().zip(self.h).zip(self.dn).zip(sigma) {
+            p += *a * (sigma * h);
+            value += sigma * dn;
+        }
+        (p, value)
+    }
+}
+
 impl PlaneSide for Aabb3 {
     fn plane_side(&self, plane: &Plane) -> Side {
-        let (min, max) = (self.min().as_dvec3(), self.max().as_dvec3());
-        let n = plane.normal().as_dvec3();
-        Side::of(plane.eval((min + max) * 0.5), ((max - min) * 0.5).dot(n.abs()))
+        let b = PlaneBox::aabb(plane, self);
+        Side::of(b.s, b.radius())
     }
 }
 
 impl PlaneSide for Obb3 {
     fn plane_side(&self, plane: &Plane) -> Side {
-        let n = plane.normal().as_dvec3();
-        let h = self.half_extents().as_dvec3().to_array();
-        let r: f64 = self.axes().iter().zip(h).map(|(a, h)| h * a.as_dvec3().dot(n).abs()).sum();
-        Side::of(plane.eval(self.center().as_dvec3()), r)
+        let b = PlaneBox::obb(plane, self);
+        Side::of(b.s, b.radius())
     }
 }
 

@@ -24,7 +24,8 @@
 
 use glam::Vec3;
 
-use super::orient::{normal_signs, orient3d, project, segment_meets_triangle_2d, segments_meet_2d};
+use super::orient::{normal_signs, orient3d, project, segment_meets_triangle_2d};
+use super::segment_segment::segments_meet_3d;
 use super::triangle_segment::triangle_segment_meet;
 use crate::{Overlaps, Triangle3};
 
@@ -129,16 +130,6 @@ fn coplanar_triangles_overlap(t1: [Vec3; 3], n1: [f64; 3], t2: [Vec3; 3]) -> boo
     // it, as no edges cross).
     (0..3).any(|i| segment_meets_triangle_2d(a[i], a[(i + 1) % 3], b))
         || super::orient::point_in_triangle_2d(b[0], a)
-}
-
-/// Whether the closed segments `[p1, q1]` and `[p2, q2]` (either may be a point) meet in 3D.
-///
-/// They can only meet if their four ends are coplanar. Four coplanar points lie in a plane
-/// (or a line) onto which some coordinate projection is one to one, so the segments then
-/// meet exactly when their projections meet in all three coordinate planes.
-pub(crate) fn segments_meet_3d(p1: Vec3, q1: Vec3, p2: Vec3, q2: Vec3) -> bool {
-    orient3d(p1, q1, p2, q2) == 0.0
-        && (0..3).all(|k| segments_meet_2d(project(p1, k), project(q1, k), project(p2, k), project(q2, k)))
 }
 
 impl Overlaps<Triangle3> for Triangle3 {
