@@ -35,6 +35,7 @@ mod sphere_obb;
 mod sphere_sphere;
 mod triangle;
 mod triangle_capsule;
+mod triangle_triangle;
 
 macro_rules! contact_types {
     ($Contact:ident, $Points:ident, $V:ident, $N:literal, $dim:literal, $vec:literal, $example:literal) => {
