@@ -203,7 +203,7 @@ fn overlapping_contact(a32: [Vec3; 3], b32: [Vec3; 3]) -> Contact3 {
         Axis::FaceA => face_points(a, na, n, b, true),
         Axis::FaceB => face_points(b, nb, -n, a, true),
         Axis::Edge => {
-            let tol = SUPPORT_TOL * a.iter().chain(&b).map(|x| x.abs().max_element()).fold(0.0, f64::max);
+            let tol = SUPPORT_TOL * size(&a, &b);
             let (pa, pb) = closest_points_segment_segment(support(a, n, tol), support(b, -n, tol));
             let mut one = Polygon::EMPTY;
             one.push((pa + pb) / 2.0);
@@ -250,8 +250,11 @@ fn face_points(r: [DVec3; 3], r_normal: DVec3, nr: DVec3, inc: [DVec3; 3], behin
         let out = (q - p).cross(unit);
         poly = clip(&poly, |x| (x - p).dot(out));
     }
+    // Corners that clipping repeated (a corner of `inc` on a side plane, kept and then
+    // met again as a crossing) count once.
+    let tol = SUPPORT_TOL * size(&r, &inc);
     if !behind {
-        return reduced(&poly, |_| 0.0, nr);
+        return reduced(&distinct(&poly, tol), |_| 0.0, nr);
     }
     let h = r.iter().map(|x| x.dot(nr)).fold(f64::NEG_INFINITY, f64::max);
     let sep = |x: DVec3| x.dot(nr) - h;
@@ -259,7 +262,24 @@ fn face_points(r: [DVec3; 3], r_normal: DVec3, nr: DVec3, inc: [DVec3; 3], behin
     let mut mid = Polygon::EMPTY;
     poly.as_slice().iter().for_each(|&x| mid.push(x - nr * (sep(x) / 2.0)));
     // The depth of a midpoint is half its corner's; the reduction ranks by it.
-    reduced(&mid, sep, nr)
+    reduced(&distinct(&mid, tol), sep, nr)
+}
+
+/// `poly` without corners within `tol` (in each coordinate) of an earlier one.
+fn distinct(poly: &Polygon, tol: f64) -> Polygon {
+    let mut out = Polygon::EMPTY;
+    for &x in poly.as_slice() {
+        if !out.as_slice().iter().any(|y| (x - *y).abs().max_element() <= tol) {
+            out.push(x);
+        }
+    }
+    out
+}
+
+/// The largest coordinate of two triangles (relative to their common middle), in
+/// magnitude: the scale of the rounding of their projections.
+fn size(a: &[DVec3; 3], b: &[DVec3; 3]) -> f64 {
+    a.iter().chain(b).map(|x| x.abs().max_element()).fold(0.0, f64::max)
 }
 
 /// At most 4 of `poly`'s corners: all of them, or the deepest (least `sep`), the one
@@ -405,6 +425,14 @@ mod tests {
         assert_eq!((c.normal, c.depth), (Vec3::Z, 0.1));
         assert_eq!(c.points.len(), 1);
         assert!(close(c.points[0], Vec3::new(0.0, 0.0, -0.05)), "{c:?}");
+        // Tilted planes, the same crossing: only the cross product of the edges is z (the
+        // in-plane normals of the crossing edges are not).
+        let tilted_a = tri([-2.0, 0.0, 0.0], [2.0, 0.0, 0.0], [0.0, 1.0, -2.0]);
+        let tilted_b = tri([0.0, -2.0, -0.1], [0.0, 2.0, -0.1], [1.0, 0.0, 2.0]);
+        let c = contact(&tilted_a, &tilted_b).unwrap();
+        assert_eq!((c.normal, c.depth), (Vec3::Z, 0.1));
+        assert_eq!(c.points.len(), 1);
+        assert!(close(c.points[0], Vec3::new(0.0, 0.0, -0.05)), "{c:?}");
         // Turned about z, the same crossing: the common normal is still z.
         let q = glam::Quat::from_rotation_z(0.7);
         let (ra, rb) = (a.vertices().map(|v| q * v), b.vertices().map(|v| q * v));
@@ -431,6 +459,27 @@ mod tests {
         // b's vertex order reversed: the same answer.
         let b_rev = tri([1.0, 1.0, 0.0], [1.0, 5.0, 0.0], [5.0, 1.0, 0.0]);
         assert_eq!(contact(&a, &b_rev).map(|c| (c.normal, c.depth)), Some((Vec3::Z, 0.0)));
+        // In the tilted plane 7x + 11y + 13z = 1001, where the f64 projections on the unit
+        // normal round (the separating-axis arithmetic alone gave a depth of 3.6e-15): still
+        // exactly zero, with points on both triangles.
+        let ta = tri([14.0, 10.0, 61.0], [-31.0, -37.0, 125.0], [50.0, 6.0, 45.0]);
+        let tb = tri([-10.0, -9.0, 90.0], [-1.0, 42.0, 42.0], [58.0, -18.0, 61.0]);
+        let c = contact(&ta, &tb).unwrap();
+        assert_eq!(c.depth, 0.0, "{c:?}");
+        assert!(close(c.normal.abs(), Vec3::new(7.0, 11.0, 13.0).normalize()), "{c:?}");
+        assert!(!c.points.is_empty() && c.points.len() <= 4, "{c:?}");
+        for p in &c.points {
+            assert!(ta.distance_to_point(*p) < 1e-4 && tb.distance_to_point(*p) < 1e-4, "{c:?}");
+        }
+        // In the plane 2x + 3y + 5z = 30: b inside a, on two of its edges, gives its 3
+        // corners (each once, though clipping meets the two on a's edges twice). (`b`
+        // comes first in the fixed order: the normal is its own, reversed.)
+        let ta = tri([15.0, 0.0, 0.0], [0.0, 10.0, 0.0], [0.0, 0.0, 6.0]);
+        let tb = tri([5.0, 5.0, 1.0], [10.0, 0.0, 2.0], [0.0, 5.0, 3.0]);
+        let c = contact(&ta, &tb).unwrap();
+        assert_eq!(c.depth, 0.0, "{c:?}");
+        assert!(close(c.normal, -tb.unit_normal()), "{c:?}");
+        assert!(same_points(&c.points, &tb.vertices()), "{c:?}");
         // A hexagon of overlap (a star of David) is reduced to 4 of its 6 corners.
         let up = tri([0.0, 0.0, 5.0], [6.0, 0.0, 5.0], [3.0, 6.0, 5.0]);
         let down = tri([0.0, 4.0, 5.0], [3.0, -2.0, 5.0], [6.0, 4.0, 5.0]);
