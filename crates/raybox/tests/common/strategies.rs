@@ -3,7 +3,7 @@
 
 use glam::{Quat, Vec2, Vec3};
 use proptest::prelude::*;
-use raybox::{Aabb2, Aabb3, Capsule2, Capsule3, Circle, Obb2, Obb3, Segment2, Segment3, Sphere};
+use raybox::{Aabb2, Aabb3, Capsule2, Capsule3, Circle, Obb2, Obb3, Segment2, Segment3, Sphere, Triangle3};
 
 pub fn coord() -> impl Strategy<Value = f32> {
     -2.0f32..2.0
@@ -108,5 +108,11 @@ impl Translate<Vec2> for Segment2 {
 impl Translate<Vec3> for Segment3 {
     fn moved(&self, v: Vec3) -> Self {
         Segment3::new(self.start() + v, self.end() + v)
+    }
+}
+impl Translate<Vec3> for Triangle3 {
+    fn moved(&self, v: Vec3) -> Self {
+        let [a, b, c] = self.vertices();
+        Triangle3::new(a + v, b + v, c + v)
     }
 }
