@@ -8,9 +8,9 @@
 //! - `depth >= 0` is that minimum translation distance (zero when the shapes only touch).
 //! - `points` are where the shapes touch: each lies midway between the two surfaces along
 //!   the normal, so it is within `depth / 2` of both shapes (inside both when neither is
-//!   thinner than the depth). Ball pairs give one point; box pairs give a manifold found
-//!   by reference-face clipping (up to 2 points in 2D, up to 4 in 3D), or one point for
-//!   an edge–edge contact in 3D.
+//!   thinner than the depth). Ball pairs give one point; box pairs and triangle pairs give
+//!   a manifold found by reference-face clipping (up to 2 points in 2D, up to 4 in 3D), or
+//!   one point for an edge–edge contact in 3D.
 //! - `None` when the shapes are apart; `Some` exactly when [`crate::Overlaps`] says they
 //!   overlap (the same separating-axis arithmetic decides both).
 //! - The reverse pair flips the normal and keeps the points.
