@@ -297,7 +297,7 @@ fn triangle_triangle_contact_3d() {
     };
     let separates = |a: &Triangle3, b: &Triangle3, v: Vec3| moved(b, v).is_none_or(|m| !a.overlaps(&m));
     for _ in 0..cases {
-        let mut tri = |rng: &mut Rng| loop {
+        let tri = |rng: &mut Rng| loop {
             let c = rng.v3(0.25);
             if let Ok(t) = Triangle3::try_new(c + rng.v3(1.5), c + rng.v3(1.5), c + rng.v3(1.5)) {
                 break t;

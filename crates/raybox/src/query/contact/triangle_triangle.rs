@@ -164,7 +164,7 @@ fn overlapping_contact(a32: [Vec3; 3], b32: [Vec3; 3]) -> Contact3 {
     let mut edge: Option<(f64, DVec3, Axis)> = None;
     let mut consider = |l: DVec3, floor: f64, axis: Axis| {
         let len = l.length();
-        if !(len > floor) {
+        if len <= floor {
             return; // zero, or two edges too nearly parallel to tell their normal
         }
         let u = l / len;
