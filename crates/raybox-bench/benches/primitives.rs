@@ -1,5 +1,5 @@
 //! Every ray and overlap query of raybox's core beside parry's equivalent (segments and
-//! triangle pairs included), one criterion
+//! triangle pairs included), and the triangle–triangle contact, one criterion
 //! group per query (`raybox` and `parry` in the same group, so one run gives the ratio).
 //!
 //! Before timing, each group checks its inputs: between 30% and 70% must hit, and parry's
@@ -28,7 +28,7 @@ mod cycle;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use parry2d::bounding_volume::BoundingVolume as _;
 use parry3d::bounding_volume::BoundingVolume as _;
-use raybox::{Overlaps, RayCast};
+use raybox::{Contact, Overlaps, RayCast};
 use raybox_bench::peers::{self, PeerRay, Placed2, Placed3, ToParry};
 use raybox_bench::{N_INPUTS, assert_balanced, sets};
 
@@ -237,6 +237,28 @@ fn overlaps_3d(c: &mut Criterion) {
     );
 }
 
+/// Contacts: raybox's `contact` against parry's `query::contact` (prediction 0). Besides
+/// the checks of [`duel`], the depths must agree where both find a contact.
+fn contacts_3d(c: &mut Criterion) {
+    let name = "contact Triangle3-Triangle3";
+    let inputs = sets::triangle_triangle();
+    let peer = peer_inputs(&inputs);
+    let theirs = |(a, b): &(Placed3<parry3d::shape::Triangle>, Placed3<parry3d::shape::Triangle>)| {
+        parry3d::query::contact(&a.pose, &a.shape, &b.pose, &b.shape, 0.0).expect("supported pair")
+    };
+    let depths_agree = inputs
+        .iter()
+        .zip(&peer)
+        .filter(|&((a, b), p)| match (a.contact(b), theirs(p)) {
+            (Some(k), Some(t)) => (k.depth + t.dist).abs() <= 1e-4 * (1.0 + k.depth),
+            (k, t) => k.is_none() && t.is_none(),
+        })
+        .count();
+    println!("check {name}: parry's depth agrees on {depths_agree}/{N_INPUTS}");
+    assert!(N_INPUTS - depths_agree <= MAX_DISAGREEMENTS, "{name}: parry's depth disagrees");
+    duel(c, name, &inputs, |(a, b)| a.contact(b), &peer, theirs);
+}
+
 fn config() -> Criterion {
     Criterion::default().sample_size(30)
 }
@@ -244,6 +266,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = primitives;
     config = config();
-    targets = rays, overlaps_2d, overlaps_3d
+    targets = rays, overlaps_2d, overlaps_3d, contacts_3d
 }
 criterion_main!(primitives);

@@ -69,11 +69,11 @@
 //! - **Contacts** ([`Contact::contact`]): `None` exactly when the shapes do not overlap;
 //!   otherwise the unit `normal` points from the first shape to the second and `depth >= 0`
 //!   is the minimum translation distance (moving the second shape by `normal * depth`
-//!   leaves them touching; touching shapes have depth zero). Box pairs give a manifold of
-//!   up to 2 (2D) or 4 (3D) points by reference-face clipping, a shape against a
-//!   (two-sided) plane a point for each vertex past it, up to 4; every point lies midway
-//!   between the surfaces, within `depth / 2` of both shapes. The reverse pair flips the
-//!   normal.
+//!   leaves them touching; touching shapes have depth zero). Box pairs and triangle pairs
+//!   give a manifold of up to 2 (2D) or 4 (3D) points by reference-face clipping, a shape
+//!   against a (two-sided) plane a point for each vertex past it, up to 4; every point lies
+//!   midway between the surfaces, within `depth / 2` of both shapes. The reverse pair flips
+//!   the normal.
 //! - **Distances** ([`Distance`]): zero when the shapes overlap (exactly when
 //!   [`Overlaps`] says so, for the pairs that have it), with a closest point on each
 //!   shape (one common point when they overlap); symmetric.
@@ -99,7 +99,7 @@
 //! | [`Capsule3`] | ✓ | `Capsule3`, `Sphere`, `Aabb3`, `Obb3`, `Segment3`, `Triangle3`, `Plane` | the same | the same | `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Segment3`, `Triangle3`, `Plane` | ✓ / ✓ |
 //! | [`Segment3`] | | `Segment3`, `Capsule3`, `Triangle3`, `Aabb3`, `Obb3`, `Sphere`, `Plane` | `Capsule3` | `Segment3`, `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Triangle3`, `Plane` | | ✓ / ✓ |
 //! | [`Plane`] | ✓ (two-sided; [`Plane::ray_intersection`] tells parallel and coplanar rays apart) | `Aabb3`, `Obb3`, `Sphere`, `Triangle3`, `Capsule3`, `Segment3`, `Plane`; [`Plane::side`] | `Capsule3`, `Sphere`, `Aabb3`, `Obb3`, `Triangle3` | `Capsule3`, `Sphere`, `Aabb3`, `Obb3`, `Triangle3`, `Segment3` | | ✓ / ✓ |
-//! | [`Triangle3`] | ✓ (watertight; [`Triangle3::ray_intersection`] gives barycentrics) | `Aabb3`, `Obb3`, `Sphere`, `Plane`, `Capsule3`, `Triangle3`, `Segment3` | `Capsule3`, `Sphere`, `Aabb3`, `Obb3`, `Plane` | `Capsule3`, `Triangle3`, `Segment3`, `Sphere`, `Aabb3`, `Obb3`, `Plane` | | ✓ / ✓ |
+//! | [`Triangle3`] | ✓ (watertight; [`Triangle3::ray_intersection`] gives barycentrics) | `Aabb3`, `Obb3`, `Sphere`, `Plane`, `Capsule3`, `Triangle3`, `Segment3` | `Capsule3`, `Sphere`, `Aabb3`, `Obb3`, `Plane`, `Triangle3` | `Capsule3`, `Triangle3`, `Segment3`, `Sphere`, `Aabb3`, `Obb3`, `Plane` | | ✓ / ✓ |
 //!
 //! Every pair works in both orders (a sweep only with the moving shape first: planes,
 //! triangles and segments are static).

@@ -9,12 +9,16 @@
 //!   `overlaps`; the reverse pair flips the normal; moving the second shape by
 //!   `normal * (depth + ε)` separates the pair and by `normal * (depth - ε)` does not;
 //!   every contact point lies within `depth / 2` of both shapes.
+//! - triangle against triangle, on random, nearly coplanar and nearly touching pairs at
+//!   several scales and distances from the origin: besides the above, the depth is the
+//!   least push over sampled directions (no direction's projections overlap less), and the
+//!   contact points lie in the two triangles' bounding boxes.
 
 mod common;
 
 use common::strategies::*;
 use common::{Case, Report, expected, f32_array, f32_of, load};
-use glam::{Quat, Vec2, Vec3};
+use glam::{DVec3, Quat, Vec2, Vec3};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use raybox::{
@@ -303,6 +307,8 @@ proptest! {
         check_contact(&p, &s)?; check_contact(&s, &p)?; check_contact(&p, &b)?; check_contact(&b, &p)?;
         check_contact(&p, &o)?; check_contact(&o, &p)?; check_contact(&p, &t)?; check_contact(&t, &p)?;
     }
+    #[test]
+    fn triangle_triangle(t in triangles(), u in triangles()) { check_contact(&t, &u)?; }
 }
 
 fn triangles() -> impl Strategy<Value = Triangle3> {
@@ -505,4 +511,202 @@ fn aabb_whose_f32_centre_rounds_against_an_obb() {
     let aabb2 = Aabb2::new(Vec2::new(1e10, 0.0), Vec2::new(1e10 + 1024.0, 1.0));
     let obb2 = Obb2::new(Vec2::new(1e10 + 2048.0, 0.5), Vec2::splat(600.0), 0.0);
     assert!(!aabb2.overlaps(&obb2) && aabb2.contact(&obb2).is_none());
+}
+
+// ---------------------------------------------------------------------------------------
+// Triangle against triangle
+// ---------------------------------------------------------------------------------------
+
+/// How far `b` must move along `d` or `-d` (unit) to leave `a`'s projection on `d`, in
+/// `f64`: the overlap of the two projections (negative when `d` separates them).
+fn projection_overlap(a: &Triangle3, b: &Triangle3, d: DVec3) -> f64 {
+    let extent = |t: &Triangle3| {
+        t.vertices()
+            .iter()
+            .map(|v| v.as_dvec3().dot(d))
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| (lo.min(x), hi.max(x)))
+    };
+    let ((a_lo, a_hi), (b_lo, b_hi)) = (extent(a), extent(b));
+    (a_hi - b_lo).min(b_hi - a_lo)
+}
+
+/// The largest coordinate of the pair, in magnitude: the scale of its rounding.
+fn coordinate_scale(a: &Triangle3, b: &Triangle3) -> f32 {
+    a.vertices().iter().chain(&b.vertices()).map(|v| v.abs().max_element()).fold(0.0, f32::max)
+}
+
+/// `b` moved by `v`, or `None` when the move rounds it to a degenerate triangle.
+fn moved(b: &Triangle3, v: Vec3) -> Option<Triangle3> {
+    let [p, q, r] = b.vertices();
+    Triangle3::try_new(p + v, q + v, r + v).ok()
+}
+
+/// A unit direction from three numbers in `[-1, 1]` (`None` when too short to normalise).
+fn unit(x: [f32; 3]) -> Option<DVec3> {
+    let d = Vec3::from(x).as_dvec3();
+    (d.length() > 0.1).then(|| d.normalize())
+}
+
+/// Every property of the contact of a triangle pair. `dirs`: random directions for the
+/// minimality check, and small random tilts of the normal.
+fn check_triangle_pair(a: &Triangle3, b: &Triangle3, dirs: &[[f32; 3]]) -> Result<(), TestCaseError> {
+    let contact = a.contact(b);
+    prop_assert_eq!(contact.is_some(), a.overlaps(b), "contact must be Some exactly when overlapping");
+    let Some(c) = contact else { return Ok(()) };
+    let back = b.contact(a);
+    prop_assert_eq!(back, Some(c.flipped()), "the reverse contact flips the normal, keeps the rest");
+    let (n, depth) = (c.normal, c.depth);
+    prop_assert!(n.is_finite() && (n.length() - 1.0).abs() < 1e-6, "normal not unit: {:?}", c);
+    prop_assert!(depth.is_finite() && depth >= 0.0, "{:?}", c);
+    let scale = coordinate_scale(a, b);
+    // Far above the f32 rounding of the moved vertices (a few 6e-8 of the coordinates).
+    let tiny = 1e-5 * scale;
+    // Moving b by the depth (plus a hair) separates the pair, exactly.
+    if let Some(out) = moved(b, n * (depth * (1.0 + 1e-4) + tiny)) {
+        prop_assert!(!a.overlaps(&out), "moving by depth + ε must separate: {:?}", c);
+    }
+    // Moving it less does not, where the depth is well above the rounding.
+    if depth > 1e-3 * scale
+        && let Some(inside) = moved(b, n * (depth * (1.0 - 1e-3)))
+    {
+        prop_assert!(a.overlaps(&inside), "moving by depth - ε must not separate: {:?}", c);
+    }
+    // Minimal: no sampled direction needs a shorter push; the tilted normals check that
+    // the normal is a local minimum, the random directions that it is the global one.
+    let floor = f64::from(depth) * (1.0 - 1e-4) - 1e-6 * f64::from(scale);
+    let nd = n.as_dvec3();
+    for (k, x) in dirs.iter().enumerate() {
+        let Some(r) = unit(*x) else { continue };
+        let d = if k % 2 == 0 { r } else { (nd + r * (1e-3 * (k as f64))).normalize() };
+        let overlap = projection_overlap(a, b, d);
+        prop_assert!(overlap >= floor, "along {} the push is {} < depth: {:?}", d, overlap, c);
+    }
+    // The points: in the two boxes, and within depth / 2 of both triangles.
+    prop_assert!(!c.points.is_empty() && c.points.len() <= 4);
+    let (lo, hi) = {
+        let (ba, bb) = (a.to_aabb(), b.to_aabb());
+        (ba.min().min(bb.min()) - Vec3::splat(tiny), ba.max().max(bb.max()) + Vec3::splat(tiny))
+    };
+    for p in &c.points {
+        prop_assert!(
+            p.is_finite() && p.cmpge(lo).all() && p.cmple(hi).all(),
+            "point {} outside the boxes: {:?}",
+            p,
+            c
+        );
+        let (da, db) = (a.distance_to_point(*p), b.distance_to_point(*p));
+        let tol = depth / 2.0 + tiny;
+        prop_assert!(da <= tol && db <= tol, "point {} is {} from a and {} from b: {:?}", p, da, db, c);
+    }
+    Ok(())
+}
+
+/// A triangle from three points, or `None` for a degenerate one.
+fn tri3(p: Vec3, q: Vec3, r: Vec3) -> Option<Triangle3> {
+    Triangle3::try_new(p, q, r).ok()
+}
+
+/// Points of a triangle's plane, `a + s (b - a) + t (c - a)`, lifted off it by `h` times
+/// the triangle's unit normal.
+fn in_plane(t: &Triangle3, s: f32, u: f32, h: f32) -> Vec3 {
+    let [a, b, c] = t.vertices();
+    a + (b - a) * s + (c - a) * u + t.unit_normal() * h
+}
+
+/// Offsets off a plane: exactly on it, or a hair, or a visible amount to either side.
+fn lift() -> impl Strategy<Value = f32> {
+    prop_oneof![Just(0.0f32), -1e-6f32..1e-6, -1e-4f32..1e-4, -1e-2f32..1e-2]
+}
+
+/// Pairs of triangles in a box of size 2 about the origin: random, nearly coplanar (each
+/// vertex of the second near the first's plane), and nearly touching (a corner or an edge
+/// of the second near the first's face or edge, the rest on one side).
+fn triangle_pair() -> impl Strategy<Value = (Triangle3, Triangle3)> {
+    let t = || (point3(), point3(), point3()).prop_filter_map("degenerate", |(p, q, r)| tri3(p, q, r));
+    let random = (t(), t()).boxed();
+    let coplanar = (t(), prop::array::uniform3((-0.5f32..1.5, -0.5f32..1.5, lift())))
+        .prop_filter_map("degenerate", |(a, v)| {
+            let [p, q, r] = v.map(|(s, u, h)| in_plane(&a, s, u, h));
+            Some((a, tri3(p, q, r)?))
+        })
+        .boxed();
+    let flat = (prop::array::uniform3(point2()), prop::array::uniform3(point2()), -2.0f32..2.0)
+        .prop_filter_map("degenerate", |(x, y, z)| {
+            let up = |p: Vec2| p.extend(z);
+            Some((tri3(up(x[0]), up(x[1]), up(x[2]))?, tri3(up(y[0]), up(y[1]), up(y[2]))?))
+        })
+        .boxed();
+    let corner = (t(), 0.0f32..1.0, 0.0f32..1.0, lift(), point3(), point3())
+        .prop_filter_map("degenerate or not on one side", |(a, s, u, h, x, y)| {
+            let (s, u) = if s + u > 1.0 { (1.0 - s, 1.0 - u) } else { (s, u) };
+            let p = in_plane(&a, s, u, h);
+            // The other corners on the normal's side (or, for odd lifts, the other).
+            let n = a.unit_normal() * if h.to_bits() % 2 == 0 { 1.0 } else { -1.0 };
+            let away = |v: Vec3| v + n * (v.dot(n).abs() - v.dot(n) + 0.05);
+            Some((a, tri3(p, p + away(x), p + away(y))?))
+        })
+        .boxed();
+    let edge = (t(), 0usize..3, 0.0f32..1.0, lift(), point3(), point3())
+        .prop_filter_map("degenerate", |(a, k, s, h, w, z)| {
+            let v = a.vertices();
+            let p = v[k].lerp(v[(k + 1) % 3], s) + a.unit_normal() * h;
+            // An edge of b through (or near) p, and b's third corner out of a's plane.
+            Some((a, tri3(p - w * 0.5, p + w * 0.5, p + z)?))
+        })
+        .boxed();
+    prop_oneof![random, coplanar, flat, corner, edge]
+}
+
+/// A pair at another scale and place: scaled by `10^e`, moved by `offset` times that.
+fn placed((a, b): (Triangle3, Triangle3), e: i32, offset: Vec3) -> Option<(Triangle3, Triangle3)> {
+    let s = 10f32.powi(e);
+    let f = |t: Triangle3| {
+        let [p, q, r] = t.vertices().map(|v| (v + offset) * s);
+        tri3(p, q, r)
+    };
+    Some((f(a)?, f(b)?))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    #[test]
+    fn triangle_triangle_contact_is_the_least_push(
+        pair in triangle_pair(),
+        e in prop_oneof![Just(0), Just(-3), Just(3), Just(-20), Just(20)],
+        offset in prop_oneof![Just(Vec3::ZERO), Just(Vec3::new(100.0, -30.0, 7.0))],
+        dirs in prop::array::uniform32(prop::array::uniform3(-1.0f32..1.0)),
+    ) {
+        let Some((a, b)) = placed(pair, e, offset) else { return Ok(()) };
+        check_triangle_pair(&a, &b, &dirs)?;
+        check_triangle_pair(&b, &a, &dirs)?;
+        // Another vertex order of each: the same contact, up to rounding.
+        let [p, q, r] = b.vertices();
+        let b2 = Triangle3::new(q, r, p);
+        prop_assert_eq!(a.contact(&b).is_some(), a.contact(&b2).is_some());
+        if let (Some(x), Some(y)) = (a.contact(&b), a.contact(&b2)) {
+            let tol = 1e-5 * coordinate_scale(&a, &b);
+            prop_assert!((x.depth - y.depth).abs() <= tol, "{:?} vs {:?}", x, y);
+        }
+    }
+}
+
+/// The strategies give overlapping and separated pairs, touching ones (depth zero) and
+/// deep ones, of every kind of axis.
+#[test]
+fn triangle_pairs_cover_the_cases() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let mut runner = TestRunner::deterministic();
+    let (mut some, mut zero, mut deep, n) = (0, 0, 0, 2000);
+    for _ in 0..n {
+        let (a, b) = triangle_pair().new_tree(&mut runner).unwrap().current();
+        if let Some(c) = a.contact(&b) {
+            some += 1;
+            zero += usize::from(c.depth == 0.0);
+            deep += usize::from(c.depth > 0.05);
+        }
+    }
+    assert!((n / 5..=n * 4 / 5).contains(&some), "{some} of {n} pairs overlap");
+    assert!(zero > n / 50 && deep > n / 20, "{zero} touching and {deep} deep pairs of {some}");
 }

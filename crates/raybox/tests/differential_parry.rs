@@ -1,5 +1,5 @@
 //! raybox against parry (parry2d / parry3d 0.31, dev-dependencies) on thousands of random
-//! pairs: contact depth and normal, distance, and time of impact.
+//! pairs: contact depth and normal (triangle pairs too), distance, and time of impact.
 //!
 //! **Convention mapping** (parry's docs, `query::{contact, distance, cast_shapes}`):
 //! - shapes: raybox `Obb3 { center, half_extents, rotation }` is parry's `Cuboid::new(h)`
@@ -282,6 +282,59 @@ fn contact_depth_and_normal_3d() {
     println!("parry: {} pairs unsupported, e.g. {:?}", unsupported.len(), unsupported.first());
     println!("parry's depth too small (its move does not separate; raybox's does): {parry_off} pairs");
     finish("contact 3D", cases, compared, &failures, 0);
+}
+
+/// Triangle against triangle, the same comparison as [`contact_depth_and_normal_3d`] (the
+/// triangles' own type in both libraries, parry's at the identity pose).
+#[test]
+fn triangle_triangle_contact_3d() {
+    use raybox::Triangle3;
+    let mut rng = Rng(0x5eed_0007);
+    let (mut failures, mut compared, cases) = (Vec::new(), 0, 4000);
+    let moved = |t: &Triangle3, v: Vec3| {
+        let [p, q, r] = t.vertices().map(|x| x + v);
+        Triangle3::try_new(p, q, r).ok()
+    };
+    let separates = |a: &Triangle3, b: &Triangle3, v: Vec3| moved(b, v).is_none_or(|m| !a.overlaps(&m));
+    for _ in 0..cases {
+        let tri = |rng: &mut Rng| loop {
+            let c = rng.v3(0.25);
+            if let Ok(t) = Triangle3::try_new(c + rng.v3(1.5), c + rng.v3(1.5), c + rng.v3(1.5)) {
+                break t;
+            }
+        };
+        let (a, b) = (tri(&mut rng), tri(&mut rng));
+        let peer = |t: &Triangle3| {
+            let [p, q, r] = t.vertices().map(p3);
+            parry3d::shape::Triangle::new(p, q, r)
+        };
+        let id = m3::Pose::IDENTITY;
+        let theirs = parry3d::query::contact(&id, &peer(&a), &id, &peer(&b), 0.0)
+            .expect("parry supports triangle pairs")
+            .filter(|c| c.dist <= 0.0);
+        match (a.contact(&b), theirs) {
+            (Some(c), Some(p)) => {
+                compared += 1;
+                let depth = -p.dist;
+                if (c.depth - depth).abs() > 1e-3 * (1.0 + depth) {
+                    failures.push(format!("{a:?} {b:?}: depth {} vs parry {depth}", c.depth));
+                    continue;
+                }
+                let n = g3(p.normal1);
+                if c.normal.dot(n) < 0.999 && !separates(&a, &b, n * (c.depth + 2e-3)) {
+                    failures.push(format!(
+                        "{a:?} {b:?}: normal {} vs parry {n} (parry's is no way out)",
+                        c.normal
+                    ));
+                }
+            }
+            (Some(c), None) if c.depth <= 1e-3 => {}
+            (None, Some(p)) if -p.dist <= 1e-3 => {}
+            (None, None) => {}
+            (x, y) => failures.push(format!("{a:?} {b:?}: raybox {x:?} vs parry {y:?}")),
+        }
+    }
+    finish("triangle-triangle contact", cases, compared, &failures, 0);
 }
 
 #[test]

@@ -1,5 +1,6 @@
 //! `TriMesh` queried with shapes (`overlaps`, `for_each_overlapping`,
-//! `overlapping_triangles`, `sweep`) against brute force: the same pair test or sweep run
+//! `overlapping_triangles`, `for_each_contact`, `sweep`; triangles too, without the sweep)
+//! against brute force: the same pair test or sweep run
 //! on every triangle of the mesh, for every build quality.
 
 mod common;
@@ -136,6 +137,53 @@ proptest! {
     fn capsules_agree_with_brute_force(c in capsule3s(), m in motion()) {
         check(&c, m);
     }
+}
+
+/// A triangle (which has overlaps and contacts, but no sweep) against every mesh: the
+/// triangles it overlaps and their contacts are those of brute force; returns on how many
+/// meshes it overlapped something.
+fn check_triangle(t: &Triangle3) -> usize {
+    let mut overlapping = 0;
+    for (name, mesh) in MESHES.iter() {
+        let want = brute_overlapping(mesh, t);
+        assert_eq!(mesh.overlapping_triangles(t), want, "{name}: {t:?}");
+        assert_eq!(mesh.overlaps(t), !want.is_empty(), "{name}: {t:?}");
+        let mut contacts = Vec::new();
+        mesh.for_each_contact(t, |id, c| contacts.push((id, c.normal, c.depth, c.points.to_vec())));
+        contacts.sort_by_key(|c| c.0);
+        let brute: Vec<_> = triangles(mesh)
+            .filter_map(|(i, tri)| tri.contact(t).map(|c| (i, c.normal, c.depth, c.points.to_vec())))
+            .collect();
+        assert_eq!(contacts, brute, "{name}: contacts of {t:?}");
+        assert_eq!(contacts.iter().map(|c| c.0).collect::<Vec<_>>(), want, "{name}: a contact per overlap");
+        overlapping += usize::from(!want.is_empty());
+    }
+    overlapping
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 150, ..ProptestConfig::default() })]
+
+    #[test]
+    fn triangles_agree_with_brute_force(p in point3(), q in point3(), r in point3()) {
+        if let Ok(t) = Triangle3::try_new(p, q, r) {
+            check_triangle(&t);
+        }
+    }
+}
+
+#[test]
+fn random_triangles_overlap_some_meshes_and_miss_others() {
+    let mut rng = scene::Pcg32::new(9);
+    let (mut overlapping, mut total) = (0, 0);
+    for _ in 0..40 {
+        let mut p = || Vec3::new(rng.range(-2.5, 2.5), rng.range(-2.5, 2.5), rng.range(-2.5, 2.5));
+        let c = p();
+        let (q, r) = (c + p() * 0.5, c + p() * 0.5);
+        overlapping += check_triangle(&Triangle3::new(c, q, r));
+        total += MESHES.len();
+    }
+    assert!(overlapping > total / 10 && overlapping < total * 9 / 10, "{overlapping} of {total}");
 }
 
 /// The random shapes above both miss and hit: a test that never saw a hit (or a miss)

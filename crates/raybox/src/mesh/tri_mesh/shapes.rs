@@ -19,9 +19,10 @@ mod sealed {
 }
 
 /// A shape that a [`TriMesh`] can be queried with ([`TriMesh::overlaps`],
-/// [`TriMesh::for_each_overlapping`], [`TriMesh::sweep`]): [`Sphere`], [`Aabb3`], [`Obb3`],
-/// [`Capsule3`], [`Triangle3`], [`Segment3`] and [`Plane`], for each pair test with
-/// [`Triangle3`] that the shape has.
+/// [`TriMesh::for_each_overlapping`], [`TriMesh::for_each_contact`], [`TriMesh::sweep`]):
+/// [`Sphere`], [`Aabb3`], [`Obb3`], [`Capsule3`], [`Triangle3`], [`Segment3`] and [`Plane`],
+/// for each pair test with [`Triangle3`] that the shape has (a [`Segment3`] has no contact,
+/// and only the first four sweep).
 ///
 /// Sealed: the walk needs bounds it can trust.
 pub trait MeshQuery: sealed::Sealed {
@@ -249,7 +250,7 @@ impl TriMesh {
     /// controller does; each is exact on its own.) Degenerate triangles are skipped.
     ///
     /// ```
-    /// use raybox::{Sphere, TriMesh};
+    /// use raybox::{Sphere, TriMesh, Triangle3};
     /// use glam::Vec3;
     ///
     /// let floor = TriMesh::new(
@@ -260,6 +261,12 @@ impl TriMesh {
     /// let mut pushes = Vec::new();
     /// floor.for_each_contact(&Sphere::new(Vec3::new(0.0, 0.75, 0.0), 1.0), |t, c| pushes.push((t, c.normal * c.depth)));
     /// assert_eq!(pushes, [(0, Vec3::new(0.0, 0.25, 0.0))]); // up by 0.25 to rest on it
+    ///
+    /// // A triangle (another mesh's face, say) poking 0.5 through the floor: up by 0.5.
+    /// let blade = Triangle3::new(Vec3::new(0.0, -0.5, 0.0), Vec3::new(1.0, 2.0, 0.0), Vec3::new(-1.0, 2.0, 0.0));
+    /// pushes.clear();
+    /// floor.for_each_contact(&blade, |t, c| pushes.push((t, c.normal * c.depth)));
+    /// assert_eq!(pushes, [(0, Vec3::new(0.0, 0.5, 0.0))]);
     /// ```
     pub fn for_each_contact<S>(&self, shape: &S, mut visit: impl FnMut(u32, crate::Contact3))
     where

@@ -8,10 +8,10 @@
 //! - `depth >= 0` is that minimum translation distance (zero when the shapes only touch).
 //! - `points` are where the shapes touch: each lies midway between the two surfaces along
 //!   the normal, so it is within `depth / 2` of both shapes (inside both when neither is
-//!   thinner than the depth). Ball pairs give one point; box pairs give a manifold found
-//!   by reference-face clipping (up to 2 points in 2D, up to 4 in 3D), or one point for
-//!   an edge–edge contact in 3D; a shape against a plane gives a point for each vertex
-//!   past the plane (the deepest four), and a ball its deepest point.
+//!   thinner than the depth). Ball pairs give one point; box pairs and triangle pairs give
+//!   a manifold found by reference-face clipping (up to 2 points in 2D, up to 4 in 3D), or
+//!   one point for an edge–edge contact in 3D; a shape against a plane gives a point for
+//!   each vertex past the plane (the deepest four), and a ball its deepest point.
 //! - `None` when the shapes are apart; `Some` exactly when [`crate::Overlaps`] says they
 //!   overlap (the same separating-axis arithmetic decides both).
 //! - The reverse pair flips the normal and keeps the points.
@@ -37,6 +37,7 @@ mod sphere_obb;
 mod sphere_sphere;
 mod triangle;
 mod triangle_capsule;
+mod triangle_triangle;
 
 macro_rules! contact_types {
     ($Contact:ident, $Points:ident, $V:ident, $N:literal, $dim:literal, $vec:literal, $example:literal) => {
