@@ -116,7 +116,8 @@
 //! ([`TriMesh::overlapping_triangles`], also for a plane, a triangle or a segment) and where
 //! it first touches the mesh as it moves ([`TriMesh::sweep`], a sphere or shape cast), and
 //! which triangles of two meshes touch, the second placed by a pose
-//! ([`TriMesh::overlapping_pairs`]), and how far apart they are
+//! ([`TriMesh::overlapping_pairs`]; their contacts, [`TriMesh::for_each_contact_pair`]), and
+//! how far apart they are
 //! ([`TriMesh::closest_points_to_mesh`]).
 //! [`Bvh`] and [`Bvh2`] index any list of boxes and call you back with the candidates of a
 //! ray, box, sphere or nearest-point query. [`mesh`] holds the loaders, the embedded

@@ -1,12 +1,14 @@
 //! `TriMesh` against `TriMesh` (`overlaps_mesh`, `for_each_overlapping_pair`,
-//! `overlapping_pairs`) against brute force: the exact triangle–triangle test on every pair
-//! of triangles, the second mesh's vertices mapped by the pose as the documentation says.
+//! `overlapping_pairs`, `for_each_contact_pair`, `distance_to_mesh`,
+//! `closest_points_to_mesh`) against brute force: the exact triangle–triangle test (and
+//! contact, and distance) on every pair of triangles, the second mesh's vertices mapped by
+//! the pose as the documentation says.
 
 use std::sync::LazyLock;
 
 use glam::{Affine3A, Mat3, Quat, Vec3};
 use raybox::mesh::scene::{self, Pcg32};
-use raybox::{BuildQuality, ClosestPoint, Distance, MeshData, Overlaps, TriMesh, Triangle3};
+use raybox::{BuildQuality, ClosestPoint, Contact, Distance, MeshData, Overlaps, TriMesh, Triangle3};
 
 const QUALITIES: [BuildQuality; 3] = [BuildQuality::Fast, BuildQuality::Balanced, BuildQuality::High];
 
@@ -75,6 +77,15 @@ fn check(a: &TriMesh, b: &TriMesh, pose: &Affine3A, what: &str) -> usize {
     let mut count = 0;
     a.for_each_overlapping_pair(b, pose, |_, _| count += 1);
     assert_eq!(count, want.len(), "{what}: each pair once");
+    // Each pair's contact is the pair test's, on the triangles as placed.
+    let mut contacts = Vec::new();
+    a.for_each_contact_pair(b, pose, |i, j, c| contacts.push((i, j, c)));
+    contacts.sort_by_key(|c| (c.0, c.1));
+    let (mine, theirs) = (placed(a, &Affine3A::IDENTITY), placed(b, pose));
+    let find = |list: &[(u32, Triangle3)], id: u32| list.iter().find(|t| t.0 == id).unwrap().1;
+    let brute: Vec<_> =
+        want.iter().map(|&(i, j)| (i, j, find(&mine, i).contact(&find(&theirs, j)).unwrap())).collect();
+    assert_eq!(contacts, brute, "{what}: contacts");
     want.len()
 }
 

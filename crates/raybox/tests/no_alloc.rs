@@ -106,6 +106,7 @@ fn ray_queries_do_not_allocate() {
         let pose = glam::Affine3A::from_rotation_translation(turn, r.origin() - Vec3::splat(0.5));
         met += usize::from(mesh.overlaps_mesh(&cube, &pose));
         mesh.for_each_overlapping_pair(&cube, &pose, |_, _| hits += 1);
+        mesh.for_each_contact_pair(&cube, &pose, |_, _, c| hits += usize::from(c.depth >= 0.0));
         hits += usize::from(mesh.distance_to_mesh(&cube, &pose).is_some_and(|d| d >= 0.0));
     }
     let allocated = ALLOCATIONS.load(Ordering::Relaxed) - before;

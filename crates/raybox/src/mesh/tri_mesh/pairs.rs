@@ -201,7 +201,7 @@ impl TriMesh {
     #[must_use]
     pub fn overlaps_mesh(&self, other: &TriMesh, pose: &Affine3A) -> bool {
         let mut found = false;
-        self.pairs(other, pose, |_, _| {
+        self.pairs(other, pose, |_, _, _, _| {
             found = true;
             false
         });
@@ -236,8 +236,45 @@ impl TriMesh {
         pose: &Affine3A,
         mut visit: impl FnMut(u32, u32),
     ) {
-        self.pairs(other, pose, |mine, theirs| {
+        self.pairs(other, pose, |mine, theirs, _, _| {
             visit(mine, theirs);
+            true
+        });
+    }
+
+    /// Calls `visit(mine, theirs, contact)` for every pair of overlapping triangles of this
+    /// mesh and of `other` placed by `pose` (as in [`Self::overlaps_mesh`]), in no particular
+    /// order, with the pair's [`Contact`](crate::Contact) (`Triangle3` against `Triangle3`):
+    /// its `normal` points from `mine` toward `theirs`, and moving `theirs` by
+    /// `normal * depth` leaves the two only touching. Each pair's contact is exact on its own;
+    /// resolving two meshes takes the pairs' contacts together, as a physics step does.
+    ///
+    /// ```
+    /// use raybox::TriMesh;
+    /// use glam::{Affine3A, Vec3};
+    ///
+    /// // A floor triangle, and the same triangle tilted up by 45 degrees about its edge on
+    /// // the x axis, then lowered by 0.25: it pokes through the floor.
+    /// let floor = TriMesh::new(vec![Vec3::ZERO, Vec3::X * 4.0, Vec3::Z * 4.0], vec![[0, 2, 1]]).unwrap();
+    /// let tilted = Affine3A::from_translation(Vec3::new(0.0, -0.25, 1.0))
+    ///     * Affine3A::from_rotation_x(-std::f32::consts::FRAC_PI_4);
+    /// let mut contacts = Vec::new();
+    /// floor.for_each_contact_pair(&floor, &tilted, |mine, theirs, c| contacts.push((mine, theirs, c)));
+    /// let (_, _, c) = contacts[0];
+    /// assert_eq!(contacts.len(), 1);
+    /// assert!(c.normal.y > 0.9 && (c.depth - 0.25).abs() < 1e-6); // pushed up out of the floor
+    /// ```
+    pub fn for_each_contact_pair(
+        &self,
+        other: &TriMesh,
+        pose: &Affine3A,
+        mut visit: impl FnMut(u32, u32, crate::Contact3),
+    ) {
+        self.pairs(other, pose, |mine, theirs, tri, placed| {
+            // `pairs` runs the exact overlap test; the contact is `Some` exactly then.
+            if let Some(c) = crate::Contact::contact(tri, placed) {
+                visit(mine, theirs, c);
+            }
             true
         });
     }
@@ -371,8 +408,14 @@ impl TriMesh {
         Some(MeshPairDistance { distance, mine, theirs, point_mine, point_theirs })
     }
 
-    /// Calls `visit(mine, theirs)` on each overlapping pair until it returns `false`.
-    fn pairs(&self, other: &TriMesh, pose: &Affine3A, mut visit: impl FnMut(u32, u32) -> bool) {
+    /// Calls `visit(mine, theirs, mine's triangle, theirs placed)` on each overlapping pair
+    /// until it returns `false`.
+    fn pairs(
+        &self,
+        other: &TriMesh,
+        pose: &Affine3A,
+        mut visit: impl FnMut(u32, u32, &Triangle3, &Triangle3) -> bool,
+    ) {
         let Some(walk) = Walk::new(self, other, pose) else { return };
         let root = walk.root();
         if !root.b_box.meets(&root.a_box) {
@@ -398,7 +441,10 @@ impl TriMesh {
             for (mine, tri) in self.shape_triangles(first, count) {
                 let bounds = triangle_bounds(&tri);
                 for (id, placed, placed_box) in &theirs {
-                    if boxes_meet(&bounds, placed_box) && tri.overlaps(placed) && !visit(mine, *id) {
+                    if boxes_meet(&bounds, placed_box)
+                        && tri.overlaps(placed)
+                        && !visit(mine, *id, &tri, placed)
+                    {
                         return;
                     }
                 }
