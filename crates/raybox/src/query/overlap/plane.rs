@@ -7,7 +7,9 @@
 //! or `radius·|n|` (balls), the shape is in front when `s > r`, behind when `s < -r`, and
 //! touches or crosses the plane otherwise (Ericson, *Real-Time Collision Detection*,
 //! 5.2.2–5.2.3). Everything is evaluated in `f64`; for balls the comparison is done on
-//! squares, so `|n|` needs no square root.
+//! squares, so `|n|` needs no square root. Points, boxes, triangles and segments, whose
+//! corners are `f32` points, are decided exactly instead, by the exact signs of their
+//! corners' values (`exact_side`).
 
 use glam::{DVec3, Vec3};
 
@@ -59,9 +61,36 @@ impl Plane {
     }
 }
 
+/// The exact sign of `n·p - offset` for an `f32` point: the three products of `f32` values
+/// are exact in `f64`, and `sum_sign` adds them and the offset without rounding where it
+/// matters. (`Plane::eval` rounds: for `n = (1, 1, 1)` and `p = (2^60, 2^-100, -2^60)` it
+/// gives 0 where the value is `2^-100`.)
+fn exact_side(plane: &Plane, p: Vec3) -> f64 {
+    let n = plane.normal().as_dvec3();
+    let p = p.as_dvec3();
+    sum_sign([n.x * p.x, n.y * p.y, n.z * p.z, -f64::from(plane.offset())])
+}
+
+/// The side of the points whose exact signs are `signs`: all in front, all behind, or not.
+fn side_of_signs(signs: impl IntoIterator<Item = f64>) -> Side {
+    let (mut front, mut back) = (true, true);
+    for s in signs {
+        front &= s > 0.0;
+        back &= s < 0.0;
+    }
+    if front {
+        Side::Front
+    } else if back {
+        Side::Back
+    } else {
+        Side::Straddling
+    }
+}
+
 impl PlaneSide for Vec3 {
+    /// Exact for every finite point.
     fn plane_side(&self, plane: &Plane) -> Side {
-        Side::of(plane.eval(self.as_dvec3()), 0.0)
+        side_of_signs([exact_side(plane, *self)])
     }
 }
 
@@ -153,9 +182,14 @@ impl PlaneBox {
 }
 
 impl PlaneSide for Aabb3 {
+    /// Exact: by the exact signs of the two corners lowest and highest along the normal.
+    /// (The centre and radius of [`PlaneBox`] round, and once put a box spanning `z` in
+    /// `[2^-149, 1]` on the plane `z = 0`.)
     fn plane_side(&self, plane: &Plane) -> Side {
-        let b = PlaneBox::aabb(plane, self);
-        Side::of(b.s, b.radius())
+        let up = plane.normal().cmpge(Vec3::ZERO);
+        let low = Vec3::select(up, self.min(), self.max());
+        let high = Vec3::select(up, self.max(), self.min());
+        side_of_signs([exact_side(plane, low), exact_side(plane, high)])
     }
 }
 
@@ -167,15 +201,9 @@ impl PlaneSide for Obb3 {
 }
 
 impl PlaneSide for Triangle3 {
+    /// Exact: by the exact signs of the vertices.
     fn plane_side(&self, plane: &Plane) -> Side {
-        let s = self.vertices().map(|v| plane.eval(v.as_dvec3()));
-        if s.iter().all(|&x| x > 0.0) {
-            Side::Front
-        } else if s.iter().all(|&x| x < 0.0) {
-            Side::Back
-        } else {
-            Side::Straddling
-        }
+        side_of_signs(self.vertices().map(|v| exact_side(plane, v)))
     }
 }
 
@@ -193,14 +221,7 @@ impl PlaneSide for Segment3 {
     /// assert_eq!(ground.side(&Segment3::new(Vec3::Z, Vec3::ONE)), Side::Front);
     /// ```
     fn plane_side(&self, plane: &Plane) -> Side {
-        let (s, e) = (plane.eval(self.start().as_dvec3()), plane.eval(self.end().as_dvec3()));
-        if s > 0.0 && e > 0.0 {
-            Side::Front
-        } else if s < 0.0 && e < 0.0 {
-            Side::Back
-        } else {
-            Side::Straddling
-        }
+        side_of_signs([exact_side(plane, self.start()), exact_side(plane, self.end())])
     }
 }
 
@@ -255,5 +276,27 @@ mod tests {
         assert!(!p.overlaps(&beside) && !beside.overlaps(&p));
         let crossing = s(Vec3::new(4.0, 0.999, 0.0), Vec3::new(-4.0, 7.0, 9.0));
         assert!(p.overlaps(&crossing) && crossing.overlaps(&p));
+    }
+
+    /// The exact sides, where `f64` rounding of `n·p - offset` put shapes on the plane. (A
+    /// helper's finding, 2026-11-24: a box spanning `z` in `[2^-149, 1]` touched `z = 0`.)
+    #[test]
+    fn shapes_off_the_plane_by_a_hair_are_off_it() {
+        let z = Plane::new(Vec3::Z, 0.0);
+        let hair = f32::from_bits(1); // 2^-149
+        assert_eq!(z.side(&Aabb3::new(Vec3::new(-1.0, -1.0, hair), Vec3::ONE)), Side::Front);
+        assert_eq!(z.side(&Aabb3::new(Vec3::new(-1.0, -1.0, -1.0), Vec3::new(1.0, 1.0, -hair))), Side::Back);
+        assert_eq!(z.side(&Aabb3::new(Vec3::new(-1.0, -1.0, 0.0), Vec3::ONE)), Side::Straddling);
+        // `f64` rounds 2^60 + 2^-100 - 2^60 to 0; the value is 2^-100.
+        let tilted = Plane::new(Vec3::ONE, 0.0);
+        let (big, tiny) = (2f32.powi(60), 2f32.powi(-100));
+        let p = Vec3::new(big, tiny, -big);
+        assert_eq!(tilted.eval(p.as_dvec3()), 0.0);
+        assert_eq!(tilted.side(&p), Side::Front);
+        assert_eq!(tilted.side(&Segment3::new(p, p + Vec3::Y)), Side::Front);
+        assert_eq!(tilted.side(&Triangle3::new(p, p + Vec3::Y, p + Vec3::X * 2f32.powi(40))), Side::Front);
+        assert!(!tilted.overlaps(&Triangle3::new(p, p + Vec3::Y, p + Vec3::X * 2f32.powi(40))));
+        assert_eq!(tilted.side(&Aabb3::new(p, p + Vec3::ONE)), Side::Front);
+        assert_eq!(tilted.side(&Vec3::new(big, -tiny, -big)), Side::Back);
     }
 }
