@@ -181,11 +181,17 @@ pub(crate) trait Splitter: Sync {
         info: &NodeInfo,
         depth: u32,
     ) -> Option<(usize, NodeInfo, NodeInfo)>;
+
+    /// The size by which the collapse picks the child it splits next: its surface area.
+    fn area(&self, bounds: &Bounds) -> f32;
 }
 
 /// The binned SAH splitter (with an exact sweep for small nodes at `High`).
 pub(crate) struct SahSplitter {
-    pub params: BuildParams,
+    params: BuildParams,
+    /// The root box's [`Bounds::area_unit`]: every area of the build is measured in it, so
+    /// the build takes the same decisions, and makes the same tree, at every scale.
+    unit: f32,
 }
 
 /// A chosen split: primitives whose centroid is below the plane on `axis` go left.
@@ -293,6 +299,10 @@ fn from_key(k: u32) -> f32 {
 }
 
 impl Splitter for SahSplitter {
+    fn area(&self, bounds: &Bounds) -> f32 {
+        bounds.half_area_in(self.unit)
+    }
+
     fn split(
         &self,
         prims: &mut [PrimRef],
@@ -319,13 +329,19 @@ impl Splitter for SahSplitter {
 }
 
 impl SahSplitter {
+    /// The splitter of a build whose root box is `root`.
+    pub fn new(params: BuildParams, root: &Bounds) -> Self {
+        Self { params, unit: root.area_unit() }
+    }
+
     fn find(&self, prims: &mut [PrimRef], info: &NodeInfo) -> Option<Candidate> {
         let n = prims.len();
         if n <= self.params.sweep_below {
             let mut best: Option<Candidate> = None;
+            let area = info.bounds.half_area_in(self.unit);
             for axis in 0..3 {
                 if info.centers.max[axis] > info.centers.min[axis]
-                    && let Some(c) = sweep(&self.params, prims, axis, info.bounds.half_area())
+                    && let Some(c) = sweep(&self.params, prims, axis, self.unit, area)
                     && best.as_ref().is_none_or(|b| c.cost < b.cost)
                 {
                     best = Some(c);
@@ -338,9 +354,9 @@ impl SahSplitter {
         let bins = self.params.bins.min(4 + n / 20);
         // Bin arrays sized to the bin count: clearing 32 bins costs more than binning a small node.
         match bins {
-            ..=8 => binned::<8, 1>(&self.params, prims, info, bins),
-            9..=16 => binned::<16, 2>(&self.params, prims, info, bins),
-            _ => binned::<MAX_BINS, 2>(&self.params, prims, info, bins),
+            ..=8 => binned::<8, 1>(&self.params, prims, info, bins, self.unit),
+            9..=16 => binned::<16, 2>(&self.params, prims, info, bins, self.unit),
+            _ => binned::<MAX_BINS, 2>(&self.params, prims, info, bins, self.unit),
         }
     }
 
@@ -424,11 +440,11 @@ impl<const N: usize, const SETS: usize> EmptySets<N, SETS> {
     const SETS: [[[Bin; N]; 3]; SETS] = [[[Bin::EMPTY; N]; 3]; SETS];
 }
 
-/// The half areas of three boxes, one per lane (`w` is 0), each computed as
-/// [`Bounds::half_area`] computes it, so the sweep below picks the planes the scalar one did.
+/// The half areas of three boxes in `unit`s, one per lane (`w` is 0), each computed as
+/// [`Bounds::half_area_in`] computes it, so the sweep below picks the planes the scalar one did.
 #[inline(always)]
-fn half_areas(lo: &[Vec4; 3], hi: &[Vec4; 3]) -> Vec4 {
-    let [a, b, c] = [0, 1, 2].map(|k| (hi[k] - lo[k]).max(Vec4::ZERO));
+fn half_areas(lo: &[Vec4; 3], hi: &[Vec4; 3], unit: Vec4) -> Vec4 {
+    let [a, b, c] = [0, 1, 2].map(|k| (hi[k] - lo[k]).max(Vec4::ZERO) * unit);
     let dx = Vec4::new(a.x, b.x, c.x, 0.0);
     let dy = Vec4::new(a.y, b.y, c.y, 0.0);
     let dz = Vec4::new(a.z, b.z, c.z, 0.0);
@@ -463,6 +479,7 @@ fn binned<const N: usize, const SETS: usize>(
     prims: &[PrimRef],
     info: &NodeInfo,
     bins: usize,
+    unit: f32,
 ) -> Option<Candidate> {
     debug_assert!(bins <= N && N.is_power_of_two() && (SETS == 1 || SETS == 2));
     let binning = Binning::new(&info.centers, bins);
@@ -507,7 +524,8 @@ fn binned<const N: usize, const SETS: usize>(
     }
     let merged = &*merged;
     let n = prims.len();
-    let parent_area = info.bounds.half_area();
+    let parent_area = info.bounds.half_area_in(unit);
+    let unit = Vec4::splat(unit);
     // Right-to-left sweep: the areas of bins b.. for each b, the axes in lanes.
     let mut right_area = [Vec4::ZERO; N];
     let (mut lo, mut hi) = ([Vec4::INFINITY; 3], [Vec4::NEG_INFINITY; 3]);
@@ -516,7 +534,7 @@ fn binned<const N: usize, const SETS: usize>(
             lo[axis] = lo[axis].min(merged[axis][b].lo);
             hi[axis] = hi[axis].max(merged[axis][b].hi);
         }
-        right_area[b] = half_areas(&lo, &hi);
+        right_area[b] = half_areas(&lo, &hi, unit);
     }
     // Left-to-right sweep. Within a node, `C_trav + C_int W / A` orders splits as
     // `W = A_L B_L + A_R B_R` does (or as `B_L + B_R` for a node of zero area): compare `W`,
@@ -536,7 +554,8 @@ fn binned<const N: usize, const SETS: usize>(
         left_n += counts[b - 1];
         let right_n = total - left_n;
         let (bl, br) = (params.blocks4(left_n), params.blocks4(right_n));
-        let w = if parent_area > 0.0 { half_areas(&lo, &hi) * bl + right_area[b] * br } else { bl + br };
+        let w =
+            if parent_area > 0.0 { half_areas(&lo, &hi, unit) * bl + right_area[b] * br } else { bl + br };
         let valid = axis_ok & left_n.as_vec4().cmpgt(Vec4::ZERO) & right_n.as_vec4().cmpgt(Vec4::ZERO);
         let better = valid & (!found | w.cmplt(best_w));
         best_w = Vec4::select(better, w, best_w);
@@ -665,8 +684,15 @@ fn sort_by_center(prims: &mut [PrimRef], axis: usize) {
     });
 }
 
-/// Every split plane between consecutive centroids along `axis` (sorts `prims`).
-fn sweep(params: &BuildParams, prims: &mut [PrimRef], axis: usize, parent_area: f32) -> Option<Candidate> {
+/// Every split plane between consecutive centroids along `axis` (sorts `prims`), the areas
+/// in `unit`s.
+fn sweep(
+    params: &BuildParams,
+    prims: &mut [PrimRef],
+    axis: usize,
+    unit: f32,
+    parent_area: f32,
+) -> Option<Candidate> {
     let n = prims.len();
     debug_assert!(n <= 1024);
     sort_by_center(prims, axis);
@@ -674,13 +700,13 @@ fn sweep(params: &BuildParams, prims: &mut [PrimRef], axis: usize, parent_area: 
     let mut acc = Bounds::EMPTY;
     for k in (1..n).rev() {
         acc.grow(&prims[k].bounds());
-        right_area[k] = acc.half_area();
+        right_area[k] = acc.half_area_in(unit);
     }
     let mut left = Bounds::EMPTY;
     let mut best: Option<Candidate> = None;
     for k in 1..n {
         left.grow(&prims[k - 1].bounds());
-        let cost = split_cost(params, left.half_area(), k, right_area[k], n - k, parent_area);
+        let cost = split_cost(params, left.half_area_in(unit), k, right_area[k], n - k, parent_area);
         if best.as_ref().is_none_or(|s| cost < s.cost) {
             best = Some(Candidate { axis, cost, how: How::Sorted { count: k } });
         }

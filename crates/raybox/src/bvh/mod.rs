@@ -43,7 +43,8 @@ pub struct BvhStats {
     /// Inner levels from the root to the deepest leaf.
     pub depth: usize,
     /// The surface area heuristic cost of the tree: `Σ A(node) + Σ A(leaf) · n(leaf)` over
-    /// inner nodes and leaves, divided by the root's area. Lower is better.
+    /// inner nodes and leaves, divided by the root's area. Lower is better. Summed in `f64`:
+    /// finite for any boxes, and the same at every scale.
     pub sah_cost: f32,
 }
 
@@ -150,7 +151,7 @@ impl Tree {
                 collapse::build_wide(&splitter, &mut prims, info)
             }
             BuildQuality::Balanced | BuildQuality::High => {
-                collapse::build_wide(&SahSplitter { params }, &mut prims, info)
+                collapse::build_wide(&SahSplitter::new(params, &info.bounds), &mut prims, info)
             }
         };
         let mut tree = Self {
@@ -187,11 +188,11 @@ impl Tree {
 
     /// Recounts nodes and leaves and recomputes the SAH cost of the wide tree.
     fn update_stats(&mut self) {
-        let root_area = self.root_bounds().half_area();
+        let root_area = self.root_bounds().half_area_f64();
         let (mut leaves, mut cost) = (0usize, 0.0f64);
         if self.root.is_leaf() {
             leaves = 1;
-            cost = self.root.leaf_range().1 as f64 * f64::from(root_area);
+            cost = self.root.leaf_range().1 as f64 * root_area;
         }
         for node in &self.nodes {
             let mut area = Bounds::EMPTY;
@@ -204,15 +205,14 @@ impl Tree {
                 area.grow(&b);
                 if child.is_leaf() {
                     leaves += 1;
-                    cost += f64::from(b.half_area()) * child.leaf_range().1 as f64;
+                    cost += b.half_area_f64() * child.leaf_range().1 as f64;
                 }
             }
-            cost += f64::from(area.half_area());
+            cost += area.half_area_f64();
         }
         self.stats.node_count = self.nodes.len();
         self.stats.leaf_count = leaves;
-        self.stats.sah_cost =
-            if root_area > 0.0 { (cost / f64::from(root_area)) as f32 } else { cost as f32 };
+        self.stats.sah_cost = if root_area > 0.0 { (cost / root_area) as f32 } else { cost as f32 };
     }
 
     /// Recomputes every box bottom-up from new primitive boxes (nodes are stored parents

@@ -211,7 +211,7 @@ impl TriMesh {
                     }
                 }
                 (a_leaf, b_leaf) => {
-                    let open_a = b_leaf || (!a_leaf && f64::from(p.a_box.half_area()) >= p.b_box.half_area());
+                    let open_a = b_leaf || (!a_leaf && p.a_box.half_area_f64() >= p.b_box.half_area());
                     if open_a {
                         let node = &self.tree.nodes[p.a.index()];
                         for (child, bounds) in children(node) {
