@@ -209,16 +209,31 @@ enum How {
     Sorted { count: usize },
 }
 
-/// How a node's centroids map to bins: `t = clamp((c - lo) * scale - 1/2, 0, bins - 1)`,
+/// How a node's centroids map to bins: `t = clamp((c - lo) * pre * scale - 1/2, 0, bins - 1)`,
 /// rounded to the nearest integer. Rounding is done by adding 2^23 (after which the low
 /// bits of the float are the integer): as cheap as it gets, where `as usize` converts and
 /// saturates lane by lane. The `- 1/2` makes every bin one unit of `t` wide.
+///
+/// `pre` is 1 on every axis but one whose centroids span less than [`TINY_SPAN`] (and
+/// more than nothing), where `scale = bins / span` would overflow to infinity (below
+/// `bins * 2^-128`) and every centroid would fall in the last bin. There it is `2^100`,
+/// which makes `span * pre` a normal float and `scale` finite. Powers of two scale
+/// exactly, so `(c - lo) * pre * scale` is then the same number, bit for bit, as
+/// `(c - lo) * scale` of the same node scaled up by `2^100`, where `pre` is 1: the bins do
+/// not depend on the input's scale.
 #[derive(Clone, Copy)]
 struct Binning {
     lo: Vec3A,
+    pre: Vec3A,
     scale: Vec3A,
     max_bin: Vec3A,
+    /// Whether `pre` is not 1 on some axis: binning a node's primitives skips the
+    /// multiplication by `pre` when it is (it cost 5% of a `Balanced` build's time).
+    prescaled: bool,
 }
+
+/// Centroid spans below this are binned after scaling by its inverse (see [`Binning`]).
+const TINY_SPAN: f32 = 1.0 / (1u128 << 100) as f32;
 
 /// 2^23: adding it to a float in `[0, 2^22]` leaves the nearest integer in the low mantissa bits.
 const ROUND: f32 = 8_388_608.0;
@@ -226,16 +241,23 @@ const MANTISSA: u32 = (1 << 23) - 1;
 
 impl Binning {
     fn new(centers: &Bounds, bins: usize) -> Self {
-        let extent = (centers.max - centers.min).max(Vec3A::splat(f32::MIN_POSITIVE));
+        let extent = centers.max - centers.min;
+        let tiny = extent.cmplt(Vec3A::splat(TINY_SPAN)) & extent.cmpgt(Vec3A::ZERO);
+        let pre = Vec3A::select(tiny, Vec3A::splat(1.0 / TINY_SPAN), Vec3A::ONE);
+        // (An axis with no extent is never split; its scale is infinite, as before.)
+        let extent = (extent * pre).max(Vec3A::splat(f32::MIN_POSITIVE));
         // Slightly below bins / extent, so the largest centroid lands in the last bin.
         let scale = Vec3A::splat(bins as f32 * (1.0 - 1e-6)) / extent;
-        Self { lo: centers.min, scale, max_bin: Vec3A::splat((bins - 1) as f32) }
+        let max_bin = Vec3A::splat((bins - 1) as f32);
+        Self { lo: centers.min, pre, scale, max_bin, prescaled: tiny.any() }
     }
 
-    /// The bin of `c` on each axis.
+    /// The bin of `c` on each axis, for a binning whose [`Binning::prescaled`] is `PRE`
+    /// (without it, `pre` is 1 and multiplying by it would change nothing).
     #[inline]
-    fn bins(&self, c: Vec3A) -> [usize; 3] {
-        let t = ((c - self.lo) * self.scale - Vec3A::splat(0.5)).min(self.max_bin).max(Vec3A::ZERO);
+    fn bins<const PRE: bool>(&self, c: Vec3A) -> [usize; 3] {
+        let d = if PRE { (c - self.lo) * self.pre } else { c - self.lo };
+        let t = (d * self.scale - Vec3A::splat(0.5)).min(self.max_bin).max(Vec3A::ZERO);
         (t + Vec3A::splat(ROUND)).to_array().map(|x| (x.to_bits() & MANTISSA) as usize)
     }
 
@@ -245,7 +267,7 @@ impl Binning {
     /// infinite scale) becomes the last bin in both.
     #[inline]
     fn bin<const AXIS: usize>(&self, c: Vec3A) -> usize {
-        let t = (c[AXIS] - self.lo[AXIS]) * self.scale[AXIS] - 0.5;
+        let t = (c[AXIS] - self.lo[AXIS]) * self.pre[AXIS] * self.scale[AXIS] - 0.5;
         let max_bin = self.max_bin[AXIS];
         let t = if t < max_bin { t } else { max_bin };
         let t = if t > 0.0 { t } else { 0.0 };
@@ -262,7 +284,7 @@ impl Binning {
         let at_or_above = |k: u32| self.bin::<AXIS>(Vec3A::splat(from_key(k))) >= bin;
         // `below` is never at or above the bin, `above` always is.
         let (lo, mut below, mut above) = (self.lo[AXIS], key(self.lo[AXIS]), key(hi));
-        let guess = lo + (bin as f32 - 0.5) / self.scale[AXIS];
+        let guess = lo + (bin as f32 - 0.5) / self.scale[AXIS] / self.pre[AXIS];
         if guess.is_finite() {
             let g = key(guess.clamp(lo, hi));
             let (a, b) = (g.saturating_sub(64).max(below), g.saturating_add(64).min(above));
@@ -505,7 +527,11 @@ fn binned<const N: usize, const SETS: usize>(
     let mut rest = prims;
     loop {
         let (chunk, tail) = rest.split_at(rest.len().min(CHUNK));
-        bin_into::<N, SETS>(&binning, chunk, &mut sets);
+        if binning.prescaled {
+            bin_into::<N, SETS, true>(&binning, chunk, &mut sets);
+        } else {
+            bin_into::<N, SETS, false>(&binning, chunk, &mut sets);
+        }
         drain(&mut sets, &mut counts, !tail.is_empty());
         if tail.is_empty() {
             break;
@@ -581,13 +607,13 @@ fn binned<const N: usize, const SETS: usize>(
 
 /// Adds each primitive of `prims` to its bin on each axis, alternating between the sets.
 #[inline(always)]
-fn bin_into<const N: usize, const SETS: usize>(
+fn bin_into<const N: usize, const SETS: usize, const PRE: bool>(
     binning: &Binning,
     prims: &[PrimRef],
     sets: &mut [[[Bin; N]; 3]; SETS],
 ) {
     // `& (N - 1)` changes nothing (bins are below N) but lets the compiler drop the bounds checks.
-    let bins = |p: &PrimRef| binning.bins(p.center2()).map(|b| b & (N - 1));
+    let bins = |p: &PrimRef| binning.bins::<PRE>(p.center2()).map(|b| b & (N - 1));
     let mut groups = prims.chunks_exact(SETS);
     for group in &mut groups {
         for (set, p) in sets.iter_mut().zip(group) {
