@@ -7,10 +7,14 @@
 //! `2^-100` to `2^100`) the products scale exactly, so `t` does too, bit for bit; beyond it
 //! the `f64` path answers, to within a few `f32` ulps. Checked on every kernel, for single
 //! casts, any-hit casts and batches (16- or 8-ray packets on the camera rays).
+//!
+//! The BVH builders too make the same tree at every power-of-two scale (their surface areas
+//! are measured in a unit taken from the root box), checked here by the trees' stats and by
+//! ray casts against brute force, and node by node by the unit tests beside `Tree`.
 
 use glam::Vec3;
 use raybox::mesh::scene::{self, Pcg32};
-use raybox::{FirstHit, Ray3, RayTriangle, TriMesh, Triangle3, with_each_kernel};
+use raybox::{Aabb3, BuildQuality, FirstHit, Ray3, RayTriangle, TriMesh, Triangle3, with_each_kernel};
 
 /// A closed icosphere (320 triangles) and a terrain patch beside it, off the origin.
 fn scene_data() -> (Vec<Vec3>, Vec<[u32; 3]>) {
@@ -251,4 +255,129 @@ fn a_ray_whose_direction_is_all_below_2_to_the_minus_128_hits_at_2_to_the_120() 
         let batch = mesh.first_hits(&vec![ray; 20]);
         assert!(batch.iter().all(|h| h.map(|h| h.t) == Some(want)), "{kernel}: first_hits");
     });
+}
+
+/// The builders at every scale: powers of two from where the bunny's smallest coordinate is
+/// about to become subnormal (`2^-112`) to where its largest box is about to overflow.
+const TREE_SCALES: [i32; 7] = [-112, -100, -60, 0, 60, 100, 120];
+const QUALITIES: [BuildQuality; 3] = [BuildQuality::Fast, BuildQuality::Balanced, BuildQuality::High];
+
+/// The bunny's triangles' boxes.
+fn bunny_boxes(vertices: &[Vec3], indices: &[[u32; 3]]) -> Vec<Aabb3> {
+    indices.iter().map(|t| Aabb3::from_points(&t.map(|i| vertices[i as usize])).unwrap()).collect()
+}
+
+/// 400 rays from a sphere around the bunny at random points of its box (most hit), scaled.
+fn bunny_rays(vertices: &[Vec3], scale: f32) -> Vec<Ray3> {
+    let (lo, hi) = vertices.iter().fold((Vec3::MAX, Vec3::MIN), |(lo, hi), v| (lo.min(*v), hi.max(*v)));
+    let (centre, radius) = ((lo + hi) * 0.5, (hi - lo).length());
+    let mut rng = Pcg32::new(19);
+    (0..400)
+        .map(|_| {
+            let o = centre + rng.unit_vector() * radius;
+            let target = lo + (hi - lo) * Vec3::new(rng.next_f32(), rng.next_f32(), rng.next_f32());
+            Ray3::new(o * scale, (target - o) * scale)
+        })
+        .collect()
+}
+
+/// Found by a review: the SAH measured surface areas in plain `f32`, which overflow beyond
+/// extents of about `2^64` and vanish below `2^-63`, so every split cost the same there:
+/// the bunny's `Balanced` tree was 52 levels deep with a `NaN` SAH cost at `1e25` (4 at
+/// scale 1), and 21 deep with a cost of 0 at `1e-25`. Now every build's stats (the SAH cost
+/// a ratio to the root's area) are those of scale 1, bit for bit: for a mesh, a `Bvh` over
+/// boxes (also after a refit) and a `Bvh2`; the unit tests beside `Tree` and `TriMesh`
+/// compare the trees node by node.
+#[test]
+fn trees_and_their_stats_do_not_depend_on_the_scale() {
+    use raybox::{Aabb2, Bvh, Bvh2};
+    let data = raybox::mesh::bunny();
+    let flat = |b: &Aabb3| Aabb2::new(b.min().truncate(), b.max().truncate());
+    for quality in QUALITIES {
+        let mesh = TriMesh::with_quality(data.vertices.clone(), data.indices.clone(), quality).unwrap();
+        let boxes = bunny_boxes(&data.vertices, &data.indices);
+        let bvh = Bvh::build(&boxes, quality).unwrap();
+        let moved: Vec<Aabb3> =
+            boxes.iter().enumerate().map(|(i, b)| b.translated(Vec3::X * (i % 5) as f32)).collect();
+        let mut refitted = bvh.clone();
+        refitted.refit(&moved).unwrap();
+        let bvh2 = Bvh2::build(&boxes.iter().map(flat).collect::<Vec<_>>(), quality).unwrap();
+        let want = [mesh.bvh_stats(), bvh.stats(), refitted.stats(), bvh2.stats()];
+        for s in want {
+            assert!(s.sah_cost.is_finite() && s.sah_cost > 1.0, "{quality:?}: {s:?}");
+        }
+        assert!(mesh.bvh_stats().depth <= 5 && bvh.stats().depth <= 6, "{quality:?}: {want:?}");
+        for k in TREE_SCALES {
+            let s = 2f32.powi(k);
+            let vertices: Vec<Vec3> = data.vertices.iter().map(|&v| v * s).collect();
+            let mesh = TriMesh::with_quality(vertices.clone(), data.indices.clone(), quality).unwrap();
+            let boxes = bunny_boxes(&vertices, &data.indices);
+            let mut bvh = Bvh::build(&boxes, quality).unwrap();
+            bvh.validate(&boxes).unwrap();
+            let built = bvh.stats();
+            let moved: Vec<Aabb3> =
+                boxes.iter().enumerate().map(|(i, b)| b.translated(Vec3::X * ((i % 5) as f32 * s))).collect();
+            bvh.refit(&moved).unwrap();
+            bvh.validate(&moved).unwrap();
+            let bvh2 = Bvh2::build(&boxes.iter().map(flat).collect::<Vec<_>>(), quality).unwrap();
+            let got = [mesh.bvh_stats(), built, bvh.stats(), bvh2.stats()];
+            assert_eq!(got, want, "{quality:?} 2^{k}: mesh, Bvh, refitted Bvh, Bvh2");
+        }
+    }
+}
+
+/// The scaled bunny's trees answer ray casts as brute force does, at every scale and
+/// quality, on every kernel: the mesh's closest hit and occlusion against every triangle's
+/// watertight test, and a `Bvh` over the triangles' boxes against every box's slab test.
+#[test]
+fn scaled_trees_agree_with_brute_force() {
+    use raybox::{Bvh, RayCast};
+    let data = raybox::mesh::bunny();
+    for k in TREE_SCALES {
+        let s = 2f32.powi(k);
+        let vertices: Vec<Vec3> = data.vertices.iter().map(|&v| v * s).collect();
+        let triangles: Vec<Triangle3> = data
+            .indices
+            .iter()
+            .filter_map(|t| {
+                Triangle3::try_new(vertices[t[0] as usize], vertices[t[1] as usize], vertices[t[2] as usize])
+                    .ok()
+            })
+            .collect();
+        let boxes = bunny_boxes(&vertices, &data.indices);
+        let rays = bunny_rays(&data.vertices, s);
+        let mesh_want: Vec<Option<f32>> = rays
+            .iter()
+            .map(|r| {
+                triangles
+                    .iter()
+                    .filter_map(|t| match t.ray_intersection(r) {
+                        RayTriangle::Hit(h) => Some(h.t),
+                        _ => None,
+                    })
+                    .min_by(f32::total_cmp)
+            })
+            .collect();
+        let box_want: Vec<Option<f32>> = rays
+            .iter()
+            .map(|r| boxes.iter().filter_map(|b| b.ray_span(r).map(|s| s.t_enter)).min_by(f32::total_cmp))
+            .collect();
+        let hits = mesh_want.iter().filter(|h| h.is_some()).count();
+        assert!(hits > 100 && hits < 390, "2^{k}: {hits} of 400 rays hit");
+        for quality in QUALITIES {
+            let mesh = TriMesh::with_quality(vertices.clone(), data.indices.clone(), quality).unwrap();
+            let bvh = Bvh::build(&boxes, quality).unwrap();
+            with_each_kernel(|kernel| {
+                for (i, ray) in rays.iter().enumerate() {
+                    let what = format!("2^{k} {quality:?} {kernel}: ray {i}");
+                    assert_eq!(mesh.first_hit(ray).map(|h| h.t), mesh_want[i], "{what}: mesh");
+                    assert_eq!(mesh.occluded(ray), mesh_want[i].is_some(), "{what}: occluded");
+                    let got = bvh.cast_ray(ray, |j, r| boxes[j as usize].ray_span(r).map(|s| s.t_enter));
+                    assert_eq!(got.map(|g| g.1), box_want[i], "{what}: Bvh");
+                }
+                let batch: Vec<Option<f32>> = mesh.first_hits(&rays).iter().map(|h| h.map(|h| h.t)).collect();
+                assert_eq!(batch, mesh_want, "2^{k} {quality:?} {kernel}: first_hits");
+            });
+        }
+    }
 }

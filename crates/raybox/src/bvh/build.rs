@@ -181,11 +181,17 @@ pub(crate) trait Splitter: Sync {
         info: &NodeInfo,
         depth: u32,
     ) -> Option<(usize, NodeInfo, NodeInfo)>;
+
+    /// The size by which the collapse picks the child it splits next: its surface area.
+    fn area(&self, bounds: &Bounds) -> f32;
 }
 
 /// The binned SAH splitter (with an exact sweep for small nodes at `High`).
 pub(crate) struct SahSplitter {
-    pub params: BuildParams,
+    params: BuildParams,
+    /// The root box's [`Bounds::area_unit`]: every area of the build is measured in it, so
+    /// the build takes the same decisions, and makes the same tree, at every scale.
+    unit: f32,
 }
 
 /// A chosen split: primitives whose centroid is below the plane on `axis` go left.
@@ -203,16 +209,31 @@ enum How {
     Sorted { count: usize },
 }
 
-/// How a node's centroids map to bins: `t = clamp((c - lo) * scale - 1/2, 0, bins - 1)`,
+/// How a node's centroids map to bins: `t = clamp((c - lo) * pre * scale - 1/2, 0, bins - 1)`,
 /// rounded to the nearest integer. Rounding is done by adding 2^23 (after which the low
 /// bits of the float are the integer): as cheap as it gets, where `as usize` converts and
 /// saturates lane by lane. The `- 1/2` makes every bin one unit of `t` wide.
+///
+/// `pre` is 1 on every axis but one whose centroids span less than [`TINY_SPAN`] (and
+/// more than nothing), where `scale = bins / span` would overflow to infinity (below
+/// `bins * 2^-128`) and every centroid would fall in the last bin. There it is `2^100`,
+/// which makes `span * pre` a normal float and `scale` finite. Powers of two scale
+/// exactly, so `(c - lo) * pre * scale` is then the same number, bit for bit, as
+/// `(c - lo) * scale` of the same node scaled up by `2^100`, where `pre` is 1: the bins do
+/// not depend on the input's scale.
 #[derive(Clone, Copy)]
 struct Binning {
     lo: Vec3A,
+    pre: Vec3A,
     scale: Vec3A,
     max_bin: Vec3A,
+    /// Whether `pre` is not 1 on some axis: binning a node's primitives skips the
+    /// multiplication by `pre` when it is (it cost 5% of a `Balanced` build's time).
+    prescaled: bool,
 }
+
+/// Centroid spans below this are binned after scaling by its inverse (see [`Binning`]).
+const TINY_SPAN: f32 = 1.0 / (1u128 << 100) as f32;
 
 /// 2^23: adding it to a float in `[0, 2^22]` leaves the nearest integer in the low mantissa bits.
 const ROUND: f32 = 8_388_608.0;
@@ -220,16 +241,23 @@ const MANTISSA: u32 = (1 << 23) - 1;
 
 impl Binning {
     fn new(centers: &Bounds, bins: usize) -> Self {
-        let extent = (centers.max - centers.min).max(Vec3A::splat(f32::MIN_POSITIVE));
+        let extent = centers.max - centers.min;
+        let tiny = extent.cmplt(Vec3A::splat(TINY_SPAN)) & extent.cmpgt(Vec3A::ZERO);
+        let pre = Vec3A::select(tiny, Vec3A::splat(1.0 / TINY_SPAN), Vec3A::ONE);
+        // (An axis with no extent is never split; its scale is infinite, as before.)
+        let extent = (extent * pre).max(Vec3A::splat(f32::MIN_POSITIVE));
         // Slightly below bins / extent, so the largest centroid lands in the last bin.
         let scale = Vec3A::splat(bins as f32 * (1.0 - 1e-6)) / extent;
-        Self { lo: centers.min, scale, max_bin: Vec3A::splat((bins - 1) as f32) }
+        let max_bin = Vec3A::splat((bins - 1) as f32);
+        Self { lo: centers.min, pre, scale, max_bin, prescaled: tiny.any() }
     }
 
-    /// The bin of `c` on each axis.
+    /// The bin of `c` on each axis, for a binning whose [`Binning::prescaled`] is `PRE`
+    /// (without it, `pre` is 1 and multiplying by it would change nothing).
     #[inline]
-    fn bins(&self, c: Vec3A) -> [usize; 3] {
-        let t = ((c - self.lo) * self.scale - Vec3A::splat(0.5)).min(self.max_bin).max(Vec3A::ZERO);
+    fn bins<const PRE: bool>(&self, c: Vec3A) -> [usize; 3] {
+        let d = if PRE { (c - self.lo) * self.pre } else { c - self.lo };
+        let t = (d * self.scale - Vec3A::splat(0.5)).min(self.max_bin).max(Vec3A::ZERO);
         (t + Vec3A::splat(ROUND)).to_array().map(|x| (x.to_bits() & MANTISSA) as usize)
     }
 
@@ -239,7 +267,7 @@ impl Binning {
     /// infinite scale) becomes the last bin in both.
     #[inline]
     fn bin<const AXIS: usize>(&self, c: Vec3A) -> usize {
-        let t = (c[AXIS] - self.lo[AXIS]) * self.scale[AXIS] - 0.5;
+        let t = (c[AXIS] - self.lo[AXIS]) * self.pre[AXIS] * self.scale[AXIS] - 0.5;
         let max_bin = self.max_bin[AXIS];
         let t = if t < max_bin { t } else { max_bin };
         let t = if t > 0.0 { t } else { 0.0 };
@@ -256,7 +284,7 @@ impl Binning {
         let at_or_above = |k: u32| self.bin::<AXIS>(Vec3A::splat(from_key(k))) >= bin;
         // `below` is never at or above the bin, `above` always is.
         let (lo, mut below, mut above) = (self.lo[AXIS], key(self.lo[AXIS]), key(hi));
-        let guess = lo + (bin as f32 - 0.5) / self.scale[AXIS];
+        let guess = lo + (bin as f32 - 0.5) / self.scale[AXIS] / self.pre[AXIS];
         if guess.is_finite() {
             let g = key(guess.clamp(lo, hi));
             let (a, b) = (g.saturating_sub(64).max(below), g.saturating_add(64).min(above));
@@ -293,6 +321,10 @@ fn from_key(k: u32) -> f32 {
 }
 
 impl Splitter for SahSplitter {
+    fn area(&self, bounds: &Bounds) -> f32 {
+        bounds.half_area_in(self.unit)
+    }
+
     fn split(
         &self,
         prims: &mut [PrimRef],
@@ -319,13 +351,19 @@ impl Splitter for SahSplitter {
 }
 
 impl SahSplitter {
+    /// The splitter of a build whose root box is `root`.
+    pub fn new(params: BuildParams, root: &Bounds) -> Self {
+        Self { params, unit: root.area_unit() }
+    }
+
     fn find(&self, prims: &mut [PrimRef], info: &NodeInfo) -> Option<Candidate> {
         let n = prims.len();
         if n <= self.params.sweep_below {
             let mut best: Option<Candidate> = None;
+            let area = info.bounds.half_area_in(self.unit);
             for axis in 0..3 {
                 if info.centers.max[axis] > info.centers.min[axis]
-                    && let Some(c) = sweep(&self.params, prims, axis, info.bounds.half_area())
+                    && let Some(c) = sweep(&self.params, prims, axis, self.unit, area)
                     && best.as_ref().is_none_or(|b| c.cost < b.cost)
                 {
                     best = Some(c);
@@ -338,9 +376,9 @@ impl SahSplitter {
         let bins = self.params.bins.min(4 + n / 20);
         // Bin arrays sized to the bin count: clearing 32 bins costs more than binning a small node.
         match bins {
-            ..=8 => binned::<8, 1>(&self.params, prims, info, bins),
-            9..=16 => binned::<16, 2>(&self.params, prims, info, bins),
-            _ => binned::<MAX_BINS, 2>(&self.params, prims, info, bins),
+            ..=8 => binned::<8, 1>(&self.params, prims, info, bins, self.unit),
+            9..=16 => binned::<16, 2>(&self.params, prims, info, bins, self.unit),
+            _ => binned::<MAX_BINS, 2>(&self.params, prims, info, bins, self.unit),
         }
     }
 
@@ -424,11 +462,11 @@ impl<const N: usize, const SETS: usize> EmptySets<N, SETS> {
     const SETS: [[[Bin; N]; 3]; SETS] = [[[Bin::EMPTY; N]; 3]; SETS];
 }
 
-/// The half areas of three boxes, one per lane (`w` is 0), each computed as
-/// [`Bounds::half_area`] computes it, so the sweep below picks the planes the scalar one did.
+/// The half areas of three boxes in `unit`s, one per lane (`w` is 0), each computed as
+/// [`Bounds::half_area_in`] computes it, so the sweep below picks the planes the scalar one did.
 #[inline(always)]
-fn half_areas(lo: &[Vec4; 3], hi: &[Vec4; 3]) -> Vec4 {
-    let [a, b, c] = [0, 1, 2].map(|k| (hi[k] - lo[k]).max(Vec4::ZERO));
+fn half_areas(lo: &[Vec4; 3], hi: &[Vec4; 3], unit: Vec4) -> Vec4 {
+    let [a, b, c] = [0, 1, 2].map(|k| (hi[k] - lo[k]).max(Vec4::ZERO) * unit);
     let dx = Vec4::new(a.x, b.x, c.x, 0.0);
     let dy = Vec4::new(a.y, b.y, c.y, 0.0);
     let dz = Vec4::new(a.z, b.z, c.z, 0.0);
@@ -463,6 +501,7 @@ fn binned<const N: usize, const SETS: usize>(
     prims: &[PrimRef],
     info: &NodeInfo,
     bins: usize,
+    unit: f32,
 ) -> Option<Candidate> {
     debug_assert!(bins <= N && N.is_power_of_two() && (SETS == 1 || SETS == 2));
     let binning = Binning::new(&info.centers, bins);
@@ -488,7 +527,11 @@ fn binned<const N: usize, const SETS: usize>(
     let mut rest = prims;
     loop {
         let (chunk, tail) = rest.split_at(rest.len().min(CHUNK));
-        bin_into::<N, SETS>(&binning, chunk, &mut sets);
+        if binning.prescaled {
+            bin_into::<N, SETS, true>(&binning, chunk, &mut sets);
+        } else {
+            bin_into::<N, SETS, false>(&binning, chunk, &mut sets);
+        }
         drain(&mut sets, &mut counts, !tail.is_empty());
         if tail.is_empty() {
             break;
@@ -507,7 +550,8 @@ fn binned<const N: usize, const SETS: usize>(
     }
     let merged = &*merged;
     let n = prims.len();
-    let parent_area = info.bounds.half_area();
+    let parent_area = info.bounds.half_area_in(unit);
+    let unit = Vec4::splat(unit);
     // Right-to-left sweep: the areas of bins b.. for each b, the axes in lanes.
     let mut right_area = [Vec4::ZERO; N];
     let (mut lo, mut hi) = ([Vec4::INFINITY; 3], [Vec4::NEG_INFINITY; 3]);
@@ -516,7 +560,7 @@ fn binned<const N: usize, const SETS: usize>(
             lo[axis] = lo[axis].min(merged[axis][b].lo);
             hi[axis] = hi[axis].max(merged[axis][b].hi);
         }
-        right_area[b] = half_areas(&lo, &hi);
+        right_area[b] = half_areas(&lo, &hi, unit);
     }
     // Left-to-right sweep. Within a node, `C_trav + C_int W / A` orders splits as
     // `W = A_L B_L + A_R B_R` does (or as `B_L + B_R` for a node of zero area): compare `W`,
@@ -536,7 +580,8 @@ fn binned<const N: usize, const SETS: usize>(
         left_n += counts[b - 1];
         let right_n = total - left_n;
         let (bl, br) = (params.blocks4(left_n), params.blocks4(right_n));
-        let w = if parent_area > 0.0 { half_areas(&lo, &hi) * bl + right_area[b] * br } else { bl + br };
+        let w =
+            if parent_area > 0.0 { half_areas(&lo, &hi, unit) * bl + right_area[b] * br } else { bl + br };
         let valid = axis_ok & left_n.as_vec4().cmpgt(Vec4::ZERO) & right_n.as_vec4().cmpgt(Vec4::ZERO);
         let better = valid & (!found | w.cmplt(best_w));
         best_w = Vec4::select(better, w, best_w);
@@ -562,13 +607,13 @@ fn binned<const N: usize, const SETS: usize>(
 
 /// Adds each primitive of `prims` to its bin on each axis, alternating between the sets.
 #[inline(always)]
-fn bin_into<const N: usize, const SETS: usize>(
+fn bin_into<const N: usize, const SETS: usize, const PRE: bool>(
     binning: &Binning,
     prims: &[PrimRef],
     sets: &mut [[[Bin; N]; 3]; SETS],
 ) {
     // `& (N - 1)` changes nothing (bins are below N) but lets the compiler drop the bounds checks.
-    let bins = |p: &PrimRef| binning.bins(p.center2()).map(|b| b & (N - 1));
+    let bins = |p: &PrimRef| binning.bins::<PRE>(p.center2()).map(|b| b & (N - 1));
     let mut groups = prims.chunks_exact(SETS);
     for group in &mut groups {
         for (set, p) in sets.iter_mut().zip(group) {
@@ -665,8 +710,15 @@ fn sort_by_center(prims: &mut [PrimRef], axis: usize) {
     });
 }
 
-/// Every split plane between consecutive centroids along `axis` (sorts `prims`).
-fn sweep(params: &BuildParams, prims: &mut [PrimRef], axis: usize, parent_area: f32) -> Option<Candidate> {
+/// Every split plane between consecutive centroids along `axis` (sorts `prims`), the areas
+/// in `unit`s.
+fn sweep(
+    params: &BuildParams,
+    prims: &mut [PrimRef],
+    axis: usize,
+    unit: f32,
+    parent_area: f32,
+) -> Option<Candidate> {
     let n = prims.len();
     debug_assert!(n <= 1024);
     sort_by_center(prims, axis);
@@ -674,13 +726,13 @@ fn sweep(params: &BuildParams, prims: &mut [PrimRef], axis: usize, parent_area: 
     let mut acc = Bounds::EMPTY;
     for k in (1..n).rev() {
         acc.grow(&prims[k].bounds());
-        right_area[k] = acc.half_area();
+        right_area[k] = acc.half_area_in(unit);
     }
     let mut left = Bounds::EMPTY;
     let mut best: Option<Candidate> = None;
     for k in 1..n {
         left.grow(&prims[k - 1].bounds());
-        let cost = split_cost(params, left.half_area(), k, right_area[k], n - k, parent_area);
+        let cost = split_cost(params, left.half_area_in(unit), k, right_area[k], n - k, parent_area);
         if best.as_ref().is_none_or(|s| cost < s.cost) {
             best = Some(Candidate { axis, cost, how: How::Sorted { count: k } });
         }

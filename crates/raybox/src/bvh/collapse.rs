@@ -34,20 +34,20 @@ struct Child {
     node: BinaryNode,
     centers: Bounds,
     depth: u32,
-    /// `node.bounds.half_area()`, computed once: the search for the largest child reads it
-    /// up to 7 times per child.
+    /// [`Splitter::area`] of `node.bounds`, computed once: the search for the largest child
+    /// reads it up to 7 times per child.
     area: f32,
 }
 
 impl Child {
     const UNUSED: Self = Self { node: BinaryNode::UNUSED, centers: Bounds::EMPTY, depth: 0, area: 0.0 };
 
-    fn open(offset: usize, count: usize, info: NodeInfo, depth: u32) -> Self {
+    fn open(offset: usize, count: usize, info: NodeInfo, depth: u32, splitter: &impl Splitter) -> Self {
         Self {
             node: BinaryNode { bounds: info.bounds, a: offset as u32, b: count as u32 },
             centers: info.centers,
             depth,
-            area: info.bounds.half_area(),
+            area: splitter.area(&info.bounds),
         }
     }
 
@@ -116,8 +116,8 @@ impl<S: Splitter> Builder<'_, S> {
             return (ChildRef::leaf(first as u32, n as u32), 0);
         };
         let mut kids = [Child::UNUSED; WIDTH];
-        kids[0] = Child::open(0, k, left, depth + 1);
-        kids[1] = Child::open(k, n - k, right, depth + 1);
+        kids[0] = Child::open(0, k, left, depth + 1, self.splitter);
+        kids[1] = Child::open(k, n - k, right, depth + 1, self.splitter);
         let mut len = 2;
         while len < WIDTH {
             // The open child with the largest area (the first of equals).
@@ -136,8 +136,8 @@ impl<S: Splitter> Builder<'_, S> {
                 Some((k, left, right)) => {
                     // The halves take the child's place, in order, so lanes stay in build order.
                     kids.copy_within(i + 1..len, i + 2);
-                    kids[i] = Child::open(offset, k, left, c.depth + 1);
-                    kids[i + 1] = Child::open(offset + k, range.len() - k, right, c.depth + 1);
+                    kids[i] = Child::open(offset, k, left, c.depth + 1, self.splitter);
+                    kids[i + 1] = Child::open(offset + k, range.len() - k, right, c.depth + 1, self.splitter);
                     len += 1;
                 }
             }

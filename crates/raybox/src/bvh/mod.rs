@@ -43,7 +43,8 @@ pub struct BvhStats {
     /// Inner levels from the root to the deepest leaf.
     pub depth: usize,
     /// The surface area heuristic cost of the tree: `Σ A(node) + Σ A(leaf) · n(leaf)` over
-    /// inner nodes and leaves, divided by the root's area. Lower is better.
+    /// inner nodes and leaves, divided by the root's area. Lower is better. Summed in `f64`:
+    /// finite for any boxes, and the same at every scale.
     pub sah_cost: f32,
 }
 
@@ -150,7 +151,7 @@ impl Tree {
                 collapse::build_wide(&splitter, &mut prims, info)
             }
             BuildQuality::Balanced | BuildQuality::High => {
-                collapse::build_wide(&SahSplitter { params }, &mut prims, info)
+                collapse::build_wide(&SahSplitter::new(params, &info.bounds), &mut prims, info)
             }
         };
         let mut tree = Self {
@@ -187,11 +188,11 @@ impl Tree {
 
     /// Recounts nodes and leaves and recomputes the SAH cost of the wide tree.
     fn update_stats(&mut self) {
-        let root_area = self.root_bounds().half_area();
+        let root_area = self.root_bounds().half_area_f64();
         let (mut leaves, mut cost) = (0usize, 0.0f64);
         if self.root.is_leaf() {
             leaves = 1;
-            cost = self.root.leaf_range().1 as f64 * f64::from(root_area);
+            cost = self.root.leaf_range().1 as f64 * root_area;
         }
         for node in &self.nodes {
             let mut area = Bounds::EMPTY;
@@ -204,15 +205,14 @@ impl Tree {
                 area.grow(&b);
                 if child.is_leaf() {
                     leaves += 1;
-                    cost += f64::from(b.half_area()) * child.leaf_range().1 as f64;
+                    cost += b.half_area_f64() * child.leaf_range().1 as f64;
                 }
             }
-            cost += f64::from(area.half_area());
+            cost += area.half_area_f64();
         }
         self.stats.node_count = self.nodes.len();
         self.stats.leaf_count = leaves;
-        self.stats.sah_cost =
-            if root_area > 0.0 { (cost / f64::from(root_area)) as f32 } else { cost as f32 };
+        self.stats.sah_cost = if root_area > 0.0 { (cost / root_area) as f32 } else { cost as f32 };
     }
 
     /// Recomputes every box bottom-up from new primitive boxes (nodes are stored parents
@@ -672,4 +672,99 @@ pub fn with_each_kernel(mut f: impl FnMut(&'static str)) {
         f(k.name());
     }
     kernels::force_kernel(None);
+}
+
+#[cfg(test)]
+impl Tree {
+    /// Panics unless `self` is `base` built from the same primitives scaled by `scale` (a
+    /// power of two): the same nodes, leaves, order and stats, and every box `scale` times
+    /// `base`'s, bit for bit.
+    pub(crate) fn assert_scaled_copy_of(&self, base: &Tree, scale: f32, what: &str) {
+        assert_eq!(self.stats, base.stats, "{what}: stats");
+        assert_eq!((self.root, &self.order), (base.root, &base.order), "{what}: root and leaf order");
+        let scaled = |v: [f32; 3]| v.map(|x| (x * scale).to_bits());
+        assert_eq!(self.root_min.map(f32::to_bits), scaled(base.root_min), "{what}: root box");
+        assert_eq!(self.root_max.map(f32::to_bits), scaled(base.root_max), "{what}: root box");
+        assert_eq!(self.nodes.len(), base.nodes.len(), "{what}: nodes");
+        for (i, (node, b)) in self.nodes.iter().zip(&base.nodes).enumerate() {
+            assert_eq!(node.children, b.children, "{what}: node {i}'s children");
+            assert_eq!(node.orders, b.orders, "{what}: node {i}'s orders");
+            for (p, q) in node.planes.iter().zip(&b.planes) {
+                let q = q.map(|x| if x.is_finite() { x * scale } else { x });
+                assert_eq!(p.map(f32::to_bits), q.map(f32::to_bits), "{what}: node {i}'s boxes");
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mesh::scene::Pcg32;
+
+    /// Powers of two from where the smallest coordinate of [`scene`] is about to become
+    /// subnormal to where the largest box's extent is about to overflow.
+    pub(crate) const SCALES: [i32; 7] = [-112, -100, -60, 0, 60, 100, 120];
+
+    /// The bunny's triangle boxes, and beside it a cluster of 300 boxes up to `2^-11` wide
+    /// whose corners lie on a grid of `2^-12`: at `2^-112` the cluster's small nodes have
+    /// centroid spans below `2^-123`, where `bins / span` overflows `f32` (see `Binning`).
+    fn scene() -> Vec<Bounds> {
+        let bunny = crate::mesh::bunny();
+        let mut boxes: Vec<Bounds> = bunny
+            .indices
+            .iter()
+            .map(|t| {
+                let [a, b, c] = t.map(|i| Vec3A::from(bunny.vertices[i as usize]));
+                Bounds { min: a.min(b).min(c), max: a.max(b).max(c) }
+            })
+            .collect();
+        let mut rng = Pcg32::new(11);
+        let step = 2f32.powi(-15);
+        for _ in 0..300 {
+            // Multiples of 2^-15 near (12, 3, 5): every coordinate is exact at every scale.
+            let mut k = |n: u32| (rng.next_u32() % n) as f32 * step;
+            let min = Vec3A::new(12.0 + k(4), 3.0 + k(4), 5.0 + k(4));
+            boxes.push(Bounds { min, max: min + Vec3A::new(k(2), k(2), k(2)) });
+        }
+        boxes
+    }
+
+    /// Found by a review: the SAH measured surface areas in plain `f32`, which overflow to
+    /// infinity for extents beyond `2^64` and vanish below `2^-63`, so at such scales every
+    /// split cost the same and the bunny's `Balanced` tree went 52 levels deep (its SAH
+    /// cost `NaN`) at `1e25` and 21 at `1e-25`, against 4 at scale 1.
+    #[test]
+    fn trees_are_the_same_at_every_scale() {
+        let boxes = scene();
+        let moved: Vec<Bounds> = boxes
+            .iter()
+            .enumerate()
+            .map(|(i, b)| {
+                let shift = Vec3A::new((i % 7) as f32, (i % 3) as f32, (i % 5) as f32) * 0.25;
+                Bounds { min: b.min + shift, max: b.max + shift }
+            })
+            .collect();
+        for quality in [BuildQuality::Fast, BuildQuality::Balanced, BuildQuality::High] {
+            // A `Bvh`'s leaves, and a mesh's.
+            for (max_leaf, block) in [(1, 1), (8, 4)] {
+                let base = Tree::build(&boxes, quality, max_leaf, block).unwrap();
+                let mut base_refitted = base.clone();
+                base_refitted.refit(&moved);
+                for k in SCALES {
+                    let s = 2f32.powi(k);
+                    let scale = |v: &[Bounds]| -> Vec<Bounds> {
+                        v.iter().map(|b| Bounds { min: b.min * s, max: b.max * s }).collect()
+                    };
+                    let what = format!("{quality:?}, leaves of {max_leaf}, 2^{k}");
+                    let mut tree = Tree::build(&scale(&boxes), quality, max_leaf, block).unwrap();
+                    tree.validate(&scale(&boxes)).unwrap();
+                    tree.assert_scaled_copy_of(&base, s, &what);
+                    assert!(tree.stats.sah_cost.is_finite() && tree.stats.sah_cost > 1.0, "{what}");
+                    tree.refit(&scale(&moved));
+                    tree.assert_scaled_copy_of(&base_refitted, s, &format!("{what}, refitted"));
+                }
+            }
+        }
+    }
 }

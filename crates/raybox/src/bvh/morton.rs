@@ -307,7 +307,7 @@ impl Builder<'_> {
     ) -> Subtree {
         if len <= self.max_leaf {
             let (r, bounds) = leaves.leaf(&self.keys[start..start + len], start);
-            let cost = f64::from(bounds.half_area()) * len as f64;
+            let cost = bounds.half_area_f64() * len as f64;
             return Subtree { r, bounds, depth: 0, cost };
         }
         let (runs, n) = self.children(start, len);
@@ -330,7 +330,7 @@ impl Builder<'_> {
             cost += child.cost;
             depth = depth.max(child.depth);
         }
-        cost += f64::from(bounds.half_area());
+        cost += bounds.half_area_f64();
         Subtree { r: ChildRef::inner(index as u32), bounds, depth: depth + 1, cost }
     }
 
@@ -524,7 +524,7 @@ impl Tree {
         }
         let built = build(&keys, 4, &mut leaves);
         let wide = built.wide;
-        let root_area = f64::from(wide.root_bounds.half_area());
+        let root_area = wide.root_bounds.half_area_f64();
         tree.stats = BvhStats {
             primitive_count: keys.len(),
             node_count: wide.nodes.len(),

@@ -37,11 +37,42 @@ impl Bounds {
         self
     }
 
-    /// Half the surface area (the SAH's cost measure; the factor 2 cancels). Zero when empty.
+    /// Half the surface area of the box measured in `unit`s (the SAH's cost measure; the
+    /// factor 2 cancels): each extent is multiplied by `unit`, the builder's
+    /// [`Bounds::area_unit`] of its root box, before the products. Zero when empty.
+    ///
+    /// In plain `f32` a box wider than about `2^64` has an infinite area and one narrower
+    /// than about `2^-63` a subnormal or zero area, so at such scales every split of a node cost the same
+    /// (`inf`, `NaN` or 0) and the SAH built deep, poor trees. Measured in the root's unit,
+    /// the root's largest extent is in `[1, 2)`, and because `unit` is a power of two the
+    /// product is exact: a box's area in units is the same number, bit for bit, whatever
+    /// power of two the whole input is scaled by, and so is every decision the SAH takes.
     #[inline]
-    pub fn half_area(&self) -> f32 {
-        let d = (self.max - self.min).max(Vec3A::ZERO);
+    pub fn half_area_in(&self, unit: f32) -> f32 {
+        let d = (self.max - self.min).max(Vec3A::ZERO) * unit;
         d.x * d.y + d.y * d.z + d.z * d.x
+    }
+
+    /// The power of two `unit` that brings this box's largest extent into `[1, 2)` for
+    /// [`Bounds::half_area_in`] (kept between `2^-126` and `2^126`, so that it is a normal
+    /// float: a box wider than `2^127` then measures up to 4 units, one narrower than
+    /// `2^-126` less than one; an empty box or a point gets `2^126`, which is harmless).
+    pub fn area_unit(&self) -> f32 {
+        let extent = (self.max - self.min).max_element();
+        // `e`, the biased exponent of the extent (0 for an empty box, whose extent is
+        // negative): `unit = 2^(127 - e)`, whose own biased exponent is `254 - e`.
+        let e = extent.max(0.0).to_bits() >> 23;
+        f32::from_bits((254 - e.clamp(1, 253)) << 23)
+    }
+
+    /// Half the surface area in `f64`, for the SAH cost a build reports: the extents and
+    /// products of `f32` boxes never overflow or underflow there, and scaling the box by a
+    /// power of two scales the result exactly by its square. Zero when empty.
+    #[inline]
+    pub fn half_area_f64(&self) -> f64 {
+        let d = |k: usize| (f64::from(self.max[k]) - f64::from(self.min[k])).max(0.0);
+        let (x, y, z) = (d(0), d(1), d(2));
+        x * y + y * z + z * x
     }
 
     #[inline]

@@ -1438,6 +1438,24 @@ mod tests {
         assert!(hits > rays.len() / 4, "{hits}");
     }
 
+    /// A mesh's tree, with its leaves of blocks, is the same at every scale where the
+    /// coordinates are normal floats, at every quality: the unit test beside `Tree` checks
+    /// the builders over boxes, this one the mesh's own paths (`Fast` makes its blocks as it
+    /// builds, from the vertices' box).
+    #[test]
+    fn mesh_trees_are_the_same_at_every_scale() {
+        let data = crate::mesh::bunny();
+        for quality in [BuildQuality::Fast, BuildQuality::Balanced, BuildQuality::High] {
+            let base = TriMesh::with_quality(data.vertices.clone(), data.indices.clone(), quality).unwrap();
+            for k in [-112, -100, -60, 60, 100, 120] {
+                let s = 2f32.powi(k);
+                let vertices = data.vertices.iter().map(|&v| v * s).collect();
+                let mesh = TriMesh::with_quality(vertices, data.indices.clone(), quality).unwrap();
+                mesh.tree.assert_scaled_copy_of(&base.tree, s, &format!("bunny {quality:?} 2^{k}"));
+            }
+        }
+    }
+
     #[test]
     fn every_build_and_load_orders_the_nodes_children() {
         let data = scene::terrain(40, 3);

@@ -135,7 +135,7 @@ impl<'m> Walk<'m> {
     /// not yet computed: the side with the larger box opens (compared in `f64`: `f32` areas
     /// overflow past `1e19`).
     fn open(&self, p: &Pair, mut push: impl FnMut(Pair)) {
-        let open_a = p.b.is_leaf() || (!p.a.is_leaf() && half_area(&p.a_box) >= p.b_box.half_area());
+        let open_a = p.b.is_leaf() || (!p.a.is_leaf() && p.a_box.half_area_f64() >= p.b_box.half_area());
         if open_a {
             for (a, a_box) in children(&self.mine.tree.nodes[p.a.index()]) {
                 push(Pair { a, a_box, ..*p });
@@ -462,12 +462,6 @@ fn children(node: &WideNode) -> impl Iterator<Item = (ChildRef, Bounds)> + '_ {
 
 fn boxes_meet(a: &Bounds, b: &Bounds) -> bool {
     a.min.cmple(b.max).all() && b.min.cmple(a.max).all()
-}
-
-/// A box's half surface area in `f64` (the `f32` one overflows past extents of `1e19`).
-fn half_area(b: &Bounds) -> f64 {
-    let d = (b.max - b.min).as_dvec3();
-    d.x * d.y + d.y * d.z + d.z * d.x
 }
 
 /// A box of the first mesh's frame as a carried one (exact).
