@@ -37,7 +37,10 @@
 //!   the triangles' closest points (GJK in `f64`, `distance/gjk.rs`).
 //!
 //! **Face preference.** As for boxes, an edge axis is taken only when it is shallower than
-//! the best face axis by more than [`FACE_PREFERENCE`] of the triangles' edge lengths.
+//! the best face axis by more than [`FACE_PREFERENCE`] of the pair's extent: a margin for the
+//! `f64` rounding of the projections, not a tolerance of the depth. (It was `1e-7` of the
+//! longest edges, and a review found a triangle `2e6` long crossing a small one at depth
+//! `0.1` reported at depth `0.28`: the margin must not grow with the triangles' size.)
 //!
 //! **Symmetry.** The pair is computed in a fixed order of the two triangles (their
 //! coordinates compared lexicographically), so `b.contact(a)` is `a.contact(b)` with the
@@ -53,10 +56,10 @@ use crate::query::distance::{Core, core_closest};
 use crate::query::overlap::orient3d;
 use crate::{Contact, Contact3, Overlaps, Triangle3};
 
-/// How much shallower (relative to the sum of the triangles' longest edges) an edge axis
-/// must be than the best face axis to be chosen over it: far below the `f32` tolerance of
-/// a depth, far above the rounding noise of nearly parallel edges.
-const FACE_PREFERENCE: f64 = 1e-7;
+/// How much shallower, relative to the pair's extent about its middle ([`size`]), an edge
+/// axis must be than the best face axis to be chosen over it: above the rounding of the
+/// `f64` projections (about `1e-15` of the extent), far below any depth `f32` resolves.
+const FACE_PREFERENCE: f64 = 1e-12;
 
 /// A cross product of two edges shorter than this fraction of the product of their
 /// lengths (the sine of the angle between them) is skipped as an axis.
@@ -191,8 +194,7 @@ fn overlapping_contact(a32: [Vec3; 3], b32: [Vec3; 3]) -> Contact3 {
         }
     }
 
-    let longest = |e: [DVec3; 3]| e.iter().map(|x| x.length()).fold(0.0, f64::max);
-    let slack = FACE_PREFERENCE * (longest(ea) + longest(eb));
+    let slack = FACE_PREFERENCE * size(&a, &b);
     // The face normals are never zero for valid triangles; a fallback keeps this total.
     let face = face.unwrap_or((0.0, na.normalize(), Axis::FaceA));
     let (depth, n, axis) = match edge {
@@ -373,6 +375,22 @@ mod tests {
     /// Whether `got` holds the points `want` (in any order) and no others.
     fn same_points(got: &[Vec3], want: &[Vec3]) -> bool {
         got.len() == want.len() && want.iter().all(|w| got.iter().any(|g| close(*g, *w)))
+    }
+
+    /// A long triangle crossed near its middle by a small one: the edge axis (depth 0.1)
+    /// wins over a face axis (depth 0.28) however long the first triangle is. (A review's
+    /// case, 2026-11-24: with the face preference relative to the edges' lengths, the face
+    /// won at 1e6.)
+    #[test]
+    fn a_long_triangle_does_not_widen_the_face_preference() {
+        for long in [1.0f32, 1e3, 1e6] {
+            let a = tri([-long, 0.0, 0.0], [long, 0.0, 0.0], [0.0, 0.0, -1.0]);
+            let b = tri([0.0, -0.28, -0.1], [0.0, 0.28, -0.1], [0.0, 0.0, 2.0]);
+            let c = contact(&a, &b).unwrap();
+            assert!(close(c.normal, Vec3::Z) && (c.depth - 0.1).abs() < 1e-6, "{long}: {c:?}");
+            let moved = |d: f32| tri([0.0, -0.28, -0.1 + d], [0.0, 0.28, -0.1 + d], [0.0, 0.0, 2.0 + d]);
+            assert!(!a.overlaps(&moved(c.depth * 1.0001)));
+        }
     }
 
     fn floor() -> Triangle3 {
