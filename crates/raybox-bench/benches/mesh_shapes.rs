@@ -271,6 +271,8 @@ fn mesh_against_mesh(c: &mut Criterion) {
     );
     assert_eq!(agree + parry_far, POSES, "parry3d disagrees with raybox on bunny/bunny distances");
     let mut g = c.benchmark_group("mesh_shapes/bunny distance to bunny");
+    // parry3d takes about 4 s for the 256 poses: 10 samples.
+    g.sample_size(10);
     g.throughput(Throughput::Elements(POSES as u64));
     g.bench_function("raybox", |b| b.iter(|| far.iter().map(|(a, _)| ours(black_box(a))).sum::<f32>()));
     g.bench_function("parry3d", |b| b.iter(|| far.iter().map(|(_, p)| theirs(black_box(p))).sum::<f32>()));

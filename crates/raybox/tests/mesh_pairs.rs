@@ -218,26 +218,32 @@ fn cubes_sharing_a_face_an_edge_or_a_corner_touch() {
     }
 }
 
+/// `data` scaled by `scale` and moved by `offset` on every axis, built `Balanced`.
+fn scaled(data: &MeshData, scale: f32, offset: f32) -> TriMesh {
+    let vertices = data.vertices.iter().map(|&v| v * scale + Vec3::splat(offset)).collect();
+    build(&MeshData { vertices, indices: data.indices.clone() }, BuildQuality::Balanced)
+}
+
+/// A random turn about `centre`, then a shift in a random direction by a length in `reach`.
+fn turned_about(rng: &mut Pcg32, centre: Vec3, reach: (f32, f32)) -> Affine3A {
+    let turn = Quat::from_axis_angle(rng.unit_vector(), rng.range(0.0, 6.0));
+    let shift = rng.unit_vector() * rng.range(reach.0, reach.1);
+    Affine3A::from_translation(centre + shift)
+        * Affine3A::from_quat(turn)
+        * Affine3A::from_translation(-centre)
+}
+
 /// Far from the origin and at extreme scales the carried boxes stay conservative.
 #[test]
 fn large_and_small_scales_agree_with_brute_force() {
     let (data_a, data_b) = (&SMALL[0].1, &SMALL[1].1);
     let mut rng = Pcg32::new(17);
     for (scale, offset) in [(1e-30f32, 0.0f32), (1e-3, 1e3), (1.0, 1e6), (1e30, 0.0)] {
-        let moved = |d: &MeshData| MeshData {
-            vertices: d.vertices.iter().map(|&v| v * scale + Vec3::splat(offset)).collect(),
-            indices: d.indices.clone(),
-        };
-        let a = build(&moved(data_a), BuildQuality::Balanced);
-        let b = build(&moved(data_b), BuildQuality::Balanced);
+        let (a, b) = (scaled(data_a, scale, offset), scaled(data_b, scale, offset));
         let mut found = 0;
         for i in 0..8 {
             // Rotate `b` about its own centre (at `offset`) and shift it by up to its size.
-            let r = Quat::from_axis_angle(rng.unit_vector(), rng.range(0.0, 6.0));
-            let c = Vec3::splat(offset);
-            let pose = Affine3A::from_translation(c + rng.unit_vector() * rng.range(0.0, 2.0) * scale)
-                * Affine3A::from_quat(r)
-                * Affine3A::from_translation(-c);
+            let pose = turned_about(&mut rng, Vec3::splat(offset), (0.0, 2.0 * scale));
             found += check(&a, &b, &pose, &format!("scale {scale}, case {i}"));
         }
         assert!(found > 0, "scale {scale}: no pair, the test proves nothing");
@@ -351,19 +357,10 @@ fn distances_at_large_and_small_scales_agree_with_brute_force() {
     let (data_a, data_b) = (&TINY[0].1, &TINY[1].1);
     let mut rng = Pcg32::new(29);
     for (scale, offset) in [(1e-30f32, 0.0f32), (1e-3, 1e3), (1.0, 1e6), (1e30, 0.0)] {
-        let moved = |d: &MeshData| MeshData {
-            vertices: d.vertices.iter().map(|&v| v * scale + Vec3::splat(offset)).collect(),
-            indices: d.indices.clone(),
-        };
-        let a = build(&moved(data_a), BuildQuality::Balanced);
-        let b = build(&moved(data_b), BuildQuality::Balanced);
+        let (a, b) = (scaled(data_a, scale, offset), scaled(data_b, scale, offset));
         let mut apart = 0;
         for i in 0..6 {
-            let r = Quat::from_axis_angle(rng.unit_vector(), rng.range(0.0, 6.0));
-            let c = Vec3::splat(offset);
-            let pose = Affine3A::from_translation(c + rng.unit_vector() * rng.range(1.0, 4.0) * scale)
-                * Affine3A::from_quat(r)
-                * Affine3A::from_translation(-c);
+            let pose = turned_about(&mut rng, Vec3::splat(offset), (scale, 4.0 * scale));
             apart += usize::from(check_distance(&a, &b, &pose, &format!("scale {scale}, case {i}")) > 0.0);
         }
         assert!(apart > 0, "scale {scale}: always touching, the test proves little");

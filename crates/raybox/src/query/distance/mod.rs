@@ -138,6 +138,25 @@ pub(crate) fn decided_distance(overlaps: bool, a: &impl ToRounded, b: &impl ToRo
 
 /// `Distance` for `$A` against `$B` (and the reverse when the types differ) through GJK;
 /// `exact` pairs let their `Overlaps` test decide the zero.
+/// Implements `Distance<$A> for $B` by calling `Distance<$B> for $A`, so that the pair is
+/// symmetric to the bit (points of type `$V`).
+macro_rules! reverse_distance {
+    ($V:ty; $($A:ty => $B:ty),* $(,)?) => {
+        $(impl crate::Distance<$A> for $B {
+            type Point = $V;
+            fn distance(&self, other: &$A) -> f32 {
+                crate::Distance::<$B>::distance(other, self)
+            }
+            fn closest_points(&self, other: &$A) -> ($V, $V) {
+                let (p, q) = crate::Distance::<$B>::closest_points(other, self);
+                (q, p)
+            }
+        })*
+    };
+}
+
+pub(crate) use reverse_distance;
+
 macro_rules! gjk_distance {
     (@one $A:ty, $B:ty, $V:ty, $f:path, $exact:tt) => {
         impl crate::Distance<$B> for $A {
@@ -164,16 +183,7 @@ macro_rules! gjk_distance {
     ($($A:ty, $B:ty => $V:ty, $f:path, $exact:tt);* $(;)?) => {
         $(gjk_distance!(@one $A, $B, $V, $f, $exact);
           // The reverse order calls the forward one, so that it is symmetric to the bit.
-          impl crate::Distance<$A> for $B {
-              type Point = $V;
-              fn distance(&self, other: &$A) -> f32 {
-                  crate::Distance::<$B>::distance(other, self)
-              }
-              fn closest_points(&self, other: &$A) -> ($V, $V) {
-                  let (p, q) = crate::Distance::<$B>::closest_points(other, self);
-                  (q, p)
-              }
-          })*
+          crate::query::distance::reverse_distance!($V; $A => $B);)*
     };
     (same: $($A:ty => $V:ty, $f:path, $exact:tt);* $(;)?) => {
         $(gjk_distance!(@one $A, $A, $V, $f, $exact);)*

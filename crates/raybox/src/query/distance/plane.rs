@@ -138,19 +138,7 @@ macro_rules! plane_distance {
             }
         }
 
-        // The reverse order calls the forward one, so that it is symmetric to the bit.
-        impl Distance<Plane> for $S {
-            type Point = Vec3;
-
-            fn distance(&self, other: &Plane) -> f32 {
-                other.distance(self)
-            }
-
-            fn closest_points(&self, other: &Plane) -> (Vec3, Vec3) {
-                let (p, q) = other.closest_points(self);
-                (q, p)
-            }
-        }
+        super::reverse_distance!(Vec3; Plane => $S);
     )*};
 }
 

@@ -36,18 +36,7 @@ impl Distance<Capsule3> for Plane {
     }
 }
 
-impl Distance<Plane> for Capsule3 {
-    type Point = Vec3;
-
-    fn distance(&self, other: &Plane) -> f32 {
-        other.distance(self)
-    }
-
-    fn closest_points(&self, other: &Plane) -> (Vec3, Vec3) {
-        let (p, q) = other.closest_points(self);
-        (q, p)
-    }
-}
+super::reverse_distance!(Vec3; Plane => Capsule3);
 
 #[cfg(test)]
 mod tests {
