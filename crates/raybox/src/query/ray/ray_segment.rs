@@ -77,6 +77,30 @@ fn unit(v: DVec2) -> Vec2 {
     (v / v.length()).as_vec2()
 }
 
+/// The hit where the ray crosses the segment `pq` at `span.t_enter`: the point, and the
+/// segment's unit normal facing the ray's origin (zero when the ray starts on the segment).
+/// `den_sign` is the sign of `cross(d, q - p)`.
+fn crossing_hit(
+    o: Vec2,
+    d: Vec2,
+    p: Vec2,
+    q: Vec2,
+    span: RaySpan,
+    starts_on: bool,
+    den_sign: f64,
+) -> SegmentHit {
+    let point = Vec2::from_array(point_at(o.to_array(), d.to_array(), span.t_enter));
+    let normal = if starts_on {
+        Vec2::ZERO
+    } else {
+        // perp(e) = (-e.y, e.x) has perp(e)·d = -cross(d, e): it faces the ray's origin
+        // side when den > 0.
+        let e = q.as_dvec2() - p.as_dvec2();
+        unit(DVec2::new(-e.y, e.x) * den_sign)
+    };
+    SegmentHit { span, point, normal }
+}
+
 /// `u`, the unit roundoff of `f64` (`2⁻⁵³`).
 const U: f64 = f64::EPSILON / 2.0;
 
@@ -259,16 +283,7 @@ fn ray_segment2(ray: &Ray2, p: Vec2, q: Vec2) -> Option<SegmentHit> {
     let starts_on = at_min == Some(0.0);
     let t = if starts_on { t_min } else { c.t(f64::from(t_min), f64::from(t_max)) };
     let span = f32_span(f64::from(t), f64::from(t))?;
-    let point = Vec2::from_array(point_at(o.to_array(), d.to_array(), span.t_enter));
-    let normal = if starts_on {
-        Vec2::ZERO
-    } else {
-        // perp(e) = (-e.y, e.x) has perp(e)·d = -cross(d, e): it faces the ray's origin
-        // side when den > 0.
-        let e = q.as_dvec2() - p.as_dvec2();
-        unit(DVec2::new(-e.y, e.x) * den_sign)
-    };
-    Some(SegmentHit { span, point, normal })
+    Some(crossing_hit(o, d, p, q, span, starts_on, den_sign))
 }
 
 /// The segment on the ray's line: the ends' parameters, clipped.
@@ -408,14 +423,7 @@ mod tests {
             (sum_rounded(num) / sum_rounded(den)).clamp(f(t_min), f(t_max))
         };
         let span = f32_span(t, t)?;
-        let point = Vec2::from_array(point_at(o.to_array(), d.to_array(), span.t_enter));
-        let normal = if starts_on {
-            Vec2::ZERO
-        } else {
-            let e = q.as_dvec2() - p.as_dvec2();
-            unit(DVec2::new(-e.y, e.x) * den_sign)
-        };
-        Some(SegmentHit { span, point, normal })
+        Some(crossing_hit(o, d, p, q, span, starts_on, den_sign))
     }
 
     /// Every float of a hit, as bits (so `-0.0` and `0.0` differ).
