@@ -874,8 +874,8 @@ impl Shape3 {
     }
 
     /// The contact, when the shapes overlap and raybox has a contact query for the pair
-    /// (boxes and balls among themselves and with triangles and planes; triangles with
-    /// planes; capsules with every shape).
+    /// (boxes, balls and triangles among themselves and with planes; capsules with every
+    /// shape).
     fn contact(&self, other: &Self) -> Option<ContactResult> {
         use Shape3::{Aabb, Capsule, Obb, Plane, Segment, Sphere, Triangle};
         match self {
@@ -883,7 +883,7 @@ impl Shape3 {
             Obb(a) => against!(Shape3, contact3, a, other; Aabb, Obb, Sphere, Plane, Triangle, Capsule),
             Sphere(a) => against!(Shape3, contact3, a, other; Aabb, Obb, Sphere, Plane, Triangle, Capsule),
             Plane(a) => against!(Shape3, contact3, a, other; Aabb, Obb, Sphere, Triangle, Capsule),
-            Triangle(a) => against!(Shape3, contact3, a, other; Aabb, Obb, Sphere, Plane, Capsule),
+            Triangle(a) => against!(Shape3, contact3, a, other; Aabb, Obb, Sphere, Plane, Triangle, Capsule),
             Capsule(a) => {
                 against!(Shape3, contact3, a, other; Aabb, Obb, Sphere, Plane, Triangle, Capsule, Segment)
             }

@@ -456,3 +456,35 @@ end = [3, 0, 4]
     assert_eq!(pair("rod", "bar")["overlap"], true, "segments crossing at (3, 0, 5)");
     assert_eq!(pair("lid", "bar")["overlap"], false);
 }
+
+#[test]
+fn crossing_triangles_have_a_contact() {
+    let dir = tempfile::tempdir().unwrap();
+    let scene = r#"
+title = "two triangles"
+dim = 3
+[view]
+kind = "perspective"
+eye = [6, -8, 5]
+target = [0, 0, 0]
+up = [0, 0, 1]
+fov_deg = 45
+[[shape]]
+name = "flat"
+kind = "triangle"
+vertices = [[-2, -2, 0], [4, -2, 0], [-2, 4, 0]]
+[[shape]]
+name = "dipping"
+kind = "triangle"
+vertices = [[0, 0, -0.25], [1, 0, 2], [0, 1, 2]]
+"#;
+    let path = dir.path().join("triangles.toml");
+    std::fs::write(&path, scene).unwrap();
+    let (_, _, json) = draw(&path);
+    let pairs = json["queries"]["pairs"].as_array().unwrap();
+    let pair = pairs.iter().find(|p| p["a"] == "flat" && p["b"] == "dipping").unwrap();
+    assert_eq!(pair["overlap"], true);
+    // The dipping triangle's lowest corner is 0.25 below the flat one: pushed up by 0.25.
+    assert_eq!(pair["contact"]["normal"], serde_json::json!([0.0, 0.0, 1.0]), "{pair}");
+    assert_eq!(pair["contact"]["depth"].as_f64(), Some(0.25));
+}
