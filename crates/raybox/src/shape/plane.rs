@@ -14,6 +14,11 @@ use crate::error::{ShapeError, check_finite};
 ///
 /// The side `normal · x > offset` is the *front*.
 ///
+/// A plane may lie beyond `f32::MAX` (a tiny normal with a large offset: `x = 2^149` for
+/// the normal `(2^-149, 0, 0)` and the offset 1). Distances and closest-point coordinates
+/// are then computed in `f64` and rounded to `f32` like every other answer, so those
+/// beyond `f32::MAX` come out infinite.
+///
 /// ```
 /// use raybox::Plane;
 /// use glam::Vec3;

@@ -149,6 +149,21 @@ mod tests {
     use super::*;
     use glam::Quat;
 
+    /// A plane beyond `f32::MAX` (`x = 6e38`): a distance below `f32::MAX` is finite, one
+    /// beyond it and the plane's coordinates overflow to `inf`, their rounding in `f32`.
+    #[test]
+    fn planes_beyond_the_largest_f32() {
+        let far = Plane::new(Vec3::new(0.5, 0.0, 0.0), 3e38);
+        let ball = Sphere::new(Vec3::new(3e38, 0.0, 0.0), 1.0);
+        assert_eq!(far.distance(&ball), 3e38);
+        assert_eq!(ball.distance(&far), 3e38);
+        let (on_plane, on_ball) = far.closest_points(&ball);
+        assert_eq!((on_plane.x, on_ball), (f32::INFINITY, Vec3::new(3e38 + 1.0, 0.0, 0.0)));
+        let beyond = Plane::new(Vec3::new(f32::from_bits(1), 0.0, 0.0), 1.0); // x = 2^149
+        assert_eq!(beyond.distance(&ball), f32::INFINITY);
+        assert_eq!(beyond.signed_distance(Vec3::ZERO), f32::NEG_INFINITY);
+    }
+
     #[test]
     fn balls_hovering_and_touching() {
         let p = Plane::new(Vec3::new(0.0, 0.0, 4.0), 8.0); // z = 2
