@@ -9,7 +9,7 @@
 //! - [`sets`]: the input set of every benchmarked query;
 //! - [`peers`]: the same inputs as parry2d/parry3d shapes and poses;
 //! - [`seeds`]: the write-ups' algorithms, each with its known flaw;
-//! - [`prototypes`]: the kernels the README recommends, to measure the advice;
+//! - [`prototypes`]: the kernels docs/BENCHMARKS.md recommends, to measure the advice;
 //! - [`vectors`]: the exact reference vectors of `crates/raybox/tests/vectors`;
 //! - [`scenes`]: the mesh scenes (bunny, 1M-triangle terrain, dragon) and ray sets;
 //! - [`mesh_peers`]: parry3d, obvhs and bvh building and casting over the same meshes;

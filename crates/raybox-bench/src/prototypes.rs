@@ -1,4 +1,4 @@
-//! Three kernels written the way the README's RESULTS section recommends for
+//! Three kernels written the way docs/BENCHMARKS.md ("Why, from profiles") recommends for
 //! `crates/raybox/src`, so that the recommendations come with numbers. They are not
 //! used by raybox; `benches/prototypes.rs` times each beside raybox's query, after
 //! checking that it gives raybox's answer on the benchmark inputs and on the
