@@ -276,3 +276,32 @@ fn balls_and_capsules_are_not_hit_past_f32_max() {
     let inside = Ray3::new(Vec3::new(-0.5, 0.0, 0.0), Vec3::new(1e-39, 0.0, 0.0));
     assert_eq!(Sphere::new(Vec3::ZERO, 1.0).cast_ray_surface(&inside), None);
 }
+
+/// Three points exactly on the line `z = -3x, y = 0` whose coordinates range from 0.015 to
+/// 1.6e8 (an audit's case, 2026-11-24). The plain `f64` normal `(b - a) × (c - a)` rounds
+/// the differences and was `(0, 7.6e-6, 0)`, so this was accepted as a triangle, and a ball
+/// that touches the segment through the points was then said to miss "the triangle".
+/// Collinearity is now decided exactly: no triangle, no plane, and a mesh skips it.
+#[test]
+fn exactly_collinear_points_at_wide_scales_are_degenerate() {
+    let (a, b, c) = (
+        Vec3::new(0.014583454, 0.0, -0.04375036),
+        Vec3::new(212.18164, 0.0, -636.5449),
+        Vec3::new(-54918144.0, 0.0, 164754430.0),
+    );
+    for [p, q, r] in [[a, b, c], [b, c, a], [c, a, b], [a, c, b]] {
+        assert_eq!(Triangle3::try_new(p, q, r), Err(raybox::ShapeError::Degenerate { shape: "Triangle3" }));
+        assert_eq!(Plane::try_from_points(p, q, r), Err(raybox::ShapeError::Degenerate { shape: "Plane" }));
+    }
+    let mesh = raybox::TriMesh::new(vec![a, b, c], vec![[0, 1, 2]]).unwrap();
+    assert_eq!(mesh.degenerate_count(), 1);
+    // `c` moved by one `f32` step in `x`: off the line but still in the plane `y = 0`, so a
+    // valid triangle whose unit normal is `±y`.
+    let c1 = Vec3::new(f32::from_bits(c.x.to_bits() + 1), c.y, c.z);
+    let t = Triangle3::try_new(a, b, c1).expect("one step off the line: a triangle");
+    let n = t.unit_normal();
+    assert!(n.is_finite() && (n.length() - 1.0).abs() < 1e-6, "{n}");
+    assert!(n.y.abs() > 0.999_999, "the triangle lies in y = 0: {n}");
+    let mesh = raybox::TriMesh::new(vec![a, b, c1], vec![[0, 1, 2]]).unwrap();
+    assert_eq!(mesh.degenerate_count(), 0);
+}

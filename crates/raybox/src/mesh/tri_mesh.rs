@@ -15,6 +15,7 @@ use crate::bvh::kernels::{
 use crate::bvh::traverse::{AnyWalk, ClosestWalk, Step};
 use crate::bvh::{Bounds, box_distance_squared};
 use crate::bvh::{BuildQuality, BvhStats, ChildRef, MAX_PRIMITIVES, PrimRef, Tree, pages, prepare, traverse};
+use crate::query::overlap::degenerate_triangle;
 use crate::query::{WoopRay, ray_triangle_watertight_edges};
 use crate::{Aabb3, Ray3};
 
@@ -208,10 +209,8 @@ impl TriMesh {
         if quality == BuildQuality::Fast {
             // The Morton builder checks the indices, leaves out zero-area triangles and writes
             // the blocks as it makes the leaves, with no per-triangle record in between.
-            let built = Tree::build_fast_blocks(&vertices, &indices, |a, b, c| {
-                geometric_normal(a, b, c) != DVec3::ZERO
-            })
-            .map_err(index_error)?;
+            let built = Tree::build_fast_blocks(&vertices, &indices, |a, b, c| !degenerate_triangle(a, b, c))
+                .map_err(index_error)?;
             let (tree, blocks, degenerate) = (built.tree, built.blocks, built.left_out);
             return Ok(Self { vertices, indices, tree, blocks, degenerate });
         }
@@ -221,7 +220,7 @@ impl TriMesh {
         for (triangle, tri) in indices.iter().enumerate() {
             let [a, b, c] = tri.map(|i| vertices.get(i as usize).copied());
             let (Some(a), Some(b), Some(c)) = (a, b, c) else { return Err(index_error(triangle)) };
-            if geometric_normal(a, b, c) != DVec3::ZERO {
+            if !degenerate_triangle(a, b, c) {
                 prims.push(PrimRef::from_points(a.into(), b.into(), c.into(), triangle as u32));
             }
         }
@@ -1377,10 +1376,9 @@ fn in_chunks<T: Send + Sync + Copy>(
     }
 }
 
-/// `(b - a) × (c - a)` in `f64`.
+/// `(b - a) × (c - a)` in `f64`, zero exactly when the points are collinear (`triangle_normal`).
 fn geometric_normal(a: Vec3, b: Vec3, c: Vec3) -> DVec3 {
-    let a = a.as_dvec3();
-    (b.as_dvec3() - a).cross(c.as_dvec3() - a)
+    crate::query::overlap::triangle_normal(a, b, c)
 }
 
 #[cfg(test)]
@@ -1514,7 +1512,7 @@ mod tests {
         let mut best: Option<(f32, u32)> = None;
         for (i, tri) in mesh.indices.iter().enumerate() {
             let v = tri.map(|k| mesh.vertices[k as usize]);
-            if geometric_normal(v[0], v[1], v[2]) == DVec3::ZERO {
+            if degenerate_triangle(v[0], v[1], v[2]) {
                 continue;
             }
             if let Some((t, _, _)) = ray_triangle_watertight(&woop, v, ray.t_min(), ray.t_max())

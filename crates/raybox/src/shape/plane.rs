@@ -124,8 +124,8 @@ impl Plane {
         for p in [a, b, c] {
             check_finite(&p.to_array(), "Plane", "points")?;
         }
-        let n = (b.as_dvec3() - a.as_dvec3()).cross(c.as_dvec3() - a.as_dvec3());
-        let normal = n.as_vec3();
+        // Zero exactly when the points are collinear, whatever their scales.
+        let normal = crate::query::overlap::triangle_normal(a, b, c).as_vec3();
         if normal == Vec3::ZERO || !normal.is_finite() {
             return Err(ShapeError::Degenerate { shape: "Plane" });
         }

@@ -33,8 +33,9 @@ impl Triangle3 {
     ///
     /// # Errors
     /// [`ShapeError::NotFinite`] for a non-finite vertex, [`ShapeError::Degenerate`] if the
-    /// vertices are collinear (decided in `f64`, where the cross product of `f32` edges is
-    /// nearly exact).
+    /// vertices are collinear (decided exactly, whatever their scales), or so nearly that
+    /// the normal `(v1 - v0) × (v2 - v0)` computed in `f64` is zero. A [`TriMesh`](crate::TriMesh)
+    /// leaves out the same triangles.
     ///
     /// ```
     /// use raybox::Triangle3;
@@ -46,8 +47,7 @@ impl Triangle3 {
         for v in [v0, v1, v2] {
             check_finite(&v.to_array(), "Triangle3", "vertices")?;
         }
-        let n = normal_f64(v0, v1, v2);
-        if n == DVec3::ZERO {
+        if crate::query::overlap::degenerate_triangle(v0, v1, v2) {
             return Err(ShapeError::Degenerate { shape: "Triangle3" });
         }
         Ok(Self { vertices: [v0, v1, v2] })
@@ -150,10 +150,11 @@ impl Triangle3 {
     }
 }
 
-/// `(b - a) × (c - a)` in `f64`.
+/// `(b - a) × (c - a)` in `f64`, zero exactly when the points are collinear (see
+/// `triangle_normal`: the plain form rounds the differences, so it can call an exactly
+/// collinear triple a triangle when its coordinates' scales differ widely).
 fn normal_f64(a: Vec3, b: Vec3, c: Vec3) -> DVec3 {
-    let a = a.as_dvec3();
-    (b.as_dvec3() - a).cross(c.as_dvec3() - a)
+    crate::query::overlap::triangle_normal(a, b, c)
 }
 
 impl TryFrom<[Vec3; 3]> for Triangle3 {

@@ -23,9 +23,9 @@
 //! The planar predicates project onto a coordinate plane and use the exact `orient2d` of
 //! `distance/segment_segment.rs` (Shewchuk's again).
 
-use glam::{DVec3, Vec3};
+use glam::{DVec3, Vec3, Vec3Swizzles};
 
-use crate::query::distance::{grow, orient2d, two_product};
+use crate::query::distance::{grow, orient2d, sum_rounded, two_product};
 
 /// `o3derrboundA` of Shewchuk's `predicates.c`: `(7 + 56ε) ε` with `ε = 2⁻⁵³`.
 const O3D_ERR_BOUND_A: f64 = (7.0 + 56.0 * (f64::EPSILON / 2.0)) * (f64::EPSILON / 2.0);
@@ -100,6 +100,57 @@ pub(crate) fn project(v: Vec3, k: usize) -> DVec3 {
 /// exactly when the points are collinear (or coincide).
 pub(crate) fn normal_signs([a, b, c]: [Vec3; 3]) -> [f64; 3] {
     core::array::from_fn(|k| orient2d(project(a, k), project(b, k), project(c, k)))
+}
+
+/// The normal `(b - a) × (c - a)` in `f64`, accurate whatever the vertices' scales: **zero
+/// exactly when the points are collinear** (or coincide), and otherwise within `2⁻⁴⁰` of
+/// its length of the exact normal.
+///
+/// The plain form rounds the differences `b - a` and `c - a`, which for coordinates whose
+/// exponents differ by more than about 29 can turn an exactly collinear triple into a
+/// triangle with a small normal, or the reverse. Its error is bounded: each difference is
+/// within `u = 2⁻⁵³` of itself, each product of two within `γ₃`, and a component
+/// `l - r` within `γ₃ (|l| + |r|) + u |l - r| <= 2⁻⁵⁰ (|l| + |r|)` of the exact value
+/// (computed from the rounded `l` and `r`; the bound has room for their rounding). When the
+/// three bounds together are below `2⁻⁴⁰` of the largest component, that form is kept: a
+/// component that clears its bound has the exact sign, so such a normal is not zero, and a
+/// bound of zero means exact zero factors, so a component is then exact. Otherwise each
+/// component is the expansion `a_j b_k - a_k b_j + b_j c_k - b_k c_j + c_j a_k - c_k a_j`:
+/// six products of two `f32` values, each exact in `f64`, summed exactly and rounded
+/// (`sum_rounded`: the exact sign, within a few units in its last place).
+pub(crate) fn triangle_normal(a: Vec3, b: Vec3, c: Vec3) -> DVec3 {
+    let (n, sure) = plain_normal(a, b, c);
+    if sure { n } else { expanded_normal(a, b, c) }
+}
+
+/// Whether `a b c` is not a triangle the queries can take: collinear (decided exactly), or
+/// so nearly collinear that the plain `f64` normal `(b - a) × (c - a)`, which several
+/// queries divide by, is zero.
+pub(crate) fn degenerate_triangle(a: Vec3, b: Vec3, c: Vec3) -> bool {
+    let (n, sure) = plain_normal(a, b, c);
+    n == DVec3::ZERO || (!sure && expanded_normal(a, b, c) == DVec3::ZERO)
+}
+
+/// The plain normal `(b - a) × (c - a)` in `f64`, and whether it is within `2⁻⁴⁰` of its
+/// length of the exact normal (see [`triangle_normal`]).
+#[inline]
+fn plain_normal(a: Vec3, b: Vec3, c: Vec3) -> (DVec3, bool) {
+    let [a, b, c] = [a, b, c].map(Vec3::as_dvec3);
+    let (d1, d2) = (b - a, c - a);
+    let (l, r) = (d1.yzx() * d2.zxy(), d1.zxy() * d2.yzx());
+    let n = l - r;
+    let bound = (l.abs() + r.abs()).element_sum() * (1.0 / (1u64 << 50) as f64);
+    (n, bound <= n.abs().max_element() * (1.0 / (1u64 << 40) as f64))
+}
+
+/// Each component of the normal as the exact sum of six products, rounded.
+#[cold]
+fn expanded_normal(a: Vec3, b: Vec3, c: Vec3) -> DVec3 {
+    let [a, b, c] = [a, b, c].map(Vec3::as_dvec3);
+    let component = |j: usize, k: usize| {
+        sum_rounded([a[j] * b[k], -a[k] * b[j], b[j] * c[k], -b[k] * c[j], c[j] * a[k], -c[k] * a[j]])
+    };
+    DVec3::new(component(1, 2), component(2, 0), component(0, 1))
 }
 
 /// Whether the closed segments `[p1, q1]` and `[p2, q2]` of the plane meet (either may be
@@ -198,6 +249,88 @@ mod tests {
                 let d = Vec3::new(nudge(base.x, i), nudge(base.y, j), base.z);
                 let want = orient_i128([a, b, c, d], 30);
                 assert_eq!((orient3d(a, b, c, d), orient3d_exact(a, b, c, d)), (want, want), "{d}");
+            }
+        }
+    }
+
+    /// A random `f32` with a 20-bit significand (so that `3 s` is exact), a random sign and an
+    /// exponent in `[lo, hi)`.
+    fn wide(rng: &mut crate::mesh::scene::Pcg32, lo: i32, hi: i32) -> f32 {
+        let m = (rng.next_u32() >> 12) | (1 << 20);
+        let e = lo + (rng.next_u32() % (hi - lo) as u32) as i32;
+        let s = if rng.next_u32() & 1 == 0 { 1.0 } else { -1.0 };
+        s * m as f32 * 2f32.powi(e - 20)
+    }
+
+    /// The triple the audit of 2026-11-24 found: exactly on the line `z = -3x, y = 0`, yet
+    /// the plain `f64` normal was `(0, 7.6e-6, 0)`, so `Triangle3::try_new` accepted it.
+    #[test]
+    fn collinear_points_at_wide_scales_have_a_zero_normal() {
+        let (a, b, c) = (
+            Vec3::new(0.014583454, 0.0, -0.04375036),
+            Vec3::new(212.18164, 0.0, -636.5449),
+            Vec3::new(-54918144.0, 0.0, 164754430.0),
+        );
+        let plain = (b.as_dvec3() - a.as_dvec3()).cross(c.as_dvec3() - a.as_dvec3());
+        assert_ne!(plain, DVec3::ZERO, "the plain form rounds");
+        assert_eq!(triangle_normal(a, b, c), DVec3::ZERO);
+        // Random exactly collinear triples `s (1, -2, 3) + t (0, 0, 0)`, at scales from 2^-60
+        // to 2^60 (each `s`, `2 s`, `3 s` exact), in every vertex order; then one coordinate
+        // moved by one `f32` step: no longer collinear, and the signs are the exact ones.
+        let mut rng = crate::mesh::scene::Pcg32::new(7);
+        let nudge = |x: f32, k: i32| f32::from_bits(x.to_bits().wrapping_add_signed(k));
+        let (mut plain_wrong, mut moved) = (0, 0);
+        for _ in 0..20_000 {
+            let s = [0; 3].map(|_| wide(&mut rng, -60, 60));
+            let p = s.map(|s| Vec3::new(s, -2.0 * s, 3.0 * s));
+            for [i, j, k] in [[0, 1, 2], [1, 2, 0], [2, 1, 0]] {
+                assert_eq!(triangle_normal(p[i], p[j], p[k]), DVec3::ZERO, "{p:?}");
+            }
+            let plain = (p[1].as_dvec3() - p[0].as_dvec3()).cross(p[2].as_dvec3() - p[0].as_dvec3());
+            plain_wrong += usize::from(plain != DVec3::ZERO);
+            let mut q = p;
+            let axis = (rng.next_u32() % 3) as usize;
+            q[2][axis] = nudge(q[2][axis], 1);
+            let n = triangle_normal(q[0], q[1], q[2]);
+            let want = normal_signs(q);
+            assert_eq!(
+                [
+                    n.x.signum() * f64::from(n.x != 0.0),
+                    n.y.signum() * f64::from(n.y != 0.0),
+                    n.z.signum() * f64::from(n.z != 0.0)
+                ],
+                want,
+                "{q:?}"
+            );
+            moved += usize::from(n != DVec3::ZERO);
+        }
+        assert!(plain_wrong > 1000, "the plain form was wrong on only {plain_wrong}");
+        assert_eq!(moved, 20_000);
+    }
+
+    /// On ordinary triangles the quick form is kept, and it is what the expansions give to
+    /// within `2⁻⁴⁰` of the normal's length; at wide scales the expansions decide.
+    #[test]
+    fn the_quick_normal_agrees_with_the_expansions() {
+        let mut rng = crate::mesh::scene::Pcg32::new(11);
+        let expanded = |a: Vec3, b: Vec3, c: Vec3| {
+            let [a, b, c] = [a, b, c].map(Vec3::as_dvec3);
+            let comp = |j: usize, k: usize| {
+                sum_rounded([a[j] * b[k], -a[k] * b[j], b[j] * c[k], -b[k] * c[j], c[j] * a[k], -c[k] * a[j]])
+            };
+            DVec3::new(comp(1, 2), comp(2, 0), comp(0, 1))
+        };
+        for lo in [-40, -5, 20] {
+            for _ in 0..20_000 {
+                let p = [0; 3].map(|_| {
+                    Vec3::new(
+                        wide(&mut rng, lo, lo + 8),
+                        wide(&mut rng, lo, lo + 8),
+                        wide(&mut rng, lo, lo + 8),
+                    )
+                });
+                let (n, e) = (triangle_normal(p[0], p[1], p[2]), expanded(p[0], p[1], p[2]));
+                assert!((n - e).length() <= e.length() * 2f64.powi(-39), "{p:?}: {n} against {e}");
             }
         }
     }

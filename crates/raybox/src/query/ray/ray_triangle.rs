@@ -374,10 +374,10 @@ impl Triangle3 {
         }
     }
 
-    /// `(v1 - v0) × (v2 - v0)` in `f64`.
+    /// `(v1 - v0) × (v2 - v0)` in `f64` (`triangle_normal`: accurate at any scales).
     fn normal_f64(&self) -> DVec3 {
-        let [a, b, c] = self.vertices().map(Vec3::as_dvec3);
-        (b - a).cross(c - a)
+        let [a, b, c] = self.vertices();
+        crate::query::overlap::triangle_normal(a, b, c)
     }
 
     /// The span of a ray lying in the triangle's plane: drop the normal's largest axis and
