@@ -13,6 +13,7 @@
 
 use glam::{DVec2, DVec3, Vec2, Vec3};
 
+use super::in_fixed_order;
 use crate::{Aabb2, Aabb3, Contact, Contact2, Contact3, ContactPoints2, ContactPoints3};
 
 /// The axis, direction (`±1`), depth and intersection box of two overlapping boxes.
@@ -57,51 +58,61 @@ impl Contact<Aabb2> for Aabb2 {
     type Output = Contact2;
 
     fn contact(&self, other: &Aabb2) -> Option<Contact2> {
-        let k = aabb_aabb_contact(
-            (self.min().to_array(), self.max().to_array()),
-            (other.min().to_array(), other.max().to_array()),
-        )?;
-        let mut normal = Vec2::ZERO;
-        normal[k.axis] = k.sign as f32;
-        let mut points = ContactPoints2::EMPTY;
-        let (lo, hi) = (DVec2::from_array(k.lo), DVec2::from_array(k.hi));
-        points.push(lo.as_vec2());
-        if hi != lo {
-            points.push(hi.as_vec2());
-        }
-        Some(Contact2 { normal, depth: k.depth as f32, points })
+        in_fixed_order(self, other, aabb2_contact, Contact2::flipped)
     }
+}
+
+/// `Contact<Aabb2> for Aabb2` in the order given.
+fn aabb2_contact(a: &Aabb2, b: &Aabb2) -> Option<Contact2> {
+    let k = aabb_aabb_contact(
+        (a.min().to_array(), a.max().to_array()),
+        (b.min().to_array(), b.max().to_array()),
+    )?;
+    let mut normal = Vec2::ZERO;
+    normal[k.axis] = k.sign as f32;
+    let mut points = ContactPoints2::EMPTY;
+    let (lo, hi) = (DVec2::from_array(k.lo), DVec2::from_array(k.hi));
+    points.push(lo.as_vec2());
+    if hi != lo {
+        points.push(hi.as_vec2());
+    }
+    Some(Contact2 { normal, depth: k.depth as f32, points })
 }
 
 impl Contact<Aabb3> for Aabb3 {
     type Output = Contact3;
 
     fn contact(&self, other: &Aabb3) -> Option<Contact3> {
-        let k = aabb_aabb_contact(
-            (self.min().to_array(), self.max().to_array()),
-            (other.min().to_array(), other.max().to_array()),
-        )?;
-        let mut normal = Vec3::ZERO;
-        normal[k.axis] = k.sign as f32;
-        // The face of the intersection box across the normal: its corners in the other
-        // two axes (u, v), counter-clockwise, skipping the repeats of a flat face.
-        let (u, v) = ((k.axis + 1) % 3, (k.axis + 2) % 3);
-        let mut points = ContactPoints3::EMPTY;
-        let mut corner = |su: bool, sv: bool| {
-            let mut p = DVec3::from_array(k.lo);
-            p[u] = if su { k.hi[u] } else { k.lo[u] };
-            p[v] = if sv { k.hi[v] } else { k.lo[v] };
-            let p = p.as_vec3();
-            if !points.contains(&p) {
-                points.push(p);
-            }
-        };
-        corner(false, false);
-        corner(true, false);
-        corner(true, true);
-        corner(false, true);
-        Some(Contact3 { normal, depth: k.depth as f32, points })
+        in_fixed_order(self, other, aabb3_contact, Contact3::flipped)
     }
+}
+
+/// `Contact<Aabb3> for Aabb3` in the order given.
+fn aabb3_contact(a: &Aabb3, b: &Aabb3) -> Option<Contact3> {
+    let k = aabb_aabb_contact(
+        (a.min().to_array(), a.max().to_array()),
+        (b.min().to_array(), b.max().to_array()),
+    )?;
+    let mut normal = Vec3::ZERO;
+    normal[k.axis] = k.sign as f32;
+    // The face of the intersection box across the normal: its corners in the other
+    // two axes (u, v), counter-clockwise, skipping the repeats of a flat face.
+    let (u, v) = ((k.axis + 1) % 3, (k.axis + 2) % 3);
+    let mut points = ContactPoints3::EMPTY;
+    let mut corner = |su: bool, sv: bool| {
+        let mut p = DVec3::from_array(k.lo);
+        p[u] = if su { k.hi[u] } else { k.lo[u] };
+        p[v] = if sv { k.hi[v] } else { k.lo[v] };
+        let p = p.as_vec3();
+        if !points.contains(&p) {
+            points.push(p);
+        }
+    };
+    corner(false, false);
+    corner(true, false);
+    corner(true, true);
+    corner(false, true);
+    Some(Contact3 { normal, depth: k.depth as f32, points })
 }
 
 #[cfg(test)]

@@ -14,7 +14,9 @@
 //!   each vertex past the plane (the deepest four), and a ball its deepest point.
 //! - `None` when the shapes are apart; `Some` exactly when [`crate::Overlaps`] says they
 //!   overlap (the same separating-axis arithmetic decides both).
-//! - The reverse pair flips the normal and keeps the points.
+//! - The reverse pair flips the normal and keeps the points, bit for bit; for two shapes of
+//!   one type too, whose kernel runs with the two in a fixed order ([`in_fixed_order`]), so
+//!   that ties (equal extents, concentric balls) do not pick one world direction both ways.
 
 use core::fmt;
 use core::ops::Deref;
@@ -216,6 +218,60 @@ pub trait Contact<T: ?Sized> {
 
     /// The contact between `self` and `other`, or `None` when they are apart.
     fn contact(&self, other: &T) -> Option<Self::Output>;
+}
+
+/// A total order on the shapes of one type, by their stored values' bits: see
+/// [`in_fixed_order`].
+pub(crate) trait FixedOrder {
+    /// The stored values' bits, compared lexicographically.
+    type Key: Ord;
+    /// This shape's key.
+    fn key(&self) -> Self::Key;
+}
+
+/// `FixedOrder` for each shape with a same-type contact kernel that can tie.
+macro_rules! fixed_order {
+    ($($T:ty, $N:literal, |$s:ident| $values:expr;)*) => {
+        $(impl FixedOrder for $T {
+            type Key = [u32; $N];
+            fn key(&self) -> [u32; $N] {
+                let $s = self;
+                let values: [f32; $N] = $values;
+                values.map(f32::to_bits)
+            }
+        })*
+    };
+}
+
+fixed_order! {
+    crate::Aabb2, 4, |b| [b.min().x, b.min().y, b.max().x, b.max().y];
+    crate::Aabb3, 6, |b| { let (l, h) = (b.min(), b.max()); [l.x, l.y, l.z, h.x, h.y, h.z] };
+    crate::Obb2, 8, |b| {
+        let (c, h, r) = (b.center(), b.half_extents(), b.rotation().to_cols_array());
+        [c.x, c.y, h.x, h.y, r[0], r[1], r[2], r[3]]
+    };
+    crate::Obb3, 15, |b| {
+        let (c, h, r) = (b.center(), b.half_extents(), b.rotation().to_cols_array());
+        [c.x, c.y, c.z, h.x, h.y, h.z, r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8]]
+    };
+    crate::Circle, 3, |b| [b.center().x, b.center().y, b.radius()];
+    crate::Sphere, 4, |b| [b.center().x, b.center().y, b.center().z, b.radius()];
+}
+
+/// The contact of two shapes of one type, computed with the two in a fixed order (the
+/// lesser [`FixedOrder::key`] first), so that `b.contact(&a)` is exactly `a.contact(&b)`
+/// flipped, ties included: where two directions separate equally well (boxes of equal
+/// extent along the shallowest axis, concentric balls) a kernel picks one, and without a
+/// fixed order both orders would pick the same world direction, breaking the convention
+/// that the reverse pair flips the normal.
+#[inline]
+pub(crate) fn in_fixed_order<S: FixedOrder, C>(
+    a: &S,
+    b: &S,
+    kernel: impl FnOnce(&S, &S) -> Option<C>,
+    flip: impl FnOnce(C) -> C,
+) -> Option<C> {
+    if b.key() < a.key() { kernel(b, a).map(flip) } else { kernel(a, b) }
 }
 
 /// Implements `Contact<$A> for $B` by flipping `Contact<$B> for $A`.

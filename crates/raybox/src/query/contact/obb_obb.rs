@@ -27,6 +27,7 @@
 
 use glam::{DVec2, DVec3, Vec2, Vec3};
 
+use super::in_fixed_order;
 use crate::query::closest::closest_points_segment_segment;
 use crate::query::overlap::{aabb_centre_half2, aabb_centre_half3};
 use crate::{Aabb2, Aabb3, Contact, Contact2, Contact3, ContactPoints2, ContactPoints3, Obb2, Obb3};
@@ -323,7 +324,12 @@ impl Contact<Obb2> for Obb2 {
     type Output = Contact2;
 
     fn contact(&self, other: &Obb2) -> Option<Contact2> {
-        box2_box2_contact(&Box2::from_obb(self), &Box2::from_obb(other))
+        in_fixed_order(
+            self,
+            other,
+            |a, b| box2_box2_contact(&Box2::from_obb(a), &Box2::from_obb(b)),
+            Contact2::flipped,
+        )
     }
 }
 
@@ -331,7 +337,12 @@ impl Contact<Obb3> for Obb3 {
     type Output = Contact3;
 
     fn contact(&self, other: &Obb3) -> Option<Contact3> {
-        box3_box3_contact(&Box3::from_obb(self), &Box3::from_obb(other))
+        in_fixed_order(
+            self,
+            other,
+            |a, b| box3_box3_contact(&Box3::from_obb(a), &Box3::from_obb(b)),
+            Contact3::flipped,
+        )
     }
 }
 

@@ -3,7 +3,8 @@
 //!
 //! Decided in `f64` on squared values, like the overlap test, so a touching pair is
 //! `Some` with depth zero exactly when [`crate::Overlaps`] says it overlaps.
-//! Concentric balls have no preferred direction: the normal is then `+x`.
+//! Concentric balls have no preferred direction: the normal is then `+x` for the pair in
+//! its fixed order (`in_fixed_order`), and `-x` for the reverse pair.
 
 use glam::{DVec2, DVec3};
 
@@ -15,24 +16,31 @@ macro_rules! ball_ball_contact {
             type Output = $Contact;
 
             fn contact(&self, other: &$Ball) -> Option<$Contact> {
-                let (ca, cb) = (self.center().$as_dvec(), other.center().$as_dvec());
-                let (ra, rb) = (f64::from(self.radius()), f64::from(other.radius()));
-                let d = cb - ca;
-                let (d2, r) = (d.length_squared(), ra + rb);
-                if d2 > r * r {
-                    return None;
-                }
-                let dist = d2.sqrt();
-                // Concentric: any direction separates equally well; take +x.
-                let normal = if dist > 0.0 { d / dist } else { $DV::X };
-                let depth = (r - dist).max(0.0);
-                // Midway between the deepest points c₁ + n r₁ and c₂ - n r₂.
-                let point = ca + normal * (ra - depth / 2.0);
-                Some($Contact {
-                    normal: normal.$as_f32(),
-                    depth: depth as f32,
-                    points: $Points::one(point.$as_f32()),
-                })
+                super::in_fixed_order(
+                    self,
+                    other,
+                    |a: &$Ball, b: &$Ball| {
+                        let (ca, cb) = (a.center().$as_dvec(), b.center().$as_dvec());
+                        let (ra, rb) = (f64::from(a.radius()), f64::from(b.radius()));
+                        let d = cb - ca;
+                        let (d2, r) = (d.length_squared(), ra + rb);
+                        if d2 > r * r {
+                            return None;
+                        }
+                        let dist = d2.sqrt();
+                        // Concentric: any direction separates equally well; take +x.
+                        let normal = if dist > 0.0 { d / dist } else { $DV::X };
+                        let depth = (r - dist).max(0.0);
+                        // Midway between the deepest points c₁ + n r₁ and c₂ - n r₂.
+                        let point = ca + normal * (ra - depth / 2.0);
+                        Some($Contact {
+                            normal: normal.$as_f32(),
+                            depth: depth as f32,
+                            points: $Points::one(point.$as_f32()),
+                        })
+                    },
+                    $Contact::flipped,
+                )
             }
         }
     };
@@ -71,8 +79,11 @@ mod tests {
 
     #[test]
     fn concentric_balls_push_along_x() {
-        let c = Sphere::new(Vec3::ONE, 1.0).contact(&Sphere::new(Vec3::ONE, 0.5)).unwrap();
-        assert_eq!((c.normal, c.depth), (Vec3::X, 1.5));
+        // The fixed order puts the smaller radius first: `+x` from it, `-x` from the other.
+        let (big, small) = (Sphere::new(Vec3::ONE, 1.0), Sphere::new(Vec3::ONE, 0.5));
+        let c = big.contact(&small).unwrap();
+        assert_eq!((c.normal, c.depth), (Vec3::NEG_X, 1.5));
+        assert_eq!(small.contact(&big).unwrap().normal, Vec3::X);
         let z = Circle::new(Vec2::ZERO, 0.0).contact(&Circle::new(Vec2::ZERO, 0.0)).unwrap();
         assert_eq!((z.normal, z.depth, z.points[0]), (Vec2::X, 0.0, Vec2::ZERO));
     }
