@@ -37,8 +37,8 @@ mod triangle_segment;
 mod triangle_triangle;
 
 pub(crate) use gjk::{
-    Core, Rounded, core_closest, core_closest_precise, d2, d3, f2, f3, rounded_closest, rounded_overlaps,
-    swap_rounded,
+    Closest, Core, Rounded, core_closest, core_closest_precise, d2, d3, f2, f3, rounded_closest,
+    rounded_overlaps, swap_rounded,
 };
 pub(crate) use segment_segment::{grow, orient2d, planar_common_point, sum_rounded, sum_sign, two_product};
 
