@@ -24,19 +24,24 @@ use glam::{Vec2, Vec3};
 mod aabb_aabb;
 mod aabb_capsule;
 mod aabb_obb;
+mod aabb_segment;
 mod capsule_capsule;
 mod capsule_segment;
 mod obb_capsule;
 mod obb_obb;
+mod obb_segment;
 mod plane;
 mod plane_capsule;
 pub(crate) mod rounded;
+mod segment_segment;
 mod sphere_aabb;
 mod sphere_capsule;
 mod sphere_obb;
+mod sphere_segment;
 mod sphere_sphere;
 mod triangle;
 mod triangle_capsule;
+mod triangle_segment;
 mod triangle_triangle;
 
 macro_rules! contact_types {
@@ -267,3 +272,41 @@ macro_rules! rounded_contact {
     };
 }
 pub(crate) use rounded_contact;
+
+/// Implements `Contact<$B> for $A`, and the reverse, for a pair whose [`crate::Overlaps`]
+/// test is its own (exact, or a closed form) rather than the rounded-core kernel's GJK:
+/// `None` unless that test says the shapes overlap, then the kernel's contact
+/// (`overlapping_rounded_contact` in `rounded.rs`, which reads a pair GJK finds a hair
+/// apart as touching), so that the contact is `Some` exactly when `Overlaps` says so.
+macro_rules! gated_contact {
+    (@one $planar:expr, $Contact:ident, $Points:ident, $f:path, $A:ty, $B:ty) => {
+        impl crate::Contact<$B> for $A {
+            type Output = crate::$Contact;
+            fn contact(&self, other: &$B) -> Option<crate::$Contact> {
+                use crate::query::distance::ToRounded;
+                if !crate::Overlaps::<$B>::overlaps(self, other) {
+                    return None;
+                }
+                let k = crate::query::contact::rounded::overlapping_rounded_contact(
+                    &self.to_rounded(),
+                    &other.to_rounded(),
+                    $planar,
+                );
+                Some(crate::$Contact {
+                    normal: $f(k.normal).normalize(),
+                    depth: k.depth as f32,
+                    points: crate::$Points::one($f(k.point)),
+                })
+            }
+        }
+    };
+    (2D: $($A:ty, $B:ty);* $(;)?) => {
+        $(gated_contact!(@one true, Contact2, ContactPoints2, crate::query::distance::f2, $A, $B);
+          crate::query::contact::reverse_contact!($A => $B: crate::Contact2);)*
+    };
+    (3D: $($A:ty, $B:ty);* $(;)?) => {
+        $(gated_contact!(@one false, Contact3, ContactPoints3, crate::query::distance::f3, $A, $B);
+          crate::query::contact::reverse_contact!($A => $B: crate::Contact3);)*
+    };
+}
+pub(crate) use gated_contact;
