@@ -11,9 +11,17 @@
 //!   thinner than the depth). Ball pairs give one point; box pairs and triangle pairs give
 //!   a manifold found by reference-face clipping (up to 2 points in 2D, up to 4 in 3D), or
 //!   one point for an edge–edge contact in 3D; a shape against a plane gives a point for
-//!   each vertex past the plane (the deepest four), and a ball its deepest point.
+//!   each vertex past the plane (the deepest four), and a ball its deepest point; the
+//!   other pairs (capsules, segments) one point.
 //! - `None` when the shapes are apart; `Some` exactly when [`crate::Overlaps`] says they
-//!   overlap (the same separating-axis arithmetic decides both).
+//!   overlap (the same separating-axis arithmetic decides both, or the contact is gated by
+//!   the overlap test: `gated_contact!`).
+//! - **Segments** have no volume, and their contacts keep the same meaning: the depth is
+//!   the least translation that separates the shapes. A segment through a box, a ball or a
+//!   triangle leaves it by the shorter of its ends and the sides; two segments crossing in
+//!   the plane, by the nearer end. Two segments that meet in space, or a segment lying in
+//!   a triangle's plane, can be moved off each other by any amount, however small: they
+//!   only touch, with depth zero (as coplanar triangles do), and the normal is across both.
 //! - The reverse pair flips the normal and keeps the points.
 
 use core::fmt;
