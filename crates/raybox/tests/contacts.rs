@@ -9,6 +9,11 @@
 //!   `overlaps`; the reverse pair flips the normal; moving the second shape by
 //!   `normal * (depth + ε)` separates the pair and by `normal * (depth - ε)` does not;
 //!   every contact point lies within `depth / 2` of both shapes.
+//! - segments against every shape (random pairs, segments built to meet exactly on a grid
+//!   of sixteenths, and segments built to touch balls, boxes, triangles and planes exactly
+//!   or to enter them): besides the above in both orders, the depth is the least push over
+//!   sampled directions, and a segment that only touches has depth zero (segments meeting
+//!   in space always do).
 //! - triangle against triangle, on random, nearly coplanar and nearly touching pairs at
 //!   several scales and distances from the origin: besides the above, the depth is the
 //!   least push over sampled directions (no direction's projections overlap less), and the

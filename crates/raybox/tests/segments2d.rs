@@ -11,6 +11,10 @@
 //!   Liang–Barsky clipping leaves a non-empty parameter interval; a disc meets a segment
 //!   when the squared distance to the clamped projection is at most `r²`. Booleans must
 //!   agree exactly; `t` values within `1e-6` relative (they are rounded to `f32`).
+//! - **Contacts and sweeps.** On the same grid: the contact of two segments against the
+//!   exact least push (an end's distance to the other's line), and the first contact of a
+//!   moving segment with a segment or a box, both ways round, against the exact first time
+//!   an end or a corner reaches the other shape (rational).
 //! - **Scale.** The same grid scenes multiplied by `2^±60` and `2^±20` (exact in `f32`) give
 //!   the same booleans, and the same `t` for rays.
 //! - **parry2d 0.31.** Ray casts against `parry2d::shape::Segment` and overlaps by

@@ -7,6 +7,10 @@
 //! - Shapes overlapping at `t = 0` give `t = 0`; a zero motion is the overlap test.
 //! - The contact point lies on both shapes at time `t`, the normal is a unit vector, and
 //!   the motion runs against it (`motion · normal <= 0`) for `t > 0`.
+//! - Segments moving: each pair also swept the other way (the same `t`, opposite normals,
+//!   the same point), `t = 0` with the contact's point and reversed normal when they
+//!   overlap, and segments crossing in space against an `f64` reference (Cramer's rule).
+//!   Exact references for 2D segments on a grid are in `segments2d.rs`.
 
 mod common;
 
