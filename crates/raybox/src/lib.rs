@@ -72,8 +72,11 @@
 //!   leaves them touching; touching shapes have depth zero). Box pairs and triangle pairs
 //!   give a manifold of up to 2 (2D) or 4 (3D) points by reference-face clipping, a shape
 //!   against a (two-sided) plane a point for each vertex past it, up to 4; every point lies
-//!   midway between the surfaces, within `depth / 2` of both shapes. The reverse pair flips
-//!   the normal.
+//!   midway between the surfaces, within `depth / 2` of both shapes. A segment has no
+//!   volume but its depth is still the least push: crossing segments in the plane leave
+//!   each other by the nearer end, a segment through a box or a triangle by the shorter of
+//!   its ends and the sides, while segments in space that meet (or a segment lying in a
+//!   triangle's plane) only touch, at depth zero. The reverse pair flips the normal.
 //! - **Distances** ([`Distance`]): zero when the shapes overlap (exactly when
 //!   [`Overlaps`] says so, for the pairs that have it), with a closest point on each
 //!   shape (one common point when they overlap); symmetric.
@@ -88,21 +91,21 @@
 //!
 //! | first shape | [`RayCast`] | [`Overlaps`] with | [`Contact`] with | [`Distance`] to | [`Sweep`] (moving) against | [`ContainsPoint`] / [`ClosestPoint`] |
 //! | --- | --- | --- | --- | --- | --- | --- |
-//! | [`Aabb2`] | ✓ | `Aabb2`, `Circle`, `Obb2`, `Capsule2`, `Segment2` | `Aabb2`, `Circle`, `Obb2`, `Capsule2` | the same, `Segment2` | `Circle`, `Aabb2`, `Obb2`, `Capsule2`, `Segment2` | ✓ / ✓ |
-//! | [`Obb2`] | ✓ | `Obb2`, `Aabb2`, `Circle`, `Capsule2`, `Segment2` | `Obb2`, `Aabb2`, `Circle`, `Capsule2` | the same, `Segment2` | `Circle`, `Aabb2`, `Obb2`, `Capsule2`, `Segment2` | ✓ / ✓ |
-//! | [`Circle`] | ✓ | `Circle`, `Aabb2`, `Obb2`, `Capsule2`, `Segment2` | `Circle`, `Aabb2`, `Obb2`, `Capsule2` | the same, `Segment2` | `Circle`, `Aabb2`, `Obb2`, `Capsule2`, `Segment2` | ✓ / ✓ |
+//! | [`Aabb2`] | ✓ | `Aabb2`, `Circle`, `Obb2`, `Capsule2`, `Segment2` | the same | the same | `Circle`, `Aabb2`, `Obb2`, `Capsule2`, `Segment2` | ✓ / ✓ |
+//! | [`Obb2`] | ✓ | `Obb2`, `Aabb2`, `Circle`, `Capsule2`, `Segment2` | the same | the same | `Circle`, `Aabb2`, `Obb2`, `Capsule2`, `Segment2` | ✓ / ✓ |
+//! | [`Circle`] | ✓ | `Circle`, `Aabb2`, `Obb2`, `Capsule2`, `Segment2` | the same | the same | `Circle`, `Aabb2`, `Obb2`, `Capsule2`, `Segment2` | ✓ / ✓ |
 //! | [`Capsule2`] | ✓ | `Capsule2`, `Circle`, `Aabb2`, `Obb2`, `Segment2` | the same | the same | `Circle`, `Aabb2`, `Obb2`, `Capsule2`, `Segment2` | ✓ / ✓ |
-//! | [`Segment2`] | ✓ | `Segment2`, `Circle`, `Aabb2`, `Obb2`, `Capsule2` | `Capsule2` | `Segment2`, `Circle`, `Aabb2`, `Obb2`, `Capsule2` | | ✓ / ✓ |
-//! | [`Aabb3`] | ✓ | `Aabb3`, `Sphere`, `Obb3`, `Capsule3`, `Plane`, `Triangle3`, `Segment3` | `Aabb3`, `Sphere`, `Obb3`, `Capsule3`, `Triangle3`, `Plane` | the same, `Segment3` | `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Segment3`, `Triangle3`, `Plane` | ✓ / ✓ |
-//! | [`Obb3`] | ✓ | `Obb3`, `Aabb3`, `Sphere`, `Capsule3`, `Plane`, `Triangle3`, `Segment3` | `Obb3`, `Aabb3`, `Sphere`, `Capsule3`, `Triangle3`, `Plane` | the same, `Segment3` | `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Segment3`, `Triangle3`, `Plane` | ✓ / ✓ |
-//! | [`Sphere`] | ✓ | `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Plane`, `Triangle3`, `Segment3` | `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Triangle3`, `Plane` | the same, `Segment3` | `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Segment3`, `Triangle3`, `Plane` | ✓ / ✓ |
+//! | [`Segment2`] | ✓ | `Segment2`, `Circle`, `Aabb2`, `Obb2`, `Capsule2` | the same | the same | `Circle`, `Aabb2`, `Obb2`, `Capsule2`, `Segment2` | ✓ / ✓ |
+//! | [`Aabb3`] | ✓ | `Aabb3`, `Sphere`, `Obb3`, `Capsule3`, `Plane`, `Triangle3`, `Segment3` | `Aabb3`, `Sphere`, `Obb3`, `Capsule3`, `Triangle3`, `Plane`, `Segment3` | the same | `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Segment3`, `Triangle3`, `Plane` | ✓ / ✓ |
+//! | [`Obb3`] | ✓ | `Obb3`, `Aabb3`, `Sphere`, `Capsule3`, `Plane`, `Triangle3`, `Segment3` | `Obb3`, `Aabb3`, `Sphere`, `Capsule3`, `Triangle3`, `Plane`, `Segment3` | the same | `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Segment3`, `Triangle3`, `Plane` | ✓ / ✓ |
+//! | [`Sphere`] | ✓ | `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Plane`, `Triangle3`, `Segment3` | `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Triangle3`, `Plane`, `Segment3` | the same | `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Segment3`, `Triangle3`, `Plane` | ✓ / ✓ |
 //! | [`Capsule3`] | ✓ | `Capsule3`, `Sphere`, `Aabb3`, `Obb3`, `Segment3`, `Triangle3`, `Plane` | the same | the same | `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Segment3`, `Triangle3`, `Plane` | ✓ / ✓ |
-//! | [`Segment3`] | | `Segment3`, `Capsule3`, `Triangle3`, `Aabb3`, `Obb3`, `Sphere`, `Plane` | `Capsule3` | `Segment3`, `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Triangle3`, `Plane` | | ✓ / ✓ |
-//! | [`Plane`] | ✓ (two-sided; [`Plane::ray_intersection`] tells parallel and coplanar rays apart) | `Aabb3`, `Obb3`, `Sphere`, `Triangle3`, `Capsule3`, `Segment3`, `Plane`; [`Plane::side`] | `Capsule3`, `Sphere`, `Aabb3`, `Obb3`, `Triangle3` | `Capsule3`, `Sphere`, `Aabb3`, `Obb3`, `Triangle3`, `Segment3` | | ✓ / ✓ |
-//! | [`Triangle3`] | ✓ (watertight; [`Triangle3::ray_intersection`] gives barycentrics) | `Aabb3`, `Obb3`, `Sphere`, `Plane`, `Capsule3`, `Triangle3`, `Segment3` | `Capsule3`, `Sphere`, `Aabb3`, `Obb3`, `Plane`, `Triangle3` | `Capsule3`, `Triangle3`, `Segment3`, `Sphere`, `Aabb3`, `Obb3`, `Plane` | | ✓ / ✓ |
+//! | [`Segment3`] | | `Segment3`, `Capsule3`, `Triangle3`, `Aabb3`, `Obb3`, `Sphere`, `Plane` | the same | the same | `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Segment3`, `Triangle3`, `Plane` | ✓ / ✓ |
+//! | [`Plane`] | ✓ (two-sided; [`Plane::ray_intersection`] tells parallel and coplanar rays apart) | `Aabb3`, `Obb3`, `Sphere`, `Triangle3`, `Capsule3`, `Segment3`, `Plane`; [`Plane::side`] | `Capsule3`, `Sphere`, `Aabb3`, `Obb3`, `Triangle3`, `Segment3` | the same | | ✓ / ✓ |
+//! | [`Triangle3`] | ✓ (watertight; [`Triangle3::ray_intersection`] gives barycentrics) | `Aabb3`, `Obb3`, `Sphere`, `Plane`, `Capsule3`, `Triangle3`, `Segment3` | `Capsule3`, `Sphere`, `Aabb3`, `Obb3`, `Plane`, `Triangle3`, `Segment3` | `Capsule3`, `Triangle3`, `Segment3`, `Sphere`, `Aabb3`, `Obb3`, `Plane` | | ✓ / ✓ |
 //!
-//! Every pair works in both orders (a sweep only with the moving shape first: planes,
-//! triangles and segments are static).
+//! Every pair works in both orders (a sweep only with the moving shape first: planes and
+//! triangles do not move).
 //!
 //! Balls also offer the surface convention ([`Sphere::cast_ray_surface`]: from inside,
 //! the exit point) and the raw roots ([`Sphere::ray_roots`]).

@@ -9,6 +9,11 @@
 //!   `overlaps`; the reverse pair flips the normal; moving the second shape by
 //!   `normal * (depth + ε)` separates the pair and by `normal * (depth - ε)` does not;
 //!   every contact point lies within `depth / 2` of both shapes.
+//! - segments against every shape (random pairs, segments built to meet exactly on a grid
+//!   of sixteenths, and segments built to touch balls, boxes, triangles and planes exactly
+//!   or to enter them): besides the above in both orders, the depth is the least push over
+//!   sampled directions, and a segment that only touches has depth zero (segments meeting
+//!   in space always do).
 //! - triangle against triangle, on random, nearly coplanar and nearly touching pairs at
 //!   several scales and distances from the origin: besides the above, the depth is the
 //!   least push over sampled directions (no direction's projections overlap less), and the
@@ -709,4 +714,312 @@ fn triangle_pairs_cover_the_cases() {
     }
     assert!((n / 5..=n * 4 / 5).contains(&some), "{some} of {n} pairs overlap");
     assert!(zero > n / 50 && deep > n / 20, "{zero} touching and {deep} deep pairs of {some}");
+}
+
+// ---------------------------------------------------------------------------------------
+// Segments: random pairs, pairs built to meet or touch exactly, and the least push
+// ---------------------------------------------------------------------------------------
+
+/// 64 unit directions around the circle.
+fn directions2() -> Vec<Vec2> {
+    (0..64).map(|k| Vec2::from_angle(k as f32 * core::f32::consts::TAU / 64.0)).collect()
+}
+
+/// 128 unit directions spread over the sphere (a Fibonacci lattice), and the six axes.
+fn directions3() -> Vec<Vec3> {
+    let golden = core::f32::consts::PI * (3.0 - 5f32.sqrt());
+    let lattice = (0..128).map(|k| {
+        let z = 1.0 - (k as f32 + 0.5) / 64.0;
+        let r = (1.0 - z * z).sqrt();
+        let (s, c) = (k as f32 * golden).sin_cos();
+        Vec3::new(r * c, r * s, z)
+    });
+    lattice.chain([Vec3::X, Vec3::Y, Vec3::Z, Vec3::NEG_X, Vec3::NEG_Y, Vec3::NEG_Z]).collect()
+}
+
+/// The depth is the least push: moving the second shape by `depth - ε` along any of `dirs`
+/// leaves the pair overlapping (where the depth is well above `ε`).
+fn check_least_push<A, B, V, C>(a: &A, b: &B, dirs: &[V]) -> Result<(), TestCaseError>
+where
+    A: Contact<B, Output = C> + Overlaps<B>,
+    B: Translate<V>,
+    C: ContactParts<V> + core::fmt::Debug,
+    V: Copy + core::fmt::Debug + core::ops::Mul<f32, Output = V>,
+{
+    let Some(c) = a.contact(b) else { return Ok(()) };
+    let (_, depth, _) = c.parts();
+    if depth <= 2.0 * EPS {
+        return Ok(());
+    }
+    for &u in dirs {
+        prop_assert!(
+            a.overlaps(&b.moved(u * (depth - EPS))),
+            "moving along {:?} by depth - ε separates: the depth is not the least push: {:?}",
+            u,
+            c
+        );
+    }
+    Ok(())
+}
+
+/// `check_contact` in both orders, and the least push in both orders.
+fn check_segment_pair<A, B, V, C>(a: &A, b: &B, dirs: &[V]) -> Result<(), TestCaseError>
+where
+    A: Contact<B, Output = C> + Overlaps<B> + ClosestPoint<Point = V> + Translate<V>,
+    B: Contact<A, Output = C> + Overlaps<A> + ClosestPoint<Point = V> + Translate<V>,
+    C: ContactParts<V> + core::fmt::Debug,
+    V: Copy + core::fmt::Debug + core::ops::Mul<f32, Output = V> + core::ops::Neg<Output = V> + PartialEq,
+    V: Into<Vec3Like>,
+{
+    check_contact(a, b)?;
+    check_contact(b, a)?;
+    check_least_push(a, b, dirs)?;
+    check_least_push(b, a, dirs)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn segment2_pairs(g in segment2s(), h in segment2s(), c in circle(), b in aabb2s(), o in obb2s()) {
+        let dirs = directions2();
+        check_segment_pair(&g, &h, &dirs)?;
+        check_segment_pair(&c, &g, &dirs)?;
+        check_segment_pair(&b, &g, &dirs)?;
+        check_segment_pair(&o, &g, &dirs)?;
+    }
+
+    #[test]
+    fn segment3_pairs(g in segment3s(), h in segment3s(), s in sphere(), b in aabb3s(), o in obb3s(), t in triangles(), p in planes()) {
+        let dirs = directions3();
+        check_segment_pair(&g, &h, &dirs)?;
+        check_segment_pair(&s, &g, &dirs)?;
+        check_segment_pair(&b, &g, &dirs)?;
+        check_segment_pair(&o, &g, &dirs)?;
+        check_segment_pair(&t, &g, &dirs)?;
+        check_segment_pair(&p, &g, &dirs)?;
+    }
+}
+
+/// A grid point with integer coordinates in `[-n, n]`.
+fn ipt3(n: i32) -> impl Strategy<Value = Vec3> {
+    (-n..=n, -n..=n, -n..=n).prop_map(|(x, y, z)| Vec3::new(x as f32, y as f32, z as f32))
+}
+
+/// A quarter `k / 4` (exact in `f32`).
+fn quarter(k: i32) -> f32 {
+    k as f32 * 0.25
+}
+
+/// Two segments that meet at `x`, a point of the first at a quarter of the way between its
+/// ends (an end, or inside), the second along `w` (or along the first: collinear) from
+/// `x - w a/4` to `x + w b/4`: crossing, a T, an L, collinear and sharing a piece, or a
+/// point on a segment. Every coordinate is a multiple of 1/16, exact.
+fn meeting<V>(p: V, q: V, j: i32, w: V, a: i32, b: i32, collinear: bool) -> (V, V, V, V)
+where
+    V: Copy + core::ops::Add<Output = V> + core::ops::Sub<Output = V> + core::ops::Mul<f32, Output = V>,
+{
+    let x = p + (q - p) * quarter(j);
+    let w = if collinear { q - p } else { w };
+    (p, q, x - w * quarter(a), x + w * quarter(b))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    /// Segments that meet exactly (in the plane and in space) overlap, have a contact in
+    /// both orders (in space of depth zero: they only touch), and the contact is the least
+    /// push; moved off by its normal they are apart.
+    #[test]
+    fn meeting_segments_touch_or_cross(
+        (p, q, w) in (ipt3(4), ipt3(4), ipt3(3)), (j, a, b) in (0..=4, 0..=4, 0..=4), collinear in prop::bool::weighted(0.2),
+    ) {
+        let (p1, q1, p2, q2) = meeting(p.truncate(), q.truncate(), j, w.truncate(), a, b, collinear);
+        // (A segment against itself has no reverse to flip to.)
+        prop_assume!((p1, q1) != (p2, q2));
+        let (g, h) = (raybox::Segment2::new(p1, q1), raybox::Segment2::new(p2, q2));
+        prop_assert!(g.overlaps(&h) && h.overlaps(&g), "{:?} {:?}", g, h);
+        check_segment_pair(&g, &h, &directions2())?;
+        let (p1, q1, p2, q2) = meeting(p, q, j, w, a, b, collinear);
+        let (g, h) = (raybox::Segment3::new(p1, q1), raybox::Segment3::new(p2, q2));
+        prop_assert!(g.overlaps(&h) && h.overlaps(&g), "{:?} {:?}", g, h);
+        let k = g.contact(&h).expect("meeting segments touch");
+        prop_assert_eq!(k.depth, 0.0, "segments in space only touch: {:?}", k);
+        prop_assert!(k.normal.dot(q1 - p1).abs() <= 1e-5 * (q1 - p1).length(), "normal not across g: {:?}", k);
+        prop_assert!(k.normal.dot(q2 - p2).abs() <= 1e-5 * (q2 - p2).length(), "normal not across h: {:?}", k);
+        check_segment_pair(&g, &h, &directions3())?;
+    }
+}
+
+/// Offsets of integer length 5 in the plane, with an integer perpendicular.
+const PYTHAGOREAN2: [(Vec2, Vec2); 4] = [
+    (Vec2::new(3.0, 4.0), Vec2::new(-4.0, 3.0)),
+    (Vec2::new(4.0, -3.0), Vec2::new(3.0, 4.0)),
+    (Vec2::new(5.0, 0.0), Vec2::new(0.0, 1.0)),
+    (Vec2::new(0.0, -5.0), Vec2::new(1.0, 0.0)),
+];
+
+/// An offset of integer length 3 in space (signs and order from `k`), with an integer
+/// perpendicular.
+fn pythagorean3(k: usize) -> (Vec3, Vec3) {
+    let o = [
+        Vec3::new(1.0, 2.0, 2.0),
+        Vec3::new(2.0, 1.0, 2.0),
+        Vec3::new(2.0, 2.0, 1.0),
+        Vec3::new(0.0, 0.0, 3.0),
+    ][k % 4];
+    let sign = Vec3::new(
+        if k & 4 != 0 { -1.0 } else { 1.0 },
+        if k & 8 != 0 { -1.0 } else { 1.0 },
+        if k & 16 != 0 { -1.0 } else { 1.0 },
+    );
+    let o = o * sign;
+    (o, perpendicular(o))
+}
+
+/// An integer vector perpendicular to the non-zero integer vector `v`: `v` crossed with
+/// the axis of its smallest component (not parallel to `v`).
+fn perpendicular(v: Vec3) -> Vec3 {
+    let axis = if v.x.abs() <= v.y.abs() && v.x.abs() <= v.z.abs() {
+        Vec3::X
+    } else if v.y.abs() <= v.z.abs() {
+        Vec3::Y
+    } else {
+        Vec3::Z
+    };
+    v.cross(axis)
+}
+
+/// The ways a segment can leave a point `x` of a shape's boundary with outward direction
+/// `out` and a tangent `along`: straight out, along the boundary (on both sides of `x`),
+/// slanting out, or in through `x` (reaching into the shape from outside, or ending at `x`).
+fn leaving<V>(x: V, out: V, along: V, way: usize, (a, b): (i32, i32)) -> (V, V)
+where
+    V: Copy + core::ops::Add<Output = V> + core::ops::Sub<Output = V> + core::ops::Mul<f32, Output = V>,
+{
+    let (a, b) = (quarter(a + 1), quarter(b));
+    match way % 4 {
+        0 => (x, x + out * a),
+        1 => (x - along * b, x + along * a),
+        2 => (x, x + (out + along) * a),
+        _ => (x - out * a, x + out * b),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    /// Segments built to touch balls, boxes (axis-aligned, and the same box as an oriented
+    /// box turned by quarter turns), triangles and planes exactly, or to enter them: the
+    /// overlap tests say they overlap, the contact is `Some` with depth zero when the
+    /// segment only touches (it does not enter: ways 0 to 2), and every contact property
+    /// holds in both orders.
+    #[test]
+    fn segments_touching_other_shapes(
+        c in ipt3(3), k in 0usize..32, way in 0usize..4, ab in (0..=4, 0..=4),
+        (lo, size) in (ipt3(3), (1..=4, 1..=4, 1..=4)), face in (0usize..3, any::<bool>()), uv in (0..=4, 0..=4),
+        tri in (ipt3(3), ipt3(3), ipt3(3)), bary in (0..=4i32, 0..=4i32), n in ipt3(2), w in ipt3(2),
+    ) {
+        let (dirs2, dirs3) = (directions2(), directions3());
+        let touching = way < 3;
+        // Circles and spheres: the offsets of length 5 and 3 from the centre.
+        let (o, t) = PYTHAGOREAN2[k % 4];
+        let o = if k & 4 != 0 { -o } else { o };
+        let (p, q) = leaving(c.truncate() + o, o, t, way, ab);
+        let (disc, s) = (Circle::new(c.truncate(), 5.0), raybox::Segment2::new(p, q));
+        prop_assert!(disc.overlaps(&s), "{:?} {:?}", disc, s);
+        check_touch(&disc, &s, touching)?;
+        check_segment_pair(&disc, &s, &dirs2)?;
+        let (o, t) = pythagorean3(k);
+        let (p, q) = leaving(c + o, o, t, way, ab);
+        let (ball, s) = (Sphere::new(c, 3.0), raybox::Segment3::new(p, q));
+        prop_assert!(ball.overlaps(&s), "{:?} {:?}", ball, s);
+        check_touch(&ball, &s, touching)?;
+        check_segment_pair(&ball, &s, &dirs3)?;
+
+        // Boxes: a point of face `axis` (a corner, an edge or the face, on the quarter grid).
+        let hi = lo + Vec3::new(size.0 as f32, size.1 as f32, size.2 as f32);
+        let (axis, up) = face;
+        let mut x = lo + (hi - lo) * Vec3::new(quarter(uv.0), quarter(uv.1), 0.5);
+        x[axis] = if up { hi[axis] } else { lo[axis] };
+        let mut out = Vec3::ZERO;
+        out[axis] = if up { 1.0 } else { -1.0 };
+        let mut along = w;
+        along[axis] = 0.0;
+        if along == Vec3::ZERO {
+            along[(axis + 1) % 3] = 1.0;
+        }
+        let (p, q) = leaving(x, out, along, way, ab);
+        let (b, s) = (Aabb3::new(lo, hi), raybox::Segment3::new(p, q));
+        prop_assert!(b.overlaps(&s), "{:?} {:?}", b, s);
+        check_touch(&b, &s, touching)?;
+        check_segment_pair(&b, &s, &dirs3)?;
+        // The same box as an oriented box whose axes are the world's, permuted and signed.
+        let turn = glam::Mat3::from_cols(Vec3::Y, Vec3::NEG_Z, Vec3::NEG_X);
+        let half = turn.transpose() * b.half_extents();
+        let o = Obb3::try_from_matrix(b.center(), half.abs(), turn).unwrap();
+        prop_assert!(o.overlaps(&s), "{:?} {:?}", o, s);
+        check_touch(&o, &s, touching)?;
+        check_segment_pair(&o, &s, &dirs3)?;
+        // In the plane z = 0.
+        let (b2, s2) = (Aabb2::new(lo.truncate(), hi.truncate()), raybox::Segment2::new(p.truncate(), q.truncate()));
+        if axis < 2 {
+            prop_assert!(b2.overlaps(&s2), "{:?} {:?}", b2, s2);
+            check_touch(&b2, &s2, touching)?;
+        }
+        let h2 = b2.half_extents();
+        let o2 = Obb2::try_from_matrix(b2.center(), Vec2::new(h2.y, h2.x), glam::Mat2::from_cols(Vec2::Y, Vec2::NEG_X)).unwrap();
+        prop_assert_eq!(o2.overlaps(&s2), b2.overlaps(&s2));
+        check_segment_pair(&b2, &s2, &dirs2)?;
+        check_segment_pair(&o2, &s2, &dirs2)?;
+
+        // Triangles: a point of the face, an edge or a vertex (quarter barycentrics), left
+        // along the normal, in the plane, or through it.
+        let (ta, tb, tc) = tri;
+        let normal = (tb - ta).cross(tc - ta);
+        prop_assume!(normal != Vec3::ZERO);
+        let (i, j) = (bary.0, bary.1.min(4 - bary.0));
+        let x = ta + (tb - ta) * quarter(i) + (tc - ta) * quarter(j);
+        let (p, q) = leaving(x, normal * 0.0625, (tb - ta) * 0.25, way, ab);
+        let (t, s) = (Triangle3::new(ta, tb, tc), raybox::Segment3::new(p, q));
+        prop_assert!(t.overlaps(&s), "{:?} {:?}", t, s);
+        // (Along the plane from an edge or a vertex, the segment may cross the triangle:
+        // still touching, the plane being only a surface.)
+        check_touch(&t, &s, touching)?;
+        check_segment_pair(&t, &s, &dirs3)?;
+
+        // Planes through `c` with normal `n`: ends on the plane.
+        prop_assume!(n != Vec3::ZERO);
+        let plane = Plane::from_point_normal(c, n);
+        let tangent = if n.cross(w) == Vec3::ZERO { perpendicular(n) } else { n.cross(w) };
+        let (p, q) = leaving(c + tangent * quarter(ab.1), n, tangent, way, ab);
+        let s = raybox::Segment3::new(p, q);
+        prop_assert!(plane.overlaps(&s), "{:?} {:?}", plane, s);
+        check_touch(&plane, &s, touching)?;
+        check_segment_pair(&plane, &s, &dirs3)?;
+    }
+}
+
+/// A segment that only touches a shape has a contact of depth zero (up to `f32` rounding
+/// of the kernel's `f64` arithmetic), in both orders.
+fn check_touch<A, S, C, V>(a: &A, s: &S, touching: bool) -> Result<(), TestCaseError>
+where
+    A: Contact<S, Output = C> + core::fmt::Debug,
+    S: Contact<A, Output = C> + core::fmt::Debug,
+    C: ContactParts<V> + core::fmt::Debug,
+{
+    let (k, back) = (a.contact(s), s.contact(a));
+    prop_assert!(k.is_some() && back.is_some(), "no contact: {:?} {:?}", a, s);
+    if touching {
+        let (depth, back_depth) = (k.unwrap().parts().1, back.unwrap().parts().1);
+        prop_assert!(
+            depth <= 1e-6 && back_depth <= 1e-6,
+            "touching, depth {} / {}: {:?} {:?}",
+            depth,
+            back_depth,
+            a,
+            s
+        );
+    }
+    Ok(())
 }

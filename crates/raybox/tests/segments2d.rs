@@ -11,6 +11,10 @@
 //!   Liang–Barsky clipping leaves a non-empty parameter interval; a disc meets a segment
 //!   when the squared distance to the clamped projection is at most `r²`. Booleans must
 //!   agree exactly; `t` values within `1e-6` relative (they are rounded to `f32`).
+//! - **Contacts and sweeps.** On the same grid: the contact of two segments against the
+//!   exact least push (an end's distance to the other's line), and the first contact of a
+//!   moving segment with a segment or a box, both ways round, against the exact first time
+//!   an end or a corner reaches the other shape (rational).
 //! - **Scale.** The same grid scenes multiplied by `2^±60` and `2^±20` (exact in `f32`) give
 //!   the same booleans, and the same `t` for rays.
 //! - **parry2d 0.31.** Ray casts against `parry2d::shape::Segment` and overlaps by
@@ -26,7 +30,7 @@
 use glam::Vec2;
 use parry2d::math as m2;
 use proptest::prelude::*;
-use raybox::{Aabb2, Circle, Distance, Obb2, Overlaps, Ray2, RayCast, Segment2};
+use raybox::{Aabb2, Circle, Contact, Distance, Obb2, Overlaps, Ray2, RayCast, Segment2, Sweep};
 
 /// An integer grid coordinate as the `f32` input: `k / 4`.
 fn g(k: i64) -> f32 {
@@ -284,6 +288,141 @@ proptest! {
         let want = circle_reference(c, r, p2, q2);
         prop_assert_eq!(disc.overlaps(&b), want, "{:?} {:?}", disc, b);
         prop_assert_eq!(b.overlaps(&disc), want);
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Contacts and sweeps, against exact references on the same grid.
+// ---------------------------------------------------------------------------------------
+
+/// The least push that separates two segments that meet, in grid units (times 4): the
+/// translations of the second that keep them meeting form their Minkowski difference, a
+/// parallelogram with sides along both segments (when they are not parallel), and the
+/// distance from a point inside it to its boundary is the least distance to its sides'
+/// lines: from an end of one segment to the other's line. Parallel segments and points
+/// (a flat difference) only touch: zero.
+fn segment_depth_reference(p1: P, q1: P, p2: P, q2: P) -> f64 {
+    let (e1, e2) = (sub(q1, p1), sub(q2, p2));
+    if cross(e1, e2) == 0 {
+        return 0.0;
+    }
+    let to_line = |x: P, a: P, e: P| cross(e, sub(x, a)).abs() as f64 / (dot(e, e) as f64).sqrt();
+    [to_line(p1, p2, e2), to_line(q1, p2, e2), to_line(p2, p1, e1), to_line(q2, p1, e1)]
+        .into_iter()
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// `t` in `[0, 1]`, as the rays' range (quarter units).
+const UNIT: Range = Range { lo: Some(0), hi: Some(4) };
+
+/// The least of some exact times.
+fn first(times: impl IntoIterator<Item = Option<Q>>) -> Option<Q> {
+    times
+        .into_iter()
+        .flatten()
+        .fold(None, |m: Option<Q>, t| Some(m.map_or(t, |m| if t.le(m) { t } else { m })))
+}
+
+/// The first time in `[0, 1]` at which the segment `p1 q1`, moving by `t d`, touches the
+/// segment `p2 q2`, exactly: zero if they meet at the start; otherwise an end of one is on
+/// the other at the first contact (two translating convex shapes first touch with a vertex
+/// of one on the other; a proper crossing of two segments lasts for a while on both sides,
+/// so it is never a first contact after the start), so it is the first time an end of the
+/// moving segment, a ray along `d`, or an end of the still one, a ray along `-d`, meets the
+/// other segment.
+fn segment_sweep_reference(p1: P, q1: P, d: P, p2: P, q2: P) -> Option<Q> {
+    if segments_reference(p1, q1, p2, q2) {
+        return Some(Q(0, 1));
+    }
+    let back = (-d.0, -d.1);
+    let hit = |o: P, d: P, p: P, q: P| ray_segment_reference(o, d, p, q, UNIT).map(|(t, _, _)| t);
+    first([hit(p1, d, p2, q2), hit(q1, d, p2, q2), hit(p2, back, p1, q1), hit(q2, back, p1, q1)])
+}
+
+/// The first time in `[0, 1]` at which the point `o + t d` is in the box (Liang–Barsky).
+fn point_box_entry(o: P, d: P, min: P, max: P) -> Option<Q> {
+    let (mut lo, mut hi) = (Q(0, 1), Q(1, 1));
+    for (ok, dk, mn, mx) in [(o.0, d.0, min.0, max.0), (o.1, d.1, min.1, max.1)] {
+        if dk == 0 {
+            if ok < mn || ok > mx {
+                return None;
+            }
+            continue;
+        }
+        let (a, b) = (Q::new((mn - ok) as i128, dk as i128), Q::new((mx - ok) as i128, dk as i128));
+        let (a, b) = if a.le(b) { (a, b) } else { (b, a) };
+        if lo.le(a) {
+            lo = a;
+        }
+        if b.le(hi) {
+            hi = b;
+        }
+    }
+    lo.le(hi).then_some(lo)
+}
+
+/// The first time in `[0, 1]` at which the segment `p q`, moving by `t d`, touches the box,
+/// exactly: as for two segments, a corner of one on the other (an end of the segment
+/// entering the box, or a corner of the box, moving by `-d`, meeting the segment).
+fn segment_box_sweep_reference(p: P, q: P, d: P, min: P, max: P) -> Option<Q> {
+    if box_reference(min, max, p, q) {
+        return Some(Q(0, 1));
+    }
+    let back = (-d.0, -d.1);
+    let corners = [min, (max.0, min.1), max, (min.0, max.1)];
+    let ends = [p, q].map(|e| point_box_entry(e, d, min, max));
+    let from_corners = corners.map(|c| ray_segment_reference(c, back, p, q, UNIT).map(|(t, _, _)| t));
+    first(ends.into_iter().chain(from_corners))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(4000))]
+
+    /// On the grid (often degenerate: ends on the other shape, collinear segments, points,
+    /// flat boxes, motions along the segments), in both orders and at every scale: the
+    /// contact of two segments is `Some` exactly when they meet, with the exact least push
+    /// as its depth; the sweeps of a segment against a segment or a box, and of the other
+    /// shape back against it, have the exact first time of contact.
+    #[test]
+    fn segment_contacts_and_sweeps_match_the_exact_references(
+        (p1, q1, p2, q2) in (pt(6), pt(6), pt(6), prop_oneof![pt(6), Just((99, 99))]),
+        d in dir(), (bmin, bsize) in (pt(6), (0i64..=6, 0i64..=6)), scale_index in 0usize..5,
+    ) {
+        let q2 = if q2 == (99, 99) { p2 } else { q2 };
+        let scale = SCALES[scale_index];
+        let (a, b) = (seg(p1, q1, scale), seg(p2, q2, scale));
+        let meet = segments_reference(p1, q1, p2, q2);
+        let (ab, ba) = (a.contact(&b), b.contact(&a));
+        prop_assert_eq!((ab.is_some(), ba.is_some()), (meet, meet), "{:?} {:?}", a, b);
+        if let (Some(x), Some(y)) = (ab, ba) {
+            // (A segment against itself is its own reverse: no flip to check.)
+            if (p1, q1) != (p2, q2) {
+                prop_assert_eq!((y.normal, y.depth), (-x.normal, x.depth));
+            }
+            let want = segment_depth_reference(p1, q1, p2, q2) * 0.25;
+            let got = f64::from(x.depth) / f64::from(scale);
+            prop_assert!((got - want).abs() <= 1e-6 * want.max(1.0), "depth {} (scaled), exact {}: {:?}", got, want, x);
+        }
+
+        let motion = v(d) * scale;
+        let want = segment_sweep_reference(p1, q1, d, p2, q2);
+        for (hit, what) in [(a.sweep(motion, &b), "a moving"), (b.sweep(-motion, &a), "b moving back")] {
+            prop_assert_eq!(hit.is_some(), want.is_some(), "{}: {:?}, exact {:?}", what, hit, want);
+            if let (Some(h), Some(t)) = (hit, want) {
+                prop_assert!(close(h.t, t.f()), "{}: t = {}, exact {}", what, h.t, t.f());
+            }
+        }
+
+        let bmax = (bmin.0 + bsize.0, bmin.1 + bsize.1);
+        let bx = Aabb2::new(v(bmin) * scale, v(bmax) * scale);
+        prop_assert_eq!(bx.contact(&a).is_some(), box_reference(bmin, bmax, p1, q1));
+        let want = segment_box_sweep_reference(p1, q1, d, bmin, bmax);
+        for (hit, what) in [(a.sweep(motion, &bx), "segment moving"), (bx.sweep(-motion, &a), "box moving back")] {
+            prop_assert_eq!(hit.is_some(), want.is_some(), "{}: {:?}, exact {:?} ({:?} {:?})", what, hit, want, a, bx);
+            if let (Some(h), Some(t)) = (hit, want) {
+                prop_assert!(close(h.t, t.f()), "{}: t = {}, exact {}", what, h.t, t.f());
+            }
+        }
     }
 }
 

@@ -7,6 +7,10 @@
 //! - Shapes overlapping at `t = 0` give `t = 0`; a zero motion is the overlap test.
 //! - The contact point lies on both shapes at time `t`, the normal is a unit vector, and
 //!   the motion runs against it (`motion · normal <= 0`) for `t > 0`.
+//! - Segments moving: each pair also swept the other way (the same `t`, opposite normals,
+//!   the same point), `t = 0` with the contact's point and reversed normal when they
+//!   overlap, and segments crossing in space against an `f64` reference (Cramer's rule).
+//!   Exact references for 2D segments on a grid are in `segments2d.rs`.
 
 mod common;
 
@@ -15,8 +19,8 @@ use glam::{Vec2, Vec3};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use raybox::{
-    ClosestPoint, Distance, Obb2, Obb3, Overlaps, Plane, Segment2, Sphere, Sweep, SweepHit2, SweepHit3,
-    Triangle3,
+    ClosestPoint, Contact, Distance, Obb2, Obb3, Overlaps, Plane, Segment2, Segment3, Sphere, Sweep,
+    SweepHit2, SweepHit3, Triangle3,
 };
 
 /// Agreement required between the sweep and the bisection.
@@ -193,6 +197,192 @@ proptest! {
     fn against_planes(s in sphere(), b in aabb3s(), o in obb3s(), k in capsule3s(), v in motion3(), p in planes()) {
         check_sweep(&s, v, &p, ov)?; check_sweep(&b, v, &p, ov)?; check_sweep(&o, v, &p, ov)?; check_sweep(&k, v, &p, ov)?;
     }
+}
+
+/// The pair swept both ways, `a` by `v` against `b` and `b` by `-v` against `a`: the same
+/// contact seen from either shape. Both or neither touch (unless the one that touches does
+/// so at the very end of the motion, a graze the other's rounding may miss), at times within
+/// `TOI_TOL` (equal at `t = 0`, where both come from the pair's contact: its point and its
+/// normal, reversed to point at the moving shape), with opposite normals (to the bit at
+/// `t = 0`), at the same point once the frames are matched
+/// (`a`'s at `t` is `b`'s plus `v t`), unless the shapes touch along a face or an edge, where
+/// any of its points will do: then both points lie on both shapes.
+fn check_reverse<A, B, P, H, C>(a: &A, v: P, b: &B) -> Result<(), TestCaseError>
+where
+    A: Sweep<B, Motion = P, Hit = H> + Translate<P> + ClosestPoint<Point = P> + Contact<B, Output = C>,
+    B: Sweep<A, Motion = P, Hit = H> + Translate<P> + ClosestPoint<Point = P>,
+    H: Parts<P> + core::fmt::Debug,
+    C: ContactParts<P>,
+    P: V + core::ops::Neg<Output = P> + core::ops::Add<Output = P> + core::ops::Sub<Output = P>,
+{
+    check_start(a, v, b)?;
+    let (ab, ba) = (a.sweep(v, b), b.sweep(-v, a));
+    let (x, y) = match (&ab, &ba) {
+        (Some(x), Some(y)) => (x.parts(), y.parts()),
+        (Some(h), None) | (None, Some(h)) => {
+            prop_assert!(
+                h.parts().0 >= 1.0 - TOI_TOL,
+                "one order touches, the other not: {:?} / {:?}",
+                ab,
+                ba
+            );
+            return Ok(());
+        }
+        (None, None) => return Ok(()),
+    };
+    let ((t, p, n), (t_back, p_back, n_back)) = (x, y);
+    if t == 0.0 || t_back == 0.0 {
+        prop_assert_eq!((t, p, n), (t_back, p_back, -n_back), "t = 0 comes from the pair's contact");
+        return Ok(());
+    }
+    prop_assert!(
+        (t - t_back).abs() <= TOI_TOL,
+        "t = {} one way, {} the other: {:?} / {:?}",
+        t,
+        t_back,
+        ab,
+        ba
+    );
+    prop_assert!((n + n_back).len() <= 1e-3, "normals not opposite: {:?} / {:?}", ab, ba);
+    let same_point = (p - (p_back + v * t)).len() <= POINT_TOL;
+    let (a_at, b_at) = (a.moved(v * t), b.moved(-v * t_back));
+    let on_both =
+        |q: P, a: &A, b: &B| a.distance_to_point(q) <= POINT_TOL && b.distance_to_point(q) <= POINT_TOL;
+    prop_assert!(
+        same_point || (on_both(p, &a_at, b) && on_both(p_back, a, &b_at)),
+        "points apart: {:?} / {:?}",
+        ab,
+        ba
+    );
+    Ok(())
+}
+
+/// Shapes that overlap at the start: `t = 0`, the contact's point, its normal reversed (to
+/// point at the moving shape).
+fn check_start<A, B, P, H, C>(a: &A, v: P, b: &B) -> Result<(), TestCaseError>
+where
+    A: Sweep<B, Motion = P, Hit = H> + Contact<B, Output = C>,
+    H: Parts<P>,
+    C: ContactParts<P>,
+    P: V + core::ops::Neg<Output = P>,
+{
+    if let Some(k) = a.contact(b) {
+        let (kn, kp) = k.normal_and_point();
+        let got = a.sweep(v, b).map(|h| h.parts());
+        prop_assert_eq!(
+            got,
+            Some((0.0, kp, -kn)),
+            "overlapping: t = 0, the contact's point, its normal reversed"
+        );
+    }
+    Ok(())
+}
+
+/// A contact's normal and first point, 2D or 3D.
+trait ContactParts<P> {
+    fn normal_and_point(&self) -> (P, P);
+}
+impl ContactParts<Vec2> for raybox::Contact2 {
+    fn normal_and_point(&self) -> (Vec2, Vec2) {
+        (self.normal, self.points[0])
+    }
+}
+impl ContactParts<Vec3> for raybox::Contact3 {
+    fn normal_and_point(&self) -> (Vec3, Vec3) {
+        (self.normal, self.points[0])
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    #[test]
+    fn segment2_moving(a in segment2s(), v in motion2(), c in circle(), b in aabb2s(), o in obb2s(), k in capsule2s(), s in segment2s()) {
+        check_sweep(&a, v, &c, ov)?; check_sweep(&a, v, &b, ov)?; check_sweep(&a, v, &o, ov)?;
+        check_sweep(&a, v, &k, ov)?; check_sweep(&a, v, &s, ov)?;
+        check_reverse(&a, v, &c)?; check_reverse(&a, v, &b)?; check_reverse(&a, v, &o)?;
+        check_reverse(&a, v, &k)?; check_reverse(&a, v, &s)?;
+    }
+    #[test]
+    fn segment3_moving(a in segment3s(), v in motion3(), c in sphere(), b in aabb3s(), o in obb3s(), k in capsule3s(), t in triangles(), p in planes()) {
+        check_sweep(&a, v, &c, ov)?; check_sweep(&a, v, &b, ov)?; check_sweep(&a, v, &o, ov)?;
+        check_sweep(&a, v, &k, ov)?; check_sweep(&a, v, &t, ov)?; check_sweep(&a, v, &p, ov)?;
+        check_reverse(&a, v, &c)?; check_reverse(&a, v, &b)?; check_reverse(&a, v, &o)?;
+        check_reverse(&a, v, &k)?; check_start(&a, v, &t)?; check_start(&a, v, &p)?;
+    }
+}
+
+/// The first contact of the segment `a` moving by `t v`, `t` in `[0, 1]`, with the segment
+/// `b`, in `f64`, when it is well defined: `a₀ + s dₐ + t v = b₀ + u d_b` is a 3×3 linear
+/// system (Cramer's rule), whose one solution is the only time the segments meet, if `s`,
+/// `t` and `u` are all in `[0, 1]`. Returns `t` and the least margin of the three parameters
+/// to their bounds (negative: out of range, no contact), or `None` when the system is
+/// nearly singular (parallel directions, a motion along the segments' plane).
+fn segment_segment_toi(a: &Segment3, v: Vec3, b: &Segment3) -> Option<(f64, f64)> {
+    let (da, db, vd) = ((a.end() - a.start()).as_dvec3(), (b.end() - b.start()).as_dvec3(), v.as_dvec3());
+    let w = (b.start() - a.start()).as_dvec3();
+    let det = da.dot(vd.cross(-db));
+    if det.abs() <= 1e-3 * da.length() * vd.length() * db.length() {
+        return None;
+    }
+    let s = w.dot(vd.cross(-db)) / det;
+    let t = da.dot(w.cross(-db)) / det;
+    let u = da.dot(vd.cross(w)) / det;
+    let margin = [s, t, u].iter().map(|x| x.min(1.0 - x)).fold(f64::INFINITY, f64::min);
+    Some((t, margin))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// Segments in space meet at one moment, if at all: the sweep finds it, against the
+    /// `f64` reference, in both orders; at that time the segments are within a hair of each
+    /// other (the exact overlap test, on the `f32` time, sees them a hair apart on one side
+    /// or the other), and a little earlier clearly apart.
+    #[test]
+    fn segment3_moving_across_segment3(a in segment3s(), v in motion3(), b in segment3s()) {
+        prop_assert!(!a.overlaps(&b) || a.sweep(v, &b).map(|h| h.t) == Some(0.0));
+        let Some((t_ref, margin)) = segment_segment_toi(&a, v, &b) else { return Ok(()) };
+        let (hit, back) = (a.sweep(v, &b), b.sweep(-v, &a));
+        if margin < -1e-3 {
+            prop_assert!(hit.is_none() && back.is_none(), "no contact (reference margin {}): {:?} / {:?}", margin, hit, back);
+        } else if margin > 1e-3 {
+            let (Some(h), Some(k)) = (hit, back) else {
+                return Err(TestCaseError::fail(format!("missed t = {t_ref}: {hit:?} / {back:?}")));
+            };
+            prop_assert!((f64::from(h.t) - t_ref).abs() <= 1e-5 && (f64::from(k.t) - t_ref).abs() <= 1e-5,
+                "t = {} / {}, reference {}", h.t, k.t, t_ref);
+            prop_assert!((h.normal + k.normal).length() <= 1e-4, "{:?} / {:?}", h, k);
+            // The normal is across both segments: their common perpendicular.
+            let (da, db) = ((a.end() - a.start()).normalize(), (b.end() - b.start()).normalize());
+            prop_assert!(h.normal.dot(da).abs() <= 1e-4 && h.normal.dot(db).abs() <= 1e-4, "{:?}", h);
+            prop_assert!(v.dot(h.normal) <= 0.0, "{:?}", h);
+            let at = |t: f32| Segment3::new(a.start() + v * t, a.end() + v * t);
+            prop_assert!(at(h.t).distance(&b) <= 1e-5, "apart at t: {}", at(h.t).distance(&b));
+            prop_assert!(at(h.t).distance_to_point(h.point) <= 1e-5 && b.distance_to_point(h.point) <= 1e-5, "{:?}", h);
+            let before = (h.t - 1e-3).max(0.0);
+            prop_assert!(before == 0.0 || !at(before).overlaps(&b) && at(before).distance(&b) > 0.0);
+        }
+    }
+}
+
+/// The random segments and motions of `segment3_moving_across_segment3` meet often enough
+/// to test the hits, and miss often enough to test the misses.
+#[test]
+fn segment3_sweeps_cover_hits_and_misses() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let mut runner = TestRunner::deterministic();
+    let (mut hits, mut misses, n) = (0, 0, 2000);
+    for _ in 0..n {
+        let (a, v, b) = (segment3s(), motion3(), segment3s()).new_tree(&mut runner).unwrap().current();
+        match segment_segment_toi(&a, v, &b) {
+            Some((_, margin)) if margin > 1e-3 => hits += 1,
+            Some((_, margin)) if margin < -1e-3 => misses += 1,
+            _ => {}
+        }
+    }
+    assert!(hits > n / 20 && misses > n / 2, "{hits} hits and {misses} misses of {n}");
 }
 
 fn triangles() -> impl Strategy<Value = Triangle3> {

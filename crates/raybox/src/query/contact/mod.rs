@@ -11,9 +11,17 @@
 //!   thinner than the depth). Ball pairs give one point; box pairs and triangle pairs give
 //!   a manifold found by reference-face clipping (up to 2 points in 2D, up to 4 in 3D), or
 //!   one point for an edge–edge contact in 3D; a shape against a plane gives a point for
-//!   each vertex past the plane (the deepest four), and a ball its deepest point.
+//!   each vertex past the plane (the deepest four), and a ball its deepest point; the
+//!   other pairs (capsules, segments) one point.
 //! - `None` when the shapes are apart; `Some` exactly when [`crate::Overlaps`] says they
-//!   overlap (the same separating-axis arithmetic decides both).
+//!   overlap (the same separating-axis arithmetic decides both, or the contact is gated by
+//!   the overlap test: `gated_contact!`).
+//! - **Segments** have no volume, and their contacts keep the same meaning: the depth is
+//!   the least translation that separates the shapes. A segment through a box, a ball or a
+//!   triangle leaves it by the shorter of its ends and the sides; two segments crossing in
+//!   the plane, by the nearer end. Two segments that meet in space, or a segment lying in
+//!   a triangle's plane, can be moved off each other by any amount, however small: they
+//!   only touch, with depth zero (as coplanar triangles do), and the normal is across both.
 //! - The reverse pair flips the normal and keeps the points, bit for bit; for two shapes of
 //!   one type too, whose kernel runs with the two in a fixed order ([`in_fixed_order`]), so
 //!   that ties (equal extents, concentric balls) do not pick one world direction both ways.
@@ -26,19 +34,24 @@ use glam::{Vec2, Vec3};
 mod aabb_aabb;
 mod aabb_capsule;
 mod aabb_obb;
+mod aabb_segment;
 mod capsule_capsule;
 mod capsule_segment;
 mod obb_capsule;
 mod obb_obb;
+mod obb_segment;
 mod plane;
 mod plane_capsule;
 pub(crate) mod rounded;
+mod segment_segment;
 mod sphere_aabb;
 mod sphere_capsule;
 mod sphere_obb;
+mod sphere_segment;
 mod sphere_sphere;
 mod triangle;
 mod triangle_capsule;
+mod triangle_segment;
 mod triangle_triangle;
 
 macro_rules! contact_types {
@@ -323,3 +336,41 @@ macro_rules! rounded_contact {
     };
 }
 pub(crate) use rounded_contact;
+
+/// Implements `Contact<$B> for $A`, and the reverse, for a pair whose [`crate::Overlaps`]
+/// test is its own (exact, or a closed form) rather than the rounded-core kernel's GJK:
+/// `None` unless that test says the shapes overlap, then the kernel's contact
+/// (`overlapping_rounded_contact` in `rounded.rs`, which reads a pair GJK finds a hair
+/// apart as touching), so that the contact is `Some` exactly when `Overlaps` says so.
+macro_rules! gated_contact {
+    (@one $planar:expr, $Contact:ident, $Points:ident, $f:path, $A:ty, $B:ty) => {
+        impl crate::Contact<$B> for $A {
+            type Output = crate::$Contact;
+            fn contact(&self, other: &$B) -> Option<crate::$Contact> {
+                use crate::query::distance::ToRounded;
+                if !crate::Overlaps::<$B>::overlaps(self, other) {
+                    return None;
+                }
+                let k = crate::query::contact::rounded::overlapping_rounded_contact(
+                    &self.to_rounded(),
+                    &other.to_rounded(),
+                    $planar,
+                );
+                Some(crate::$Contact {
+                    normal: $f(k.normal).normalize(),
+                    depth: k.depth as f32,
+                    points: crate::$Points::one($f(k.point)),
+                })
+            }
+        }
+    };
+    (2D: $($A:ty, $B:ty);* $(;)?) => {
+        $(gated_contact!(@one true, Contact2, ContactPoints2, crate::query::distance::f2, $A, $B);
+          crate::query::contact::reverse_contact!($A => $B: crate::Contact2);)*
+    };
+    (3D: $($A:ty, $B:ty);* $(;)?) => {
+        $(gated_contact!(@one false, Contact3, ContactPoints3, crate::query::distance::f3, $A, $B);
+          crate::query::contact::reverse_contact!($A => $B: crate::Contact3);)*
+    };
+}
+pub(crate) use gated_contact;

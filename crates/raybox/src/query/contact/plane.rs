@@ -1,28 +1,29 @@
-//! Balls, boxes and triangles against a plane (3D): the shape leaves the two-sided plane by
-//! the shorter way, as the capsule does in `plane_capsule.rs`.
+//! Balls, boxes, triangles and segments against a plane (3D): the shape leaves the
+//! two-sided plane by the shorter way, as the capsule does in `plane_capsule.rs`.
 //!
 //! With `n̂` the plane's unit normal and the shape spanning `[lo, hi]` in signed distance
 //! from the plane (a ball: its centre's `d ∓ r`; a box: its centre's value `∓` its
-//! projected radius, Ericson, *Real-Time Collision Detection*, 5.2.3; a triangle: its
-//! vertices' least and greatest), an overlapping shape has `lo <= 0 <= hi` and leaves the
-//! plane rising by `-lo` (normal `+n̂`) or sinking by `hi` (normal `-n̂`): the shorter is
-//! the depth, a tie rising. The overlap test of `overlap/plane.rs` is the gate, so the
-//! contact is `Some` exactly when [`crate::Overlaps`] says the shapes overlap, and `lo` and
-//! `hi` come from the values it reads (a box's centre value and projected radius, a
-//! triangle's vertex values, in `f64`), so an overlapping shape's depth is never negative
-//! (a ball's, compared on squares there, is clamped to zero).
+//! projected radius, Ericson, *Real-Time Collision Detection*, 5.2.3; a triangle or a
+//! segment: its vertices' least and greatest), an overlapping shape has `lo <= 0 <= hi`
+//! and leaves the plane rising by `-lo` (normal `+n̂`) or sinking by `hi` (normal `-n̂`):
+//! the shorter is the depth, a tie rising. The overlap test of `overlap/plane.rs` is the
+//! gate, so the contact is `Some` exactly when [`crate::Overlaps`] says the shapes
+//! overlap, and `lo` and `hi` come from the values it reads (a box's centre value and
+//! projected radius, a triangle's vertex values, in `f64`), so an overlapping shape's
+//! depth is never negative (a ball's, compared on squares there, is clamped to zero).
 //!
 //! Points: every vertex of the shape at or past the plane on the side it is pushed from (a
 //! ball: its deepest point) gives one, midway between the vertex and the plane, the
 //! deepest first and at most four: a box face lying on the plane gives its four corners,
-//! a box on an edge two, a triangle lying in the plane its three vertices. The deepest
-//! vertex always gives one, so a shape that only touches the plane has a point too.
+//! a box on an edge two, a triangle lying in the plane its three vertices, a segment lying
+//! in it its two ends. The deepest vertex always gives one, so a shape that only touches
+//! the plane has a point too.
 
-use glam::DVec3;
+use glam::{DVec3, Vec3};
 
 use super::reverse_contact;
 use crate::query::overlap::PlaneBox;
-use crate::{Aabb3, Contact, Contact3, ContactPoints3, Obb3, Overlaps, Plane, Sphere, Triangle3};
+use crate::{Aabb3, Contact, Contact3, ContactPoints3, Obb3, Overlaps, Plane, Segment3, Sphere, Triangle3};
 
 /// The plane's unit normal and the length of its normal as given, in `f64`.
 fn unit_normal(plane: &Plane) -> (DVec3, f64) {
@@ -154,22 +155,55 @@ impl Contact<Triangle3> for Plane {
     /// assert_eq!(c.points.as_slice(), &[Vec3::new(0.0, 0.0, -0.5), Vec3::new(4.0, 0.0, -0.5)]);
     /// ```
     fn contact(&self, other: &Triangle3) -> Option<Contact3> {
-        if !self.overlaps(other) {
-            return None;
-        }
-        let (unit, len) = unit_normal(self);
-        let mut vertices = other.vertices().map(|v| {
-            let x = v.as_dvec3();
-            (x, self.eval(x) / len)
-        });
-        let lo = vertices.iter().map(|v| v.1).fold(f64::INFINITY, f64::min);
-        let hi = vertices.iter().map(|v| v.1).fold(f64::NEG_INFINITY, f64::max);
-        let (sign, depth) = way_out(lo, hi);
-        Some(push_out(unit, sign, depth, &mut vertices))
+        self.overlaps(other).then(|| vertices_contact(self, other.vertices()))
     }
 }
 
-reverse_contact!(Plane => Sphere: Contact3, Plane => Aabb3: Contact3, Plane => Obb3: Contact3, Plane => Triangle3: Contact3);
+impl Contact<Segment3> for Plane {
+    type Output = Contact3;
+
+    /// The segment rises or sinks until it only touches the plane, as a triangle does with
+    /// two vertices: a point for each end at or past the plane on the side it leaves from
+    /// (two for a segment lying in the plane, at depth zero).
+    ///
+    /// ```
+    /// use raybox::{Contact, Plane, Segment3};
+    /// use glam::Vec3;
+    ///
+    /// let floor = Plane::new(Vec3::Z, 0.0);
+    /// let post = Segment3::new(Vec3::new(1.0, 0.0, -0.5), Vec3::new(1.0, 0.0, 3.0));
+    /// let c = floor.contact(&post).unwrap();
+    /// assert_eq!((c.normal, c.depth), (Vec3::Z, 0.5)); // rising by 0.5 beats sinking by 3
+    /// assert_eq!(c.points.as_slice(), &[Vec3::new(1.0, 0.0, -0.25)]);
+    /// let lying = Segment3::new(Vec3::new(0.0, 0.0, 0.0), Vec3::new(2.0, 0.0, 0.0));
+    /// assert_eq!(floor.contact(&lying).map(|c| (c.depth, c.points.len())), Some((0.0, 2)));
+    /// ```
+    fn contact(&self, other: &Segment3) -> Option<Contact3> {
+        self.overlaps(other).then(|| vertices_contact(self, [other.start(), other.end()]))
+    }
+}
+
+/// The contact of a polytope given by its vertices (a triangle, a segment) that overlaps
+/// the plane: it spans `[lo, hi]` in signed distance, its vertices' least and greatest.
+fn vertices_contact<const N: usize>(plane: &Plane, vertices: [Vec3; N]) -> Contact3 {
+    let (unit, len) = unit_normal(plane);
+    let mut vertices = vertices.map(|v| {
+        let x = v.as_dvec3();
+        (x, plane.eval(x) / len)
+    });
+    let lo = vertices.iter().map(|v| v.1).fold(f64::INFINITY, f64::min);
+    let hi = vertices.iter().map(|v| v.1).fold(f64::NEG_INFINITY, f64::max);
+    let (sign, depth) = way_out(lo, hi);
+    push_out(unit, sign, depth, &mut vertices)
+}
+
+reverse_contact!(
+    Plane => Sphere: Contact3,
+    Plane => Aabb3: Contact3,
+    Plane => Obb3: Contact3,
+    Plane => Triangle3: Contact3,
+    Plane => Segment3: Contact3,
+);
 
 #[cfg(test)]
 mod tests {

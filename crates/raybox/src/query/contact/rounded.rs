@@ -4,20 +4,27 @@
 //! A shape here is a core `C` swept by a ball of radius `r`. Two such shapes overlap when
 //! their cores are at most `r_a + r_b` apart (`core_closest` in `distance/gjk.rs`: GJK, or
 //! the exact kernel for two segments, computed in a fixed order). Then:
-//! - **cores apart** (distance `d > 0`): the normal runs from core A's closest point to
-//!   core B's, and `depth = r_a + r_b - d` (the rounded shapes' exact minimum translation);
-//! - **cores intersecting**: the minimum translation of the cores, by the separating-axis
-//!   test on the cores (Gottschalk; Ericson, *Real-Time Collision Detection*, 4.4 and 5.5;
-//!   the candidate axes of two polytopes are their face normals and, in 3D, the cross
-//!   products of their edges), plus `r_a + r_b`: for a convex core containing the origin
-//!   of the Minkowski difference, rounding by `r` moves its boundary out by exactly `r`.
+//! - **cores apart** (distance `d > 0`, beyond the rounding of the coordinates): the normal
+//!   runs from core A's closest point to core B's, and `depth = r_a + r_b - d` (the rounded
+//!   shapes' exact minimum translation);
+//! - **cores intersecting** (or touching, within that rounding): the minimum translation of
+//!   the cores, by the separating-axis test on the cores (Gottschalk; Ericson, *Real-Time
+//!   Collision Detection*, 4.4 and 5.5; the candidate axes of two polytopes are their face
+//!   normals and, in 3D, the cross products of their edges), plus `r_a + r_b`: for a convex
+//!   core containing the origin of the Minkowski difference, rounding by `r` moves its
+//!   boundary out by exactly `r`.
 //!
 //! The point is a common point of the two shapes: on the core-to-core segment within both
 //! radii, or a common point of the intersecting cores.
 
 use glam::DVec3;
 
-use crate::query::distance::{Core, Rounded, core_closest, swap_rounded};
+use crate::query::distance::{Closest, Core, Rounded, core_closest, swap_rounded};
+
+/// Cores closer than this fraction of their largest coordinate are touching, for the
+/// contact: a few hundred `f64` ulps, the rounding of a closest-point computation on those
+/// coordinates, far below what `f32` outputs resolve (about `1e-7` of them).
+const CORE_NOISE: f64 = 256.0 * f64::EPSILON;
 
 /// A contact in `f64`: unit normal (A to B), depth, point.
 pub(crate) struct RoundedContact {
@@ -116,6 +123,18 @@ fn fallback_normal(a: &Core, b: &Core, planar: bool) -> DVec3 {
     }
 }
 
+/// The magnitude of the coordinates that a closest-point computation rounds: for two
+/// segments (the exact kernel, on the whole segments) their ends'; for GJK, which works on
+/// the parts of the cores near the closest points (`near_parts` in `gjk.rs`: a box `2^41`
+/// wide is cut down near a capsule beside it), the closest points'.
+fn rounding_scale(a: &Core, b: &Core, c: &Closest) -> f64 {
+    let largest = |v: &[DVec3]| v.iter().fold(0.0f64, |m, x| m.max(x.abs().max_element()));
+    match (a, b) {
+        (Core::Segment(p, q), Core::Segment(r, s)) => largest(&[*p, *q, *r, *s]),
+        _ => largest(&[c.on_a, c.on_b]),
+    }
+}
+
 /// The contact of two rounded cores, or `None` when they are apart.
 pub(crate) fn rounded_contact(a: &Rounded, b: &Rounded, planar: bool) -> Option<RoundedContact> {
     if swap_rounded(a, b) {
@@ -129,8 +148,13 @@ pub(crate) fn rounded_contact(a: &Rounded, b: &Rounded, planar: bool) -> Option<
     if c.distance > reach {
         return None;
     }
-    // (Cores reported apart with coincident points, by rounding, are treated as touching.)
-    if c.distance > 0.0 && c.on_a != c.on_b {
+    // Cores apart by no more than the rounding of their coordinates are touching: the
+    // direction between such closest points is rounding noise (GJK on a point and a long
+    // segment through it reads them ~1e-17 apart, in a direction of no meaning), while the
+    // separating-axis branch below gives touching cores their contact (a face normal, a
+    // common perpendicular). So are cores reported apart with coincident points.
+    let noise = CORE_NOISE * rounding_scale(&a.core, &b.core, &c);
+    if c.distance > noise && c.on_a != c.on_b {
         let n = (c.on_b - c.on_a) / c.distance;
         // The common points on the core-to-core segment lie at [d - r_b, r_a] ∩ [0, d] from on_a.
         let (lo, hi) = ((c.distance - b.radius).max(0.0), a.radius.min(c.distance));
@@ -139,6 +163,31 @@ pub(crate) fn rounded_contact(a: &Rounded, b: &Rounded, planar: bool) -> Option<
     }
     let (normal, depth) = core_penetration(&a.core, &b.core, planar);
     Some(RoundedContact { normal, depth: depth + reach, point: (c.on_a + c.on_b) / 2.0 })
+}
+
+/// The contact of two rounded shapes that a pair's own overlap test (exact, or otherwise
+/// not GJK's) found overlapping: the kernel's, or, where `f64` GJK reads the pair as a hair
+/// apart, a touching contact (depth zero) along the direction between the closest points,
+/// midway between the surfaces. Pairs whose `Overlaps` is not [`rounded_overlaps`] gate on
+/// it and call this, so that their contact is `Some` exactly when `Overlaps` says so.
+///
+/// [`rounded_overlaps`]: crate::query::distance::rounded_overlaps
+pub(crate) fn overlapping_rounded_contact(a: &Rounded, b: &Rounded, planar: bool) -> RoundedContact {
+    if let Some(k) = rounded_contact(a, b, planar) {
+        return k;
+    }
+    // Apart by rounding: the cores are farther than `reach`, so normally not coincident.
+    let c = core_closest(&a.core, &b.core);
+    let gap = c.on_b - c.on_a;
+    let normal = if gap.length() > 0.0 {
+        gap.normalize()
+    } else {
+        // (Closest points that coincide although GJK's distance is positive: the
+        // penetration axis, rather than a zero vector that would normalise to NaN.)
+        core_penetration(&a.core, &b.core, planar).0
+    };
+    let (on_a, on_b) = (c.on_a + normal * a.radius, c.on_b - normal * b.radius);
+    RoundedContact { normal, depth: 0.0, point: (on_a + on_b) / 2.0 }
 }
 
 #[cfg(test)]
@@ -155,6 +204,19 @@ mod tests {
         let c = rounded_contact(&Rounded { core: b, radius: 0.0 }, &Rounded { core: s, radius: 0.5 }, false)
             .unwrap();
         assert_eq!((c.normal, c.depth), (DVec3::X, 0.75));
+    }
+
+    #[test]
+    fn ball_centred_on_a_long_segment_leaves_across_it() {
+        // GJK reads the centre ~2e-17 off the core, in a direction of no meaning; the
+        // cores touch, and the ball (or the segment) leaves across the segment by r.
+        let s = Core::Segment(DVec3::new(0.25, 0.5, -1.5), DVec3::new(-2.0, -4.0, 3.0));
+        let ball = Rounded { core: Core::Point(DVec3::new(0.0, 0.0, -1.0)), radius: 3.0 };
+        for radius in [0.0, 0.5] {
+            let c = rounded_contact(&ball, &Rounded { core: s, radius }, false).unwrap();
+            assert!(c.normal.dot(DVec3::new(-1.0, -2.0, 2.0)).abs() < 1e-12, "{:?}", c.normal);
+            assert_eq!(c.depth, 3.0 + radius);
+        }
     }
 
     #[test]

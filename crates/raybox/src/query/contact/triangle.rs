@@ -6,29 +6,20 @@
 //! One contact point (the middle of the deepest common region the kernel finds), not a
 //! clipped manifold.
 
-use super::rounded::rounded_contact;
+use super::rounded::overlapping_rounded_contact;
 use super::{ContactPoints3, reverse_contact};
-use crate::query::distance::{Rounded, ToRounded, core_closest};
+use crate::query::distance::{Rounded, ToRounded};
 use crate::{Aabb3, Contact, Contact3, Obb3, Overlaps, Sphere, Triangle3};
 
 /// The contact of two overlapping rounded shapes: the kernel's, or, where its `f64` GJK
 /// reads a pair that the exact test calls touching as a hair apart, a touching contact
-/// (depth zero) midway between the closest points.
+/// (depth zero) midway between the closest points (`overlapping_rounded_contact`).
 pub(super) fn overlapping_contact(a: &Rounded, b: &Rounded) -> Contact3 {
-    let (normal, depth, point) = match rounded_contact(a, b, false) {
-        Some(k) => (k.normal, k.depth, k.point),
-        None => {
-            // Apart by rounding: the cores are farther than `reach`, so not coincident.
-            let c = core_closest(&a.core, &b.core);
-            let n = (c.on_b - c.on_a) / c.distance;
-            let (on_a, on_b) = (c.on_a + n * a.radius, c.on_b - n * b.radius);
-            (n, 0.0, (on_a + on_b) / 2.0)
-        }
-    };
+    let k = overlapping_rounded_contact(a, b, false);
     Contact3 {
-        normal: normal.normalize().as_vec3(),
-        depth: depth as f32,
-        points: ContactPoints3::one(point.as_vec3()),
+        normal: k.normal.normalize().as_vec3(),
+        depth: k.depth as f32,
+        points: ContactPoints3::one(k.point.as_vec3()),
     }
 }
 

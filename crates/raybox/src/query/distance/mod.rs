@@ -37,10 +37,13 @@ mod triangle_segment;
 mod triangle_triangle;
 
 pub(crate) use gjk::{
-    Core, Rounded, core_closest, core_closest_precise, d2, d3, f2, f3, rounded_closest, rounded_overlaps,
-    swap_rounded,
+    Closest, Core, Rounded, core_closest, core_closest_precise, d2, d3, f2, f3, rounded_closest,
+    rounded_overlaps, swap_rounded,
 };
-pub(crate) use segment_segment::{grow, orient2d, planar_common_point, sum_rounded, sum_sign, two_product};
+pub(crate) use segment_segment::{
+    Seg, grow, orient2d, planar_common_point, segment_order, segment_segment_closest, sum_rounded, sum_sign,
+    two_product,
+};
 
 use crate::{Aabb2, Aabb3, Capsule2, Capsule3, Circle, Obb2, Obb3, Segment2, Segment3, Sphere, Triangle3};
 

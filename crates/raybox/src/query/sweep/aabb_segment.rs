@@ -1,11 +1,14 @@
-//! Moving axis-aligned box against a static segment, 2D and 3D: conservative advancement
-//! on the GJK distance (see `mod.rs`).
+//! Axis-aligned box against segment, both moving, 2D and 3D: the separating-axis test over
+//! time (`sat_sweep` in `mod.rs`: a box and a segment have a complete axis set), with the
+//! start decided by the pair's `Contact`, `Some` exactly when the exact overlap test of
+//! `overlap/aabb_segment.rs` says so (`decided_sweep!`). The segment moving against the
+//! box is the same test with the roles swapped, not a reversed call.
 
-use super::ca_sweep;
+use super::decided_sweep;
 use crate::{Aabb2, Aabb3, Segment2, Segment3};
 
-ca_sweep!(moving 2D: Aabb2, Segment2);
-ca_sweep!(moving 3D: Aabb3, Segment3);
+decided_sweep!(2D: Aabb2, Segment2);
+decided_sweep!(3D: Aabb3, Segment3);
 
 #[cfg(test)]
 mod tests {

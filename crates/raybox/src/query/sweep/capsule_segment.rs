@@ -1,11 +1,14 @@
-//! Moving capsule against a static segment, 2D and 3D: conservative advancement on the GJK
-//! distance (see `mod.rs`).
+//! Capsule against segment, both moving, 2D and 3D: conservative advancement on the GJK
+//! distance (see `mod.rs`) of two segment cores, the segment's of radius zero; the start is
+//! the pair's `Contact` (the capsule kernel, `Some` exactly when `Overlaps` says so,
+//! `decided_sweep!`). The segment moving against the capsule is the same walk with the
+//! roles swapped.
 
-use super::ca_sweep;
+use super::decided_sweep;
 use crate::{Capsule2, Capsule3, Segment2, Segment3};
 
-ca_sweep!(moving 2D: Capsule2, Segment2);
-ca_sweep!(moving 3D: Capsule3, Segment3);
+decided_sweep!(2D: Capsule2, Segment2);
+decided_sweep!(3D: Capsule3, Segment3);
 
 #[cfg(test)]
 mod tests {

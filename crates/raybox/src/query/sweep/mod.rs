@@ -7,7 +7,9 @@
 //!   that time; `normal` is the unit normal there, pointing from the static shape toward
 //!   the moving one (the static surface's outward normal, as a ray hit's).
 //! - Shapes that already overlap at `t = 0` give `t = 0`, the contact point, and the
-//!   penetration normal (the reverse of [`crate::Contact`]'s `normal`).
+//!   penetration normal (the reverse of [`crate::Contact`]'s `normal`). Pairs with an exact
+//!   overlap test of their own (the triangle pairs, and every segment pair) let it decide
+//!   the start, through their contact, so that `t = 0` exactly when `Overlaps` says so.
 //! - A zero `motion` is a plain overlap test; a motion with a NaN or infinite component
 //!   touches nothing (`None`).
 //! - `None` when they do not touch for any `t` in `[0, 1]`.
@@ -21,9 +23,11 @@
 //! body against each edge along their common normal (`triangle_capsule.rs`, which argues
 //! that these cases hold every first contact); box against box (axis-aligned) the slab test
 //! on the Minkowski sum; anything against a plane the support distances along the normal.
-//! A box against a box, a segment or a triangle (no radius): the separating-axis test over
-//! time, exact up to `f64` rounding. Every other pair (the other rounded ones: capsules
-//! against boxes, capsules and segments, balls against capsules and segments) uses
+//! A box against a box, a segment or a triangle (no radius), either one moving: the
+//! separating-axis test over time, exact up to `f64` rounding. A segment against a triangle
+//! is the capsule's closed form with a zero radius. Every other pair (the other rounded
+//! ones: capsules against boxes, capsules and segments, balls against capsules and
+//! segments, and segments against segments, a capsule pair with both radii zero) uses
 //! conservative advancement on the GJK distance
 //! (Mirtich 1996; van den Bergen 2004): advance by the separation along the direction
 //! between the closest points over the closing speed along it, which never passes the
@@ -53,6 +57,7 @@ mod obb_obb;
 mod obb_segment;
 mod obb_triangle;
 mod plane;
+mod segment_segment;
 mod sphere_aabb;
 mod sphere_capsule;
 mod sphere_obb;
@@ -60,6 +65,7 @@ mod sphere_segment;
 mod sphere_sphere;
 mod sphere_triangle;
 mod triangle_capsule;
+mod triangle_segment;
 
 pub(crate) use aabb_triangle::sweep_time as box_triangle_time;
 pub(crate) use sphere_triangle::sweep_time as sphere_triangle_time;
@@ -115,9 +121,9 @@ pub struct SweepHit3 {
 
 /// A shape moving along a vector against a static shape: the first time of impact.
 ///
-/// Implemented for moving balls, boxes, oriented boxes and capsules against every shape
-/// they have contacts with (and, in 3D, planes and triangles). See the module docs of
-/// `query/sweep` for the conventions.
+/// Implemented for moving balls, boxes, oriented boxes, capsules and segments against
+/// every shape they have contacts with (and, in 3D, planes and triangles), except a plane
+/// or a triangle moving. See the module docs of `query/sweep` for the conventions.
 ///
 /// ```
 /// use raybox::{Capsule3, Obb3, Sweep};
@@ -172,6 +178,13 @@ pub(crate) fn sweep_rounded(a: &Rounded, v: DVec3, b: &Rounded, planar: bool) ->
     if v == DVec3::ZERO {
         return None;
     }
+    sweep_apart(a, v, b, planar)
+}
+
+/// [`sweep_rounded`] for shapes that a pair's own test found apart at `t = 0`, moving by a
+/// finite, non-zero `v`: the separating-axis test over time or conservative advancement.
+/// (Shapes within the rounding of touching may still come out at `t = 0`.)
+pub(crate) fn sweep_apart(a: &Rounded, v: DVec3, b: &Rounded, planar: bool) -> Option<Toi> {
     if a.radius == 0.0 && b.radius == 0.0 && sat_complete(&a.core, &b.core) {
         return sat_sweep(&a.core, v, &b.core, planar);
     }
@@ -342,13 +355,27 @@ fn advance(a: &Rounded, v: DVec3, b: &Rounded, planar: bool) -> Option<Toi> {
         if c.distance > reliable {
             last_direction = Some(n);
         }
-        t += gap / closing;
-        if t > 1.0 {
-            return None;
+        let next = t + gap / closing;
+        if next > 1.0 {
+            // Past the end of the motion: apart throughout, unless the step overshot, by
+            // rounding, a contact at the very end (shapes that touch exactly as the motion
+            // ends, an exact grid case): a step landing within `END_SLACK` past it is
+            // checked at `t = 1`, once.
+            if t == 1.0 || next - 1.0 > END_SLACK {
+                return None;
+            }
+            t = 1.0;
+        } else {
+            t = next;
         }
     }
     None
 }
+
+/// How far past `t = 1` a step of conservative advancement may land and still be checked
+/// at `t = 1` (one more distance): far above the rounding of a step near a contact, far
+/// below the gap at `t = 1` of shapes that miss by a visible margin.
+const END_SLACK: f64 = 1e-6;
 
 /// The entry of the ray `o + t v`, `t` in `[0, 1]`, into the box `[lo, hi]` (the slab test,
 /// Kay and Kajiya 1986; Ericson, *Real-Time Collision Detection*, 5.3.3), in `f64`: the entry
@@ -453,3 +480,48 @@ macro_rules! ca_sweep {
     };
 }
 pub(crate) use ca_sweep;
+
+/// `Sweep<$B> for $A` and `Sweep<$A> for $B` (`same` types: one impl) for a pair whose
+/// [`crate::Contact`] is `Some` exactly when its own [`crate::Overlaps`] test says so (the
+/// segment pairs): that contact decides the start (`t = 0`, its first point, its normal
+/// reversed), so that a sweep gives `t = 0` exactly when `Overlaps` says the shapes
+/// overlap and a zero motion is that test; shapes apart go to [`sweep_apart`].
+macro_rules! decided_sweep {
+    (@one $A:ty, $B:ty, $M:ty, $Hit:ident, $d:path, $hit:path, $planar:expr) => {
+        impl crate::Sweep<$B> for $A {
+            type Motion = $M;
+            type Hit = crate::$Hit;
+            fn sweep(&self, motion: $M, other: &$B) -> Option<crate::$Hit> {
+                use crate::query::distance::ToRounded;
+                if !motion.is_finite() {
+                    return None; // a non-finite motion touches nothing
+                }
+                if let Some(k) = crate::Contact::<$B>::contact(self, other) {
+                    return Some(crate::$Hit { t: 0.0, point: k.points[0], normal: -k.normal });
+                }
+                if motion == <$M>::ZERO {
+                    return None;
+                }
+                let (a, b) = (self.to_rounded(), other.to_rounded());
+                crate::query::sweep::sweep_apart(&a, $d(motion), &b, $planar).map($hit)
+            }
+        }
+    };
+    (@2D $A:ty, $B:ty) => {
+        decided_sweep!(@one $A, $B, glam::Vec2, SweepHit2, crate::query::distance::d2, crate::query::sweep::hit2, true);
+    };
+    (@3D $A:ty, $B:ty) => {
+        decided_sweep!(@one $A, $B, glam::Vec3, SweepHit3, crate::query::distance::d3, crate::query::sweep::hit3, false);
+    };
+    (2D: $($A:ty, $B:ty);* $(;)?) => {
+        $(decided_sweep!(@2D $A, $B); decided_sweep!(@2D $B, $A);)*
+    };
+    (3D: $($A:ty, $B:ty);* $(;)?) => {
+        $(decided_sweep!(@3D $A, $B); decided_sweep!(@3D $B, $A);)*
+    };
+    (same: $A2:ty, $A3:ty) => {
+        decided_sweep!(@2D $A2, $A2);
+        decided_sweep!(@3D $A3, $A3);
+    };
+}
+pub(crate) use decided_sweep;

@@ -1,11 +1,13 @@
-//! Moving oriented box against a static segment, 2D and 3D: conservative advancement on the
-//! GJK distance (see `mod.rs`).
+//! Oriented box against segment, both moving, 2D and 3D: the separating-axis test over
+//! time (`sat_sweep` in `mod.rs`), with the start decided by the pair's `Contact`, `Some`
+//! exactly when the overlap test of `overlap/obb_segment.rs` says so (`decided_sweep!`).
+//! The segment moving against the box is the same test with the roles swapped.
 
-use super::ca_sweep;
+use super::decided_sweep;
 use crate::{Obb2, Obb3, Segment2, Segment3};
 
-ca_sweep!(moving 2D: Obb2, Segment2);
-ca_sweep!(moving 3D: Obb3, Segment3);
+decided_sweep!(2D: Obb2, Segment2);
+decided_sweep!(3D: Obb3, Segment3);
 
 #[cfg(test)]
 mod tests {

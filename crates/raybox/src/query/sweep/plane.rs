@@ -7,7 +7,7 @@ use glam::{DVec3, Vec3};
 
 use super::{SweepHit3, Toi, hit3};
 use crate::query::distance::{Rounded, ToRounded, d3};
-use crate::{Aabb3, Capsule3, Obb3, Plane, Sphere, Sweep};
+use crate::{Aabb3, Capsule3, Contact, Obb3, Plane, Segment3, Sphere, Sweep};
 
 /// The first time `a` moving by `v` touches the plane `n·x = offset`.
 fn plane_toi(plane: &Plane, a: &Rounded, v: DVec3) -> Option<Toi> {
@@ -48,6 +48,27 @@ macro_rules! plane_sweep {
 
 plane_sweep!(Sphere, Aabb3, Obb3, Capsule3);
 
+impl Sweep<Plane> for Segment3 {
+    type Motion = Vec3;
+    type Hit = SweepHit3;
+
+    /// As the other shapes, with the start decided by the segment's `Contact` with the plane
+    /// (`Some` exactly when the exact overlap test says so: the ends' exact sides), so that
+    /// a segment touching the plane gives `t = 0` however the plane's normal rounds.
+    fn sweep(&self, motion: Vec3, other: &Plane) -> Option<SweepHit3> {
+        if !motion.is_finite() {
+            return None;
+        }
+        if let Some(k) = self.contact(other) {
+            return Some(SweepHit3 { t: 0.0, point: k.points[0], normal: -k.normal });
+        }
+        if motion == Vec3::ZERO {
+            return None;
+        }
+        plane_toi(other, &self.to_rounded(), d3(motion)).map(hit3)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -65,5 +86,13 @@ mod tests {
         let straddling = Capsule3::new(Vec3::new(0.0, -0.25, 0.0), Vec3::new(0.0, 3.0, 0.0), 0.5);
         let h = straddling.sweep(Vec3::ZERO, &floor).unwrap();
         assert_eq!((h.t, h.normal), (0.0, Vec3::Y));
+        // A segment: its lower end lands; one lying on the plane touches at once.
+        let post = Segment3::new(Vec3::new(0.0, 1.0, 0.0), Vec3::new(1.0, 3.0, 0.0));
+        let hit = post.sweep(Vec3::new(0.0, -2.0, 0.0), &floor).unwrap();
+        assert_eq!((hit.t, hit.normal, hit.point), (0.5, Vec3::Y, Vec3::ZERO));
+        let tilted = Plane::new(Vec3::new(1.0, 2.0, 2.0), 0.0); // |n| = 3
+        let lying = Segment3::new(Vec3::new(2.0, -1.0, 0.0), Vec3::new(0.0, 1.0, -1.0));
+        assert_eq!(lying.sweep(Vec3::ZERO, &tilted).map(|h| h.t), Some(0.0));
+        assert!(lying.sweep(Vec3::ZERO, &Plane::new(Vec3::new(1.0, 2.0, 2.0), 2f32.powi(-20))).is_none());
     }
 }

@@ -1,11 +1,13 @@
-//! Moving ball against a static segment, 2D and 3D: conservative advancement on the GJK
-//! distance (see `mod.rs`).
+//! Ball against segment, both moving, 2D and 3D: conservative advancement on the GJK
+//! distance (see `mod.rs`), with the start decided by the pair's `Contact`, `Some` exactly
+//! when the overlap test of `overlap/sphere_segment.rs` says so (`decided_sweep!`). The
+//! segment moving against the ball is the same walk with the roles swapped.
 
-use super::ca_sweep;
+use super::decided_sweep;
 use crate::{Circle, Segment2, Segment3, Sphere};
 
-ca_sweep!(moving 2D: Circle, Segment2);
-ca_sweep!(moving 3D: Sphere, Segment3);
+decided_sweep!(2D: Circle, Segment2);
+decided_sweep!(3D: Sphere, Segment3);
 
 #[cfg(test)]
 mod tests {

@@ -153,14 +153,22 @@ fn centre_crossing(c: Vec3, r: f32, v: Vec3, tri: [Vec3; 3]) -> f64 {
     (f64::from(t_cross) - before).clamp(0.0, 1.0)
 }
 
+/// Points closer than this fraction of the coordinates' magnitude are one point, for the
+/// direction between them: a few hundred `f64` ulps, the rounding of a closest point.
+pub(crate) const TOUCH_NOISE: f64 = 256.0 * f64::EPSILON;
+
 /// The contact of a ball whose centre is at `x` at time `t` (moving by `v`), touching the
 /// triangle: the triangle's point nearest the centre, and the normal from it toward the
 /// centre. When the centre is on the triangle (a zero radius), the face normal on the side
-/// the ball comes from, or against the motion for a motion in the triangle's plane.
+/// the ball comes from, or against the motion for a motion in the triangle's plane; so too
+/// when it is off the triangle by no more than the rounding of the coordinates
+/// ([`TOUCH_NOISE`] of them), where the direction between the two points is noise (a
+/// segment's end landing on a face once came out with a normal along the face).
 pub(crate) fn ball_touch(x: DVec3, t: f64, v: DVec3, tri: [DVec3; 3]) -> Toi {
     let point = closest_point_on_triangle(x, tri);
     let out = x - point;
-    let normal = if out.length_squared() > 0.0 {
+    let scale = tri.iter().fold(x.abs().max_element(), |m, y| m.max(y.abs().max_element()));
+    let normal = if out.length() > TOUCH_NOISE * scale {
         out.normalize()
     } else {
         let n = (tri[1] - tri[0]).cross(tri[2] - tri[0]);

@@ -55,7 +55,7 @@
 
 use glam::{DVec3, Vec3};
 
-use super::sphere_triangle::{ball_touch, ball_triangle_time};
+use super::sphere_triangle::{TOUCH_NOISE, ball_touch, ball_triangle_time};
 use super::{SweepHit3, Toi, hit3};
 use crate::query::closest::closest_point_on_segment;
 use crate::query::ray::capsule_roots;
@@ -109,7 +109,7 @@ enum Touch {
 
 /// The first contact of the capsule `(s0, s1, r)` moving by `t v`, `t` in `[0, 1]`, with
 /// the triangle, for a capsule that does not touch it at `t = 0`.
-fn capsule_triangle_toi(s0: Vec3, s1: Vec3, r: f32, v: Vec3, tri: [Vec3; 3]) -> Option<Toi> {
+pub(super) fn capsule_triangle_toi(s0: Vec3, s1: Vec3, r: f32, v: Vec3, tri: [Vec3; 3]) -> Option<Toi> {
     let (p, q, vd, rd) = (s0.as_dvec3(), s1.as_dvec3(), v.as_dvec3(), f64::from(r));
     let k = tri.map(Vec3::as_dvec3);
     let (mut first, mut touch) = (f64::INFINITY, None);
@@ -193,11 +193,19 @@ fn capsule_triangle_toi(s0: Vec3, s1: Vec3, r: f32, v: Vec3, tri: [Vec3; 3]) -> 
     Some(match touch? {
         Touch::End(end) => ball_touch(end.as_dvec3() + vd * first, first, vd, k),
         Touch::Vertex(y) => {
-            // From the vertex toward the body's nearest point (against the motion when the
-            // vertex is on the core: a zero radius).
-            let x = closest_point_on_segment(y, p + vd * first, q + vd * first);
+            // From the vertex toward the body's nearest point; when the vertex is on the core
+            // (a zero radius), within rounding, against the motion and across the core.
+            let (p1, q1) = (p + vd * first, q + vd * first);
+            let x = closest_point_on_segment(y, p1, q1);
             let out = x - y;
-            let normal = if out.length_squared() > 0.0 { out.normalize() } else { -vd.normalize() };
+            let scale = [y, p1, q1].iter().fold(0.0f64, |m, z| m.max(z.abs().max_element()));
+            let normal = if out.length() > TOUCH_NOISE * scale {
+                out.normalize()
+            } else {
+                let d = (q - p).normalize_or_zero();
+                let across = -(vd - d * vd.dot(d));
+                if across.length() > TOUCH_NOISE * vd.length() { across.normalize() } else { -vd.normalize() }
+            };
             Toi { t: first, point: y, normal }
         }
         Touch::Edge(point, normal) => Toi { t: first, point, normal },
