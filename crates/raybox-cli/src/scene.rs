@@ -819,11 +819,11 @@ impl Shape2 {
     fn contact(&self, other: &Self) -> Option<ContactResult> {
         use Shape2::{Aabb, Capsule, Circle, Obb, Segment};
         match self {
-            Aabb(a) => against!(Shape2, contact2, a, other; Aabb, Obb, Circle, Capsule),
-            Obb(a) => against!(Shape2, contact2, a, other; Aabb, Obb, Circle, Capsule),
-            Circle(a) => against!(Shape2, contact2, a, other; Aabb, Obb, Circle, Capsule),
+            Aabb(a) => against!(Shape2, contact2, a, other; Aabb, Obb, Circle, Capsule, Segment),
+            Obb(a) => against!(Shape2, contact2, a, other; Aabb, Obb, Circle, Capsule, Segment),
+            Circle(a) => against!(Shape2, contact2, a, other; Aabb, Obb, Circle, Capsule, Segment),
             Capsule(a) => against!(Shape2, contact2, a, other; Aabb, Obb, Circle, Capsule, Segment),
-            Segment(a) => against!(Shape2, contact2, a, other; Capsule),
+            Segment(a) => against!(Shape2, contact2, a, other; Aabb, Obb, Circle, Capsule, Segment),
         }
         .flatten()
     }
@@ -873,21 +873,29 @@ impl Shape3 {
         }
     }
 
-    /// The contact, when the shapes overlap and raybox has a contact query for the pair
-    /// (boxes, balls and triangles among themselves and with planes; capsules with every
-    /// shape).
+    /// The contact, when the shapes overlap (every pair but plane–plane has a contact query).
     fn contact(&self, other: &Self) -> Option<ContactResult> {
         use Shape3::{Aabb, Capsule, Obb, Plane, Segment, Sphere, Triangle};
         match self {
-            Aabb(a) => against!(Shape3, contact3, a, other; Aabb, Obb, Sphere, Plane, Triangle, Capsule),
-            Obb(a) => against!(Shape3, contact3, a, other; Aabb, Obb, Sphere, Plane, Triangle, Capsule),
-            Sphere(a) => against!(Shape3, contact3, a, other; Aabb, Obb, Sphere, Plane, Triangle, Capsule),
-            Plane(a) => against!(Shape3, contact3, a, other; Aabb, Obb, Sphere, Triangle, Capsule),
-            Triangle(a) => against!(Shape3, contact3, a, other; Aabb, Obb, Sphere, Plane, Triangle, Capsule),
+            Aabb(a) => {
+                against!(Shape3, contact3, a, other; Aabb, Obb, Sphere, Plane, Triangle, Capsule, Segment)
+            }
+            Obb(a) => {
+                against!(Shape3, contact3, a, other; Aabb, Obb, Sphere, Plane, Triangle, Capsule, Segment)
+            }
+            Sphere(a) => {
+                against!(Shape3, contact3, a, other; Aabb, Obb, Sphere, Plane, Triangle, Capsule, Segment)
+            }
+            Plane(a) => against!(Shape3, contact3, a, other; Aabb, Obb, Sphere, Triangle, Capsule, Segment),
+            Triangle(a) => {
+                against!(Shape3, contact3, a, other; Aabb, Obb, Sphere, Plane, Triangle, Capsule, Segment)
+            }
             Capsule(a) => {
                 against!(Shape3, contact3, a, other; Aabb, Obb, Sphere, Plane, Triangle, Capsule, Segment)
             }
-            Segment(a) => against!(Shape3, contact3, a, other; Capsule),
+            Segment(a) => {
+                against!(Shape3, contact3, a, other; Aabb, Obb, Sphere, Plane, Triangle, Capsule, Segment)
+            }
         }
         .flatten()
     }

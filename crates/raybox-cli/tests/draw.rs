@@ -454,6 +454,10 @@ end = [3, 0, 4]
     assert_eq!(pair("floor", "lid")["overlap"], false, "parallel planes, 3 apart");
     assert_eq!(pair("floor", "wall")["overlap"], true, "planes that are not parallel meet");
     assert_eq!(pair("rod", "bar")["overlap"], true, "segments crossing at (3, 0, 5)");
+    // Segments that meet in space only touch: depth 0, across both (along x here).
+    let crossing = pair("rod", "bar");
+    assert_eq!(crossing["contact"]["depth"].as_f64(), Some(0.0), "{crossing}");
+    assert_eq!(crossing["contact"]["normal"][0].as_f64().map(f64::abs), Some(1.0), "{crossing}");
     assert_eq!(pair("lid", "bar")["overlap"], false);
 }
 

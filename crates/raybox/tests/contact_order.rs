@@ -6,7 +6,7 @@
 
 use glam::{Quat, Vec2, Vec3};
 use proptest::prelude::*;
-use raybox::{Aabb2, Aabb3, Circle, Contact, Obb2, Obb3, Sphere};
+use raybox::{Aabb2, Aabb3, Capsule2, Capsule3, Circle, Contact, Obb2, Obb3, Segment2, Segment3, Sphere};
 
 fn int3() -> impl Strategy<Value = Vec3> {
     (-3i32..=3, -3i32..=3, -3i32..=3).prop_map(|(x, y, z)| Vec3::new(x as f32, y as f32, z as f32))
@@ -78,6 +78,17 @@ proptest! {
     fn sphere_pairs(c in int3(), d in int3(), r in 1i32..=3, s in 1i32..=3) {
         check_reverse!(Sphere::new(c, r as f32), Sphere::new(d, s as f32));
         check_reverse!(Sphere::new(c, r as f32), Sphere::new(c, s as f32)); // concentric
+    }
+
+    #[test]
+    fn capsule_and_segment_pairs(p in int3(), q in int3(), u in int3(), v in int3(), r in 0i32..=2, s in 0i32..=2) {
+        check_reverse!(Capsule3::new(p, q, r as f32), Capsule3::new(u, v, s as f32));
+        check_reverse!(Capsule3::new(p, q, r as f32), Capsule3::new(q, p, s as f32)); // one core
+        check_reverse!(Segment3::new(p, q), Segment3::new(u, v));
+        let (p2, q2, u2, v2) = (p.truncate(), q.truncate(), u.truncate(), v.truncate());
+        check_reverse!(Capsule2::new(p2, q2, r as f32), Capsule2::new(u2, v2, s as f32));
+        check_reverse!(Capsule2::new(p2, q2, r as f32), Capsule2::new(q2, p2, s as f32));
+        check_reverse!(Segment2::new(p2, q2), Segment2::new(u2, v2));
     }
 
     #[test]
