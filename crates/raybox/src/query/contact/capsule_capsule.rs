@@ -1,10 +1,11 @@
 //! Capsule against capsule, 2D and 3D: two segment cores, by the kernel of `rounded.rs`
 //! (Ericson, *Real-Time Collision Detection*, 4.5.2: the closest points of the segments).
 
-use super::rounded_contact;
+use super::gated_contact;
 use crate::{Capsule2, Capsule3};
 
-rounded_contact!(same: Capsule2, Capsule3);
+gated_contact!(@one true, Contact2, ContactPoints2, crate::query::distance::f2, Capsule2, Capsule2);
+gated_contact!(@one false, Contact3, ContactPoints3, crate::query::distance::f3, Capsule3, Capsule3);
 
 #[cfg(test)]
 mod tests {

@@ -1,11 +1,14 @@
 //! Capsule against segment, 2D and 3D: two segment cores (the second with radius zero),
 //! by the kernel of `rounded.rs`.
 
-use super::rounded_contact;
+//! Gated by the pair's `Overlaps` (exact for a capsule of radius zero), so that the
+//! contact is `Some` exactly when it says they overlap.
+
+use super::gated_contact;
 use crate::{Capsule2, Capsule3, Segment2, Segment3};
 
-rounded_contact!(2D: Capsule2, Segment2);
-rounded_contact!(3D: Capsule3, Segment3);
+gated_contact!(2D: Capsule2, Segment2);
+gated_contact!(3D: Capsule3, Segment3);
 
 #[cfg(test)]
 mod tests {

@@ -2,10 +2,27 @@
 //! other (the segment kernel of `distance/segment_segment.rs`: exact in the plane, in
 //! `f64`; Ericson, *Real-Time Collision Detection*, 4.5.2).
 
-use super::rounded_overlaps;
-use crate::{Capsule2, Capsule3};
+//!
+//! Two capsules of radius zero are two segments: the exact segment–segment test decides
+//! (as in `capsule_segment.rs`).
 
-rounded_overlaps!(same: Capsule2, Capsule3);
+use crate::query::distance::{ToRounded, rounded_overlaps};
+use crate::{Capsule2, Capsule3, Overlaps};
+
+macro_rules! capsule_capsule_overlaps {
+    ($($Capsule:ty),*) => {
+        $(impl Overlaps<$Capsule> for $Capsule {
+            fn overlaps(&self, other: &$Capsule) -> bool {
+                if self.radius() == 0.0 && other.radius() == 0.0 {
+                    return self.segment().overlaps(&other.segment());
+                }
+                rounded_overlaps(&self.to_rounded(), &other.to_rounded())
+            }
+        })*
+    };
+}
+
+capsule_capsule_overlaps!(Capsule2, Capsule3);
 
 #[cfg(test)]
 mod tests {

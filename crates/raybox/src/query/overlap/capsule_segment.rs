@@ -1,10 +1,27 @@
 //! Capsule against segment, 2D and 3D: the segment is within the radius of the core
 //! (the segment kernel of `distance/segment_segment.rs`: exact in the plane, in `f64`).
+//! A capsule of radius zero is its core, a segment: then the exact segment–segment test
+//! decides (the `f64` kernel reads two segments that cross off the coordinate planes as a
+//! hair apart), so a zero-radius capsule answers as the segment does.
 
-use super::rounded_overlaps;
-use crate::{Capsule2, Capsule3, Segment2, Segment3};
+use crate::query::distance::{ToRounded, rounded_overlaps};
+use crate::{Capsule2, Capsule3, Overlaps, Segment2, Segment3};
 
-rounded_overlaps!(Capsule2, Segment2; Capsule3, Segment3);
+macro_rules! capsule_segment_overlaps {
+    ($($Capsule:ty, $Segment:ty);*) => {
+        $(impl Overlaps<$Segment> for $Capsule {
+            fn overlaps(&self, other: &$Segment) -> bool {
+                if self.radius() == 0.0 {
+                    return self.segment().overlaps(other);
+                }
+                rounded_overlaps(&self.to_rounded(), &other.to_rounded())
+            }
+        }
+        crate::query::reverse_overlaps!($Capsule => $Segment);)*
+    };
+}
+
+capsule_segment_overlaps!(Capsule2, Segment2; Capsule3, Segment3);
 
 #[cfg(test)]
 mod tests {
