@@ -360,3 +360,25 @@ fn zero_radius_capsules_answer_as_their_segments() {
     assert_eq!(disagreed, 0);
     assert!(meet > 1000, "only {meet} pairs meet");
 }
+
+/// A point (a zero-length segment) well inside a turned box far from the origin: GJK can
+/// read it as a hair outside, and the contact then came back as touching (depth 0) along
+/// its rounding (a review of 2026-11-24). It is 1 from the centre, 1.502 from the nearest
+/// face: the contact is that face's push, as for a ball of radius zero.
+#[test]
+fn a_point_deep_inside_a_far_turned_box_has_its_depth() {
+    let m = glam::Mat3::from_cols(
+        Vec3::new(-0.4979069, 0.74860585, -0.43781045),
+        Vec3::new(-0.020923777, -0.51506037, -0.8568985),
+        Vec3::new(-0.86697805, -0.417495, 0.27211577),
+    );
+    let o = Obb3::try_from_matrix(Vec3::new(4098.0, -8192.0, 1026.0), Vec3::new(2.0, 2.0, 3.0), m).unwrap();
+    let p = Vec3::new(4097.0, -8192.0, 1026.0);
+    let ball = o.contact(&Sphere::new(p, 0.0)).unwrap();
+    let point = o.contact(&Segment3::new(p, p)).unwrap();
+    assert!((ball.depth - 1.502).abs() < 1e-3, "{ball:?}");
+    assert!(
+        (point.depth - ball.depth).abs() < 1e-3 && point.normal.dot(ball.normal) > 0.999,
+        "{point:?} vs {ball:?}"
+    );
+}

@@ -178,6 +178,15 @@ pub(crate) fn overlapping_rounded_contact(a: &Rounded, b: &Rounded, planar: bool
     }
     // Apart by rounding: the cores are farther than `reach`, so normally not coincident.
     let c = core_closest(&a.core, &b.core);
+    // Cores within the rounding of their coordinates, which the exact test found meeting
+    // (a point deep inside a turned box far from the origin, which GJK can read as a hair
+    // outside): they intersect, and the penetration axis is their contact, not the
+    // direction of GJK's rounding.
+    if c.distance <= CORE_NOISE * rounding_scale(&a.core, &b.core, &c) {
+        let (normal, depth) = core_penetration(&a.core, &b.core, planar);
+        let reach = a.radius + b.radius;
+        return RoundedContact { normal, depth: (depth + reach).max(0.0), point: (c.on_a + c.on_b) / 2.0 };
+    }
     let gap = c.on_b - c.on_a;
     let normal = if gap.length() > 0.0 {
         gap.normalize()
