@@ -40,7 +40,9 @@ pub(crate) use gjk::{
     Core, Rounded, core_closest, core_closest_precise, d2, d3, f2, f3, rounded_closest, rounded_overlaps,
     swap_rounded,
 };
-pub(crate) use segment_segment::{grow, orient2d, planar_common_point, sum_rounded, sum_sign, two_product};
+pub(crate) use segment_segment::{
+    grow, orient2d, planar_common_point, sum_rounded, sum_sign, two_product, two_sum,
+};
 
 use crate::{Aabb2, Aabb3, Capsule2, Capsule3, Circle, Obb2, Obb3, Segment2, Segment3, Sphere, Triangle3};
 

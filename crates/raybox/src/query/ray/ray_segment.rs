@@ -37,6 +37,9 @@
 //! beyond its bound has the exact sign, and a `t` whose whole error interval rounds to one
 //! `f32` is the `f32` the exact expansions give. Near a tie, or when a sum cancels, the
 //! exact computation above runs instead, so every answer is the same to the bit.
+//!
+//! **3D.** `ray_segment_3d.rs` decides coplanarity exactly and runs this kernel's pieces
+//! ([`side`], [`crossing`], [`collinear_span`]) on a coordinate projection.
 
 use glam::{DVec2, Vec2};
 
@@ -412,7 +415,7 @@ impl RayCast for Segment2 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
     /// The kernel as it was before the filters of [`Crossing`]: the reference the fast
@@ -474,30 +477,30 @@ mod tests {
     }
 
     /// SplitMix64 (Steele, Lea and Flood 2014): a fixed, seedable stream for the test.
-    struct Rng(u64);
+    pub(in crate::query::ray) struct Rng(pub(in crate::query::ray) u64);
 
     impl Rng {
-        fn next(&mut self) -> u64 {
+        pub(in crate::query::ray) fn next(&mut self) -> u64 {
             self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
             let mut z = self.0;
             z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
             z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
             z ^ (z >> 31)
         }
-        fn below(&mut self, n: u64) -> u64 {
+        pub(in crate::query::ray) fn below(&mut self, n: u64) -> u64 {
             self.next() % n
         }
         /// Uniform in `[-r, r]`.
-        fn uniform(&mut self, r: f32) -> f32 {
+        pub(in crate::query::ray) fn uniform(&mut self, r: f32) -> f32 {
             ((self.next() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * r
         }
         /// A small integer in `[-n, n]`, sometimes `-0.0`.
-        fn grid(&mut self, n: u64) -> f32 {
+        pub(in crate::query::ray) fn grid(&mut self, n: u64) -> f32 {
             let v = self.below(2 * n + 1) as f32 - n as f32;
             if v == 0.0 && self.below(4) == 0 { -0.0 } else { v }
         }
         /// Any finite float of magnitude in about `[2^-40, 2^40]`, or a subnormal.
-        fn wide(&mut self) -> f32 {
+        pub(in crate::query::ray) fn wide(&mut self) -> f32 {
             let sign = if self.below(2) == 0 { 1.0 } else { -1.0 };
             if self.below(50) == 0 {
                 return sign * f32::from_bits(1 + self.below(1 << 23) as u32);
@@ -506,7 +509,7 @@ mod tests {
             sign * (1.0 + (self.next() >> 41) as f32 / (1u64 << 23) as f32) * 2f32.powi(e)
         }
         /// A `t` near `t` (the same, or a few `f32` steps off), or a plain value.
-        fn near(&mut self, t: f32) -> f32 {
+        pub(in crate::query::ray) fn near(&mut self, t: f32) -> f32 {
             if !t.is_finite() {
                 return t;
             }
