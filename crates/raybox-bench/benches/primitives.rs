@@ -171,6 +171,8 @@ fn rays(c: &mut Criterion) {
         local: |(s, r): &(Placed3<_>, _)| (s.shape, *r, ()), shift: same3);
     ray_duels!(c, "Segment2", sets::ray_segment2(), peers::toi2, peers::hit2,
         local: |(s, r): &(Placed2<_>, _)| (s.shape, *r, ()), shift: same2);
+    ray_duels!(c, "Segment3", sets::ray_segment3(), peers::toi3, peers::hit3,
+        local: |(s, r): &(Placed3<_>, _)| (s.shape, *r, ()), shift: same3);
 }
 
 /// `overlaps` of one pair against parry's `intersection_test`.

@@ -260,3 +260,51 @@ pub fn rays_triangle(seed: u64) -> Vec<(Triangle3, Ray3)> {
         (t, Ray3::new(origin, (target - origin) * rng.range(0.5, 2.0)))
     })
 }
+
+/// An integer in `[lo, hi]`.
+fn int_in(rng: &mut Pcg32, lo: i32, hi: i32) -> i32 {
+    lo + (rng.next_u32() % (hi - lo + 1) as u32) as i32
+}
+
+/// A vector of integers in `[-n, n]`.
+fn int3(rng: &mut Pcg32, n: i32) -> Vec3 {
+    Vec3::new(int_in(rng, -n, n) as f32, int_in(rng, -n, n) as f32, int_in(rng, -n, n) as f32)
+}
+
+/// 3D segments and rays in one plane, so that rays can hit them at all: a random ray
+/// meets a segment in space with probability zero. Everything is on a small-integer
+/// lattice, exact in `f32`, so the coplanarity is exact: the plane through an integer
+/// centre spanned by two integer vectors; the segment's ends and the ray's origin are
+/// lattice points of it (the origin off the segment's line); the ray aims at the point
+/// `s = (2j + 1) / 8` of the segment's line, `j` in `-1..=4`, never at an end (4 of the 6
+/// inside), with a direction of length 1/2, 1 or 2 times the distance. One ray in five is
+/// then lifted off the plane by an integer vector (a skew miss).
+pub fn rays_segment3(seed: u64) -> Vec<(Segment3, Ray3)> {
+    many(seed, |rng| {
+        loop {
+            let c = int3(rng, 4);
+            let (u, v) = (int3(rng, 2), int3(rng, 2));
+            let normal = u.cross(v);
+            if normal == Vec3::ZERO {
+                continue;
+            }
+            let at =
+                |rng: &mut Pcg32, n: i32| c + u * int_in(rng, -n, n) as f32 + v * int_in(rng, -n, n) as f32;
+            let (p, q, mut origin) = (at(rng, 3), at(rng, 3), at(rng, 4));
+            if p == q || (q - p).cross(origin - p) == Vec3::ZERO {
+                continue;
+            }
+            let s = (2 * int_in(rng, -1, 4) + 1) as f32 / 8.0;
+            let target = p + (q - p) * s;
+            let dir = (target - origin) * [0.5, 1.0, 2.0][int_in(rng, 0, 2) as usize];
+            if int_in(rng, 0, 4) == 0 {
+                let lift = int3(rng, 2);
+                if lift.dot(normal) == 0.0 {
+                    continue;
+                }
+                origin += lift;
+            }
+            return (Segment3::new(p, q), Ray3::new(origin, dir));
+        }
+    })
+}

@@ -5,8 +5,8 @@
 use raybox::{Aabb2, Aabb3, Circle, Obb2, Obb3, Plane, Ray2, Ray3, Segment2, Segment3, Sphere, Triangle3};
 
 use crate::inputs::{
-    aabb2_at, aabb3_at, circle_at, obb2_at, obb3_at, pairs2, pairs3, plane_pairs, rays_plane, rays_triangle,
-    rays2, rays3, segment2_at, segment3_at, sphere_at, triangle_at,
+    aabb2_at, aabb3_at, circle_at, obb2_at, obb3_at, pairs2, pairs3, plane_pairs, rays_plane, rays_segment3,
+    rays_triangle, rays2, rays3, segment2_at, segment3_at, sphere_at, triangle_at,
 };
 
 macro_rules! sets {
@@ -34,6 +34,8 @@ sets! {
     ray_triangle: (Triangle3, Ray3) = rays_triangle(18);
     /// Rays against 2D segments.
     ray_segment2: (Segment2, Ray2) = rays2(19, 1.3, segment2_at);
+    /// Rays against 3D segments, coplanar with them (but for a fifth), on an integer lattice.
+    ray_segment3: (Segment3, Ray3) = rays_segment3(20);
 
     /// Rectangle pairs.
     aabb2_aabb2: (Aabb2, Aabb2) = pairs2(21, 1.5, aabb2_at, aabb2_at);
@@ -121,6 +123,7 @@ mod tests {
         rays("plane", &ray_plane());
         rays("triangle", &ray_triangle());
         rays("segment2", &ray_segment2());
+        rays("segment3", &ray_segment3());
     }
 
     #[test]

@@ -63,9 +63,9 @@
 //!   `1e-6` of the coordinates' scale) of the decision boundary (triangle–triangle,
 //!   triangle–segment, box–segment and 3D segment–segment overlaps are exact for any finite
 //!   inputs: they decide on signs of determinants computed exactly, Shewchuk's predicates;
-//!   so is plane–plane, on exact products), and a reported `t` is within `1e-5` relative of
-//!   the exact value (for rays that graze at a shallow angle, within the square root of
-//!   that).
+//!   so are plane–plane, on exact products, and the 2D and 3D segment ray casts), and a
+//!   reported `t` is within `1e-5` relative of the exact value (for rays that graze at a
+//!   shallow angle, within the square root of that).
 //! - **Contacts** ([`Contact::contact`]): `None` exactly when the shapes do not overlap;
 //!   otherwise the unit `normal` points from the first shape to the second and `depth >= 0`
 //!   is the minimum translation distance (moving the second shape by `normal * depth`
@@ -100,7 +100,7 @@
 //! | [`Obb3`] | ✓ | `Obb3`, `Aabb3`, `Sphere`, `Capsule3`, `Plane`, `Triangle3`, `Segment3` | `Obb3`, `Aabb3`, `Sphere`, `Capsule3`, `Triangle3`, `Plane`, `Segment3` | the same | `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Segment3`, `Triangle3`, `Plane` | ✓ / ✓ |
 //! | [`Sphere`] | ✓ | `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Plane`, `Triangle3`, `Segment3` | `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Triangle3`, `Plane`, `Segment3` | the same | `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Segment3`, `Triangle3`, `Plane` | ✓ / ✓ |
 //! | [`Capsule3`] | ✓ | `Capsule3`, `Sphere`, `Aabb3`, `Obb3`, `Segment3`, `Triangle3`, `Plane` | the same | the same | `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Segment3`, `Triangle3`, `Plane` | ✓ / ✓ |
-//! | [`Segment3`] | | `Segment3`, `Capsule3`, `Triangle3`, `Aabb3`, `Obb3`, `Sphere`, `Plane` | the same | the same | `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Segment3`, `Triangle3`, `Plane` | ✓ / ✓ |
+//! | [`Segment3`] | ✓ (exact: coplanar by Shewchuk's predicates, then the 2D kernel on a projection) | `Segment3`, `Capsule3`, `Triangle3`, `Aabb3`, `Obb3`, `Sphere`, `Plane` | the same | the same | `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Segment3`, `Triangle3`, `Plane` | ✓ / ✓ |
 //! | [`Plane`] | ✓ (two-sided; [`Plane::ray_intersection`] tells parallel and coplanar rays apart) | `Aabb3`, `Obb3`, `Sphere`, `Triangle3`, `Capsule3`, `Segment3`, `Plane`; [`Plane::side`] | `Capsule3`, `Sphere`, `Aabb3`, `Obb3`, `Triangle3`, `Segment3` | the same | | ✓ / ✓ |
 //! | [`Triangle3`] | ✓ (watertight; [`Triangle3::ray_intersection`] gives barycentrics) | `Aabb3`, `Obb3`, `Sphere`, `Plane`, `Capsule3`, `Triangle3`, `Segment3` | `Capsule3`, `Sphere`, `Aabb3`, `Obb3`, `Plane`, `Triangle3`, `Segment3` | `Capsule3`, `Triangle3`, `Segment3`, `Sphere`, `Aabb3`, `Obb3`, `Plane` | | ✓ / ✓ |
 //!

@@ -42,7 +42,7 @@ pub(crate) use gjk::{
 };
 pub(crate) use segment_segment::{
     Seg, grow, orient2d, planar_common_point, segment_order, segment_segment_closest, sum_rounded, sum_sign,
-    two_product,
+    two_product, two_sum,
 };
 
 use crate::{Aabb2, Aabb3, Capsule2, Capsule3, Circle, Obb2, Obb3, Segment2, Segment3, Sphere, Triangle3};

@@ -42,7 +42,7 @@ pub use plane::Side;
 
 pub(crate) use aabb_obb::{aabb_centre_half2, aabb_centre_half3};
 pub(crate) use aabb_triangle::box_triangle_separated;
-pub(crate) use orient::{degenerate_triangle, orient3d, triangle_normal};
+pub(crate) use orient::{degenerate_triangle, det3_filtered, orient3d, triangle_normal};
 pub(crate) use plane::PlaneBox;
 pub(crate) use plane_capsule::end_distances;
 pub(crate) use sphere_obb::{ball_in_obb2_frame, ball_in_obb3_frame};

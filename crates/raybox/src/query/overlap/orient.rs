@@ -44,7 +44,14 @@ pub(crate) fn orient3d(a: Vec3, b: Vec3, c: Vec3, d: Vec3) -> f64 {
 /// `-det[b - a, c - a, d - a]`; the sign is flipped on the way out.
 fn orient3d_filtered(a: Vec3, b: Vec3, c: Vec3, d: Vec3) -> Option<f64> {
     let [a, b, c, d] = [a, b, c, d].map(Vec3::as_dvec3);
-    let (ad, bd, cd) = (a - d, b - d, c - d);
+    det3_filtered(a - d, b - d, c - d).map(|sign| -sign)
+}
+
+/// The floating-point stage on three rows, each the rounded `f64` difference of two `f32`
+/// points or an exact `f32` vector: `Some(sign of det[ad; bd; cd])` (`ad · (bd × cd)`)
+/// when the estimate clears Shewchuk's bound. The bound covers one rounding in each
+/// difference; a row given exactly (no rounding) only makes the true error smaller.
+pub(crate) fn det3_filtered(ad: DVec3, bd: DVec3, cd: DVec3) -> Option<f64> {
     let (bdx_cdy, cdx_bdy) = (bd.x * cd.y, cd.x * bd.y);
     let (cdx_ady, adx_cdy) = (cd.x * ad.y, ad.x * cd.y);
     let (adx_bdy, bdx_ady) = (ad.x * bd.y, bd.x * ad.y);
@@ -53,7 +60,7 @@ fn orient3d_filtered(a: Vec3, b: Vec3, c: Vec3, d: Vec3) -> Option<f64> {
         + (cdx_ady.abs() + adx_cdy.abs()) * bd.z.abs()
         + (adx_bdy.abs() + bdx_ady.abs()) * cd.z.abs();
     let bound = O3D_ERR_BOUND_A * permanent;
-    (det > bound || -det > bound).then(|| -det.signum())
+    (det > bound || -det > bound).then(|| det.signum())
 }
 
 /// The exact stage: `det[b - a, c - a, d - a] = D(b, c, d) - D(a, c, d) + D(a, b, d) -

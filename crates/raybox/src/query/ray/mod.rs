@@ -1,10 +1,12 @@
-//! Ray casts: one file per shape, named `ray_<shape>.rs`.
+//! Ray casts: one file per shape, named `ray_<shape>.rs` (the 3D segment in
+//! `ray_segment_3d.rs`, beside the 2D kernel it builds on).
 
 mod ray_aabb;
 mod ray_capsule;
 mod ray_obb;
 mod ray_plane;
 mod ray_segment;
+mod ray_segment_3d;
 mod ray_sphere;
 mod ray_triangle;
 

@@ -37,6 +37,9 @@
 //! beyond its bound has the exact sign, and a `t` whose whole error interval rounds to one
 //! `f32` is the `f32` the exact expansions give. Near a tie, or when a sum cancels, the
 //! exact computation above runs instead, so every answer is the same to the bit.
+//!
+//! **3D.** `ray_segment_3d.rs` decides coplanarity exactly and runs this kernel's pieces
+//! ([`side`], [`crossing`], [`collinear_span`]) on a coordinate projection.
 
 use glam::{DVec2, Vec2};
 
@@ -115,7 +118,7 @@ fn sign_of<const N: usize>(terms: [f64; N]) -> f64 {
 }
 
 /// `num = cross(p - o, q - o)`, the crossing parameter's numerator, as six exact products.
-fn num_terms(o: Vec2, p: Vec2, q: Vec2) -> [f64; 6] {
+pub(super) fn num_terms(o: Vec2, p: Vec2, q: Vec2) -> [f64; 6] {
     let f = |v: f32| f64::from(v);
     [
         f(p.x) * f(q.y),
@@ -128,7 +131,7 @@ fn num_terms(o: Vec2, p: Vec2, q: Vec2) -> [f64; 6] {
 }
 
 /// `den = cross(d, q - p)`, its denominator, as four exact products.
-fn den_terms(d: Vec2, p: Vec2, q: Vec2) -> [f64; 4] {
+pub(super) fn den_terms(d: Vec2, p: Vec2, q: Vec2) -> [f64; 4] {
     let f = |v: f32| f64::from(v);
     [f(d.x) * f(q.y), -(f(d.x) * f(p.y)), -(f(d.y) * f(q.x)), f(d.y) * f(p.x)]
 }
@@ -136,7 +139,7 @@ fn den_terms(d: Vec2, p: Vec2, q: Vec2) -> [f64; 4] {
 /// The rounded sum of `terms`, added left to right, and the rounded sum of their absolute
 /// values: the estimate and the magnitude the filters below bound errors with.
 #[inline]
-fn sum_and_magnitude<const N: usize>(terms: [f64; N]) -> (f64, f64) {
+pub(super) fn sum_and_magnitude<const N: usize>(terms: [f64; N]) -> (f64, f64) {
     let (mut sum, mut magnitude) = (0.0, 0.0);
     for t in terms {
         sum += t;
@@ -253,18 +256,29 @@ impl Crossing {
     }
 }
 
-/// The ray–segment kernel; see the module docs.
-fn ray_segment2(ray: &Ray2, p: Vec2, q: Vec2) -> Option<SegmentHit> {
-    let (o, d) = (ray.origin(), ray.dir());
-    let (t_min, t_max) = (ray.t_min(), ray.t_max());
-    let side_p = sign_of(cross_terms(d, p, o));
-    let side_q = sign_of(cross_terms(d, q, o));
-    if side_p * side_q > 0.0 {
-        return None; // both ends strictly on one side of the ray's line
-    }
-    if side_p == 0.0 && side_q == 0.0 {
-        return collinear(ray, p, q);
-    }
+/// The exact side of `a` relative to the ray's line: `sign(cross(d, a - o))`.
+#[inline]
+pub(super) fn side(o: Vec2, d: Vec2, a: Vec2) -> f64 {
+    sign_of(cross_terms(d, a, o))
+}
+
+/// Where the ray crosses the segment's line, when it does within the segment (see
+/// [`crossing`]).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Crossed {
+    /// `[t, t]`.
+    pub span: RaySpan,
+    /// `r(t_min)` is the crossing itself: the ray starts on the segment.
+    pub starts_on: bool,
+    /// The sign of `den = cross(d, q - p)` (non-zero).
+    pub den_sign: f64,
+}
+
+/// The crossing of the ray's line with the segment's line, which must cross it within the
+/// segment: the sides of `p` and `q` ([`side`]) are not both zero and not of one strict
+/// sign. `None` when the crossing is outside `[t_min, t_max]` (or past `f32::MAX`).
+#[inline]
+pub(super) fn crossing(o: Vec2, d: Vec2, (t_min, t_max): (f32, f32), p: Vec2, q: Vec2) -> Option<Crossed> {
     // The lines cross at one point of the segment: t = num / den with
     // num = cross(p - o, q - o) (= cross(p - o, q - p)) and den = cross(d, q - p).
     let (num_sum, num_mag) = sum_and_magnitude(num_terms(o, p, q));
@@ -283,21 +297,56 @@ fn ray_segment2(ray: &Ray2, p: Vec2, q: Vec2) -> Option<SegmentHit> {
     let starts_on = at_min == Some(0.0);
     let t = if starts_on { t_min } else { c.t(f64::from(t_min), f64::from(t_max)) };
     let span = f32_span(f64::from(t), f64::from(t))?;
-    Some(crossing_hit(o, d, p, q, span, starts_on, den_sign))
+    Some(Crossed { span, starts_on, den_sign })
 }
 
-/// The segment on the ray's line: the ends' parameters, clipped.
-fn collinear(ray: &Ray2, p: Vec2, q: Vec2) -> Option<SegmentHit> {
+/// The ray–segment kernel; see the module docs.
+fn ray_segment2(ray: &Ray2, p: Vec2, q: Vec2) -> Option<SegmentHit> {
     let (o, d) = (ray.origin(), ray.dir());
-    let (t_min, t_max) = (ray.t_min(), ray.t_max());
-    // Measure along the larger component of d (non-zero, as d is).
-    let k = usize::from(d.x.abs() < d.y.abs());
+    let (side_p, side_q) = (side(o, d, p), side(o, d, q));
+    if side_p * side_q > 0.0 {
+        return None; // both ends strictly on one side of the ray's line
+    }
+    if side_p == 0.0 && side_q == 0.0 {
+        return collinear(ray, p, q);
+    }
+    let c = crossing(o, d, (ray.t_min(), ray.t_max()), p, q)?;
+    Some(crossing_hit(o, d, p, q, c.span, c.starts_on, c.den_sign))
+}
+
+/// The segment on the ray's line, in 2D: [`collinear_span`], with the point and normal.
+fn collinear(ray: &Ray2, p: Vec2, q: Vec2) -> Option<SegmentHit> {
+    let (o, d) = (ray.origin().to_array(), ray.dir().to_array());
+    let (span, first) = collinear_span(o, d, (ray.t_min(), ray.t_max()), p.to_array(), q.to_array())?;
+    Some(match first {
+        None => {
+            SegmentHit { span, point: Vec2::from_array(point_at(o, d, span.t_enter)), normal: Vec2::ZERO }
+        }
+        // Reaching the first end from outside, along the segment: the normal points back
+        // toward the ray.
+        Some(a) => SegmentHit { span, point: Vec2::from_array(a), normal: unit(-ray.dir().as_dvec2()) },
+    })
+}
+
+/// A segment `p q` on the ray's line (both ends on it, exactly), in any dimension: the
+/// ends' parameters, clipped to `[t_min, t_max]`, and the end the ray reaches first from
+/// outside the segment (`None` when `r(t_min)` is already on it). Every comparison is
+/// exact (signs of sums of exact products, `sum_sign`); the parameters are rounded.
+pub(super) fn collinear_span<const N: usize>(
+    o: [f32; N],
+    d: [f32; N],
+    (t_min, t_max): (f32, f32),
+    p: [f32; N],
+    q: [f32; N],
+) -> Option<(RaySpan, Option<[f32; N]>)> {
+    // Measure along the largest component of d (non-zero, as d is; the first on ties).
+    let k = (1..N).fold(0, |k, i| if d[k].abs() < d[i].abs() { i } else { k });
     let dk_sign = f64::from(d[k].signum());
     // sign(t_a - tau) for an end a on the line (a = o + t_a d exactly).
-    let compare = |a: Vec2, tau: f32| {
+    let compare = |a: [f32; N], tau: f32| {
         dk_sign * sum_sign([f64::from(a[k]), -f64::from(o[k]), -(f64::from(tau) * f64::from(d[k]))])
     };
-    let param = |a: Vec2| (f64::from(a[k]) - f64::from(o[k])) / f64::from(d[k]);
+    let param = |a: [f32; N]| (f64::from(a[k]) - f64::from(o[k])) / f64::from(d[k]);
     // The end met first along the ray, then the other.
     let q_first = dk_sign * sum_sign([f64::from(q[k]), -f64::from(p[k])]) < 0.0;
     let (first, last) = if q_first { (q, p) } else { (p, q) };
@@ -311,14 +360,7 @@ fn collinear(ray: &Ray2, p: Vec2, q: Vec2) -> Option<SegmentHit> {
     let t_enter = if starts_on { lo } else { param(first).clamp(lo, hi) };
     let t_exit = if max_finite && compare(last, t_max) >= 0.0 { hi } else { param(last).clamp(lo, hi) };
     let span = f32_span(t_enter, t_exit)?;
-    let (point, normal) = if starts_on {
-        (Vec2::from_array(point_at(o.to_array(), d.to_array(), span.t_enter)), Vec2::ZERO)
-    } else {
-        // Reaching the first end from outside, along the segment: the normal points back
-        // toward the ray.
-        (first, unit(-d.as_dvec2()))
-    };
-    Some(SegmentHit { span, point, normal })
+    Some((span, (!starts_on).then_some(first)))
 }
 
 /// A ray against a closed segment: a crossing is a single point (`t_enter == t_exit`), a
@@ -373,7 +415,7 @@ impl RayCast for Segment2 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
     /// The kernel as it was before the filters of [`Crossing`]: the reference the fast
@@ -435,30 +477,30 @@ mod tests {
     }
 
     /// SplitMix64 (Steele, Lea and Flood 2014): a fixed, seedable stream for the test.
-    struct Rng(u64);
+    pub(in crate::query::ray) struct Rng(pub(in crate::query::ray) u64);
 
     impl Rng {
-        fn next(&mut self) -> u64 {
+        pub(in crate::query::ray) fn next(&mut self) -> u64 {
             self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
             let mut z = self.0;
             z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
             z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
             z ^ (z >> 31)
         }
-        fn below(&mut self, n: u64) -> u64 {
+        pub(in crate::query::ray) fn below(&mut self, n: u64) -> u64 {
             self.next() % n
         }
         /// Uniform in `[-r, r]`.
-        fn uniform(&mut self, r: f32) -> f32 {
+        pub(in crate::query::ray) fn uniform(&mut self, r: f32) -> f32 {
             ((self.next() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * r
         }
         /// A small integer in `[-n, n]`, sometimes `-0.0`.
-        fn grid(&mut self, n: u64) -> f32 {
+        pub(in crate::query::ray) fn grid(&mut self, n: u64) -> f32 {
             let v = self.below(2 * n + 1) as f32 - n as f32;
             if v == 0.0 && self.below(4) == 0 { -0.0 } else { v }
         }
         /// Any finite float of magnitude in about `[2^-40, 2^40]`, or a subnormal.
-        fn wide(&mut self) -> f32 {
+        pub(in crate::query::ray) fn wide(&mut self) -> f32 {
             let sign = if self.below(2) == 0 { 1.0 } else { -1.0 };
             if self.below(50) == 0 {
                 return sign * f32::from_bits(1 + self.below(1 << 23) as u32);
@@ -467,7 +509,7 @@ mod tests {
             sign * (1.0 + (self.next() >> 41) as f32 / (1u64 << 23) as f32) * 2f32.powi(e)
         }
         /// A `t` near `t` (the same, or a few `f32` steps off), or a plain value.
-        fn near(&mut self, t: f32) -> f32 {
+        pub(in crate::query::ray) fn near(&mut self, t: f32) -> f32 {
             if !t.is_finite() {
                 return t;
             }
