@@ -571,3 +571,21 @@ proptest! {
         check(&t, &shrunk, &s)?;
     }
 }
+
+/// Two cases proptest found (2026-11-24): segments whose first contact is exact at `t = 1`
+/// (two ends meeting as the motion ends) and at `t = 1/2` (a step landing on a crossing).
+/// Conservative advancement read the meeting cores as `1e-14` apart, just above its
+/// tolerance, and then took the noise direction's negative closing speed for "moving
+/// apart": no hit. Cores within a few ulps of their coordinates now touch.
+#[test]
+fn segment_sweeps_that_meet_exactly_at_a_step() {
+    let q = |x: f32, y: f32| Vec2::new(x * 0.25, y * 0.25);
+    let a = Segment2::new(q(0.0, 0.0), q(-1.0, -1.0));
+    let b = Segment2::new(q(-6.0, 3.0), q(5.0, -6.0));
+    let hit = a.sweep(q(6.0, -5.0), &b).expect("the ends meet at t = 1");
+    assert!((hit.t - 1.0).abs() < 1e-6, "{hit:?}");
+    let a = Segment2::new(q(-4.0, -3.0), q(3.0, 0.0));
+    let b = Segment2::new(q(0.0, -3.0), q(1.0, -1.0));
+    let hit = a.sweep(q(-4.0, -2.0), &b).expect("they meet at t = 1/2");
+    assert!((hit.t - 0.5).abs() < 1e-6, "{hit:?}");
+}

@@ -331,7 +331,12 @@ fn advance(a: &Rounded, v: DVec3, b: &Rounded, planar: bool) -> Option<Toi> {
         // (No direction from coincident points, which rounding can leave a hair apart.)
         let direction = (c.distance > 0.0 && c.on_a != c.on_b).then(|| (c.on_b - c.on_a) / c.distance);
         let gap = c.distance - reach;
-        if direction.is_none() || gap <= noise || step == SWEEP_MAX_STEPS {
+        // Cores within a few ulps of their coordinates touch: GJK's distance between cores
+        // that meet is rounding, not a gap (two segments crossing as a step lands on their
+        // contact read `1e-14` apart at unit size), and the direction between such points
+        // is noise whose closing speed can have either sign.
+        let cores_touch = c.distance <= 4.0 * noise;
+        if direction.is_none() || gap <= noise || cores_touch || step == SWEEP_MAX_STEPS {
             // Touching (or, after many steps of a grazing motion, as close as reached).
             // The normal from the last step with a reliable direction, if this one is not.
             let n = match (direction, last_direction) {
