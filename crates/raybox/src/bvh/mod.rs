@@ -643,10 +643,10 @@ impl Bvh {
 }
 
 /// `ray` prepared for the walks of `tree` (its root box holds every box they test on the
-/// way to a primitive the ray meets).
+/// way to a primitive the ray meets). (`#[inline]`: without it, it was left out of line.)
+#[inline]
 pub(crate) fn prepare(ray: &Ray3, tree: &Tree) -> PreparedRay {
-    let (o, d) = (ray.origin().to_array(), ray.dir().to_array());
-    PreparedRay::within(o, d, ray.t_min(), ray.t_max(), tree.root_min, tree.root_max)
+    PreparedRay::within(ray, &tree.root_min, &tree.root_max)
 }
 
 /// The squared distance from `p` to a box, in `f64`.

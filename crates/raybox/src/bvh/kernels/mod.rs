@@ -36,10 +36,9 @@ pub(crate) struct PreparedRay {
     /// ends of the ray's travel along that axis (see [`reach`]).
     pub o_near: [f32; 3],
     pub o_far: [f32; 3],
-    /// `1 / dir`, with `±inf` for a `±0` component.
-    pub rdir: [f32; 3],
     /// The reciprocals the node kernels multiply the near and the far planes' offsets by:
-    /// `rdir` shrunk and grown by [`RDIR_SCALE`] when [`PreparedRay::scaled`], else `rdir`.
+    /// `1 / dir` (`±inf` for a `±0` component) shrunk and grown by [`RDIR_SCALE`] when
+    /// [`PreparedRay::scaled`], else `1 / dir` itself.
     pub r_near: [f32; 3],
     pub r_far: [f32; 3],
     /// Plane row (0–5 in [`WideNode::planes`]) of the near and far plane on each axis.
@@ -133,22 +132,19 @@ impl PreparedRay {
     /// `±f32::MAX`, for every `t` from `t_min` on).
     #[cfg(test)]
     pub fn new(origin: [f32; 3], dir: [f32; 3], t_min: f32) -> Self {
-        Self::within(origin, dir, t_min, f32::INFINITY, [-f32::MAX; 3], [f32::MAX; 3])
+        let ray = crate::Ray3::with_range(origin.into(), dir.into(), t_min, f32::INFINITY);
+        Self::within(&ray, &[-f32::MAX; 3], &[f32::MAX; 3])
     }
 
     /// The ray `origin + t dir`, `t` in `[t_min, t_max]`, prepared for tests of boxes inside
     /// `[lo, hi]` (a tree's root box: the box of every box a walk tests on its way to a
     /// primitive the ray meets). The box and `t_max` matter only to a line whose direction
-    /// has a component so small that its reciprocal overflows ([`reach`]).
+    /// has a component so small that its reciprocal overflows ([`reach`]). (Inlined into
+    /// each walk's set-up: out of line, the prepared ray went back through memory, and the
+    /// bunny's scattered rays ran ~60 more instructions each, callgrind.)
     #[inline]
-    pub fn within(
-        origin: [f32; 3],
-        dir: [f32; 3],
-        t_min: f32,
-        t_max: f32,
-        lo: [f32; 3],
-        hi: [f32; 3],
-    ) -> Self {
+    pub fn within(ray: &crate::Ray3, lo: &[f32; 3], hi: &[f32; 3]) -> Self {
+        let (origin, dir, t_min) = (ray.origin().to_array(), ray.dir().to_array(), ray.t_min());
         // One vector division: each lane is the correctly rounded `1 / dir[k]`.
         let r = glam::Vec3A::ONE / glam::Vec3A::from(dir);
         // The plane rows from the three sign bits (one movemask and one table read, no
@@ -157,6 +153,13 @@ impl PreparedRay {
         let [near, far] = PLANE_ROWS[octant];
         // (`-0.0 + 0.0` is `+0.0`: the fused test's integer `max` needs `t_min >= +0`.)
         let t_min = t_min + 0.0;
+        // The origins the box tests subtract: the ray's, but for a line whose reciprocal
+        // overflows on some axis ([`reach`]), set in the branch lines take anyway, by a call
+        // that is out of line and cold. (Each place tried for it costs a ray with
+        // `t_min >= 0` a few instructions, callgrind on the bunny's scattered rays: the
+        // registers a call clobbers; this branch ~4, a separate `if t_min < 0` ~9, the check
+        // inline ~30.)
+        let (mut o_near, mut o_far) = (origin, origin);
         let (r_near, r_far) = if t_min >= 0.0 {
             // A subnormal component's reciprocal overflows to `±inf`, and a near plane's `t`
             // would then be `±inf` where the exact one is finite: a false miss. Any finite
@@ -173,19 +176,9 @@ impl PreparedRay {
             );
             (near * (1.0 - RDIR_SCALE), r * (1.0 + RDIR_SCALE))
         } else {
+            (o_near, o_far) = line_origins(ray, lo, hi);
             (r, r)
         };
-        // A line with a component whose reciprocal overflowed (`1 / d = ±inf`, `d != 0`):
-        // its box tests on that axis subtract the ends of its travel ([`reach`]). Rare: one
-        // mask and a branch predicted not taken; the ray (`t_min >= 0` too) otherwise keeps
-        // its origin.
-        let (mut o_near, mut o_far) = (origin, origin);
-        if t_min < 0.0 {
-            let overflow = !r.is_finite_mask() & glam::Vec3A::from(dir).cmpne(glam::Vec3A::ZERO);
-            if overflow.any() {
-                (o_near, o_far) = reach(origin, dir, t_min, t_max, lo, hi);
-            }
-        }
         let o = glam::Vec3A::from(origin);
         let (q_near, q_far) = (step_up(o * r_near), step_down(o * r_far));
         // (One mask, no branch per vector: the directions' signs make branches here
@@ -199,7 +192,6 @@ impl PreparedRay {
         Self {
             o_near,
             o_far,
-            rdir: r.to_array(),
             r_near: r_near.to_array(),
             r_far: r_far.to_array(),
             near,
@@ -256,7 +248,8 @@ impl PreparedRay {
         unsafe {
             let v = |a: [f32; 3], last: f32| _mm_set_ps(last, a[2], a[1], a[0]);
             // Lanes where the ray runs down the axis meet the max plane first.
-            let down = _mm_cmplt_ps(v(self.rdir, 0.0), _mm_setzero_ps());
+            // (`r_near` has the sign of `1 / dir`, `-inf` for a `-0` component.)
+            let down = _mm_cmplt_ps(v(self.r_near, 0.0), _mm_setzero_ps());
             let (min, max) = (v(min, 0.0), v(max, 0.0));
             let p_near = _mm_or_ps(_mm_and_ps(down, max), _mm_andnot_ps(down, min));
             let p_far = _mm_or_ps(_mm_and_ps(down, min), _mm_andnot_ps(down, max));
@@ -300,6 +293,19 @@ fn step_up(x: glam::Vec3A) -> glam::Vec3A {
 #[inline(always)]
 fn step_down(x: glam::Vec3A) -> glam::Vec3A {
     -step_up(-x)
+}
+
+/// `(o_near, o_far)` of a line ([`PreparedRay::within`]): [`reach`]'s when a component's
+/// reciprocal overflows, else the origin's.
+#[cold]
+#[inline(never)]
+fn line_origins(ray: &crate::Ray3, lo: &[f32; 3], hi: &[f32; 3]) -> ([f32; 3], [f32; 3]) {
+    let (origin, dir) = (ray.origin().to_array(), ray.dir().to_array());
+    if (0..3).any(|k| dir[k] != 0.0 && !(1.0 / dir[k]).is_finite()) {
+        reach(origin, dir, ray.t_min(), ray.t_max(), *lo, *hi)
+    } else {
+        (origin, origin)
+    }
 }
 
 /// The origins a line's box tests use on the axes whose reciprocal overflowed `f32`: for
@@ -1232,10 +1238,9 @@ mod tests {
             overflowed += usize::from(!(1.0 / d[k]).is_finite());
             lines += usize::from(t_min < 0.0);
             let (o, d) = (o.to_array(), d.to_array());
-            for prepared in [
-                PreparedRay::within(o, d, t_min, t_max, lo.to_array(), hi.to_array()),
-                PreparedRay::new(o, d, t_min),
-            ] {
+            for prepared in
+                [PreparedRay::within(&ray, &lo.to_array(), &hi.to_array()), PreparedRay::new(o, d, t_min)]
+            {
                 let scalar = Scalar.intersect(&prepared, &node, t_max);
                 // Where a plane on axis `k` is one of the origins subtracted from it, the
                 // product is `0 * inf`, NaN, which the AVX kernels drop with its neighbour

@@ -540,7 +540,7 @@ mod tests {
                     let p = RayPacket::from_lanes(&origin, &dir, &t_min)?;
                     for (i, ray) in rays.iter().enumerate() {
                         for k in 0..3 {
-                            assert_eq!(p.rdir[k][i], ray.rdir[k], "from_lanes' reciprocal");
+                            assert_eq!(p.rdir[k][i], 1.0 / dirs[i][k], "from_lanes' reciprocal");
                             assert_eq!(
                                 (p.near[k], p.far[k]),
                                 (ray.near[k], ray.far[k]),
