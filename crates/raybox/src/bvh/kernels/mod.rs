@@ -154,11 +154,12 @@ impl PreparedRay {
         // (`-0.0 + 0.0` is `+0.0`: the fused test's integer `max` needs `t_min >= +0`.)
         let t_min = t_min + 0.0;
         // The origins the box tests subtract: the ray's, but for a line whose reciprocal
-        // overflows on some axis ([`reach`]), set in the branch lines take anyway, by a call
-        // that is out of line and cold. (Each place tried for it costs a ray with
-        // `t_min >= 0` a few instructions, callgrind on the bunny's scattered rays: the
-        // registers a call clobbers; this branch ~4, a separate `if t_min < 0` ~9, the check
-        // inline ~30.)
+        // overflows on some axis ([`reach`]), checked in the branch lines take anyway and set
+        // by a cold call. (Callgrind, instructions a ray with the AVX2 kernel, against none
+        // of this: the bunny's scattered rays, `t_min = 0`, +8 here; +4 with the check in the
+        // cold function too, but then every line paid the call, +72 a line from `-inf`; +9
+        // with the call behind its own `if t_min < 0`; +27 with the check there inline. A
+        // call clobbers every vector register, and the set-up spills some around it.)
         let (mut o_near, mut o_far) = (origin, origin);
         let (r_near, r_far) = if t_min >= 0.0 {
             // A subnormal component's reciprocal overflows to `±inf`, and a near plane's `t`
@@ -176,7 +177,10 @@ impl PreparedRay {
             );
             (near * (1.0 - RDIR_SCALE), r * (1.0 + RDIR_SCALE))
         } else {
-            (o_near, o_far) = line_origins(ray, lo, hi);
+            let overflow = !r.is_finite_mask() & glam::Vec3A::from(dir).cmpne(glam::Vec3A::ZERO);
+            if overflow.any() {
+                (o_near, o_far) = line_origins(ray, lo, hi);
+            }
             (r, r)
         };
         let o = glam::Vec3A::from(origin);
@@ -295,17 +299,13 @@ fn step_down(x: glam::Vec3A) -> glam::Vec3A {
     -step_up(-x)
 }
 
-/// `(o_near, o_far)` of a line ([`PreparedRay::within`]): [`reach`]'s when a component's
-/// reciprocal overflows, else the origin's.
+/// [`reach`] for the ray itself (a line whose reciprocal overflows on some axis: see
+/// [`PreparedRay::within`]).
 #[cold]
 #[inline(never)]
 fn line_origins(ray: &crate::Ray3, lo: &[f32; 3], hi: &[f32; 3]) -> ([f32; 3], [f32; 3]) {
     let (origin, dir) = (ray.origin().to_array(), ray.dir().to_array());
-    if (0..3).any(|k| dir[k] != 0.0 && !(1.0 / dir[k]).is_finite()) {
-        reach(origin, dir, ray.t_min(), ray.t_max(), *lo, *hi)
-    } else {
-        (origin, origin)
-    }
+    reach(origin, dir, ray.t_min(), ray.t_max(), *lo, *hi)
 }
 
 /// The origins a line's box tests use on the axes whose reciprocal overflowed `f32`: for
