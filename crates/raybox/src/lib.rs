@@ -48,9 +48,11 @@
 //!   A crossing whose `t` lies past `f32::MAX` (a tiny direction) is not reached: boxes,
 //!   balls, capsules and triangles report no hit rather than `t = inf`.
 //!   Direction components so small that their reciprocal overflows (subnormal, below about
-//!   `3e-39`) are handled by the BVH's box tests for rays with `t_min >= 0`; for lines
-//!   (`t_min < 0`) and in [`BoxSoup`] they are still taken as parallel, which can skip a
-//!   box such a ray enters far away.
+//!   `3e-39`) are handled by the box tests of the BVH and of [`BoxSoup`], for rays and for
+//!   lines (`t_min < 0`): no box such a ray enters is skipped. (For lines and in `BoxSoup`,
+//!   that axis only rules out boxes beside the ray's whole travel along it inside the
+//!   tree's box, so a ray that crosses a scene's whole extent along such an axis visits
+//!   boxes it does not enter; the answers are the same.)
 //! - **Validation.** Constructors validate: `try_new` returns a [`ShapeError`] naming the
 //!   field for NaN or infinite values, `min > max`, negative radii or half extents, a zero
 //!   direction, a zero rotation, a zero plane normal or a degenerate triangle; `new`

@@ -402,3 +402,135 @@ fn interleaved_batch_casts_match_single_casts() {
         assert_eq!(got.map(|h| h.t), mesh_brute(&data, ray), "{ray:?}");
     }
 }
+
+/// `v` with its `k` coordinate multiplied by `s`.
+fn squash(mut v: Vec3, k: usize, s: f32) -> Vec3 {
+    v[k] *= s;
+    v
+}
+
+/// Rays through a scene squashed along axis `k` by `s` (a power of two far below 1, so that
+/// the rays' `k` components are subnormal, and their reciprocals overflow `f32` unless the
+/// scale is mild), with `t_min` of both signs: lines from `-inf` or `-1e30`, rays from `-5`,
+/// `-0`, `0` or `0.5`; some parallel to another axis, some with every component small.
+fn squashed_rays(n: usize, seed: u64, centre: Vec3, radius: f32, k: usize, s: f32) -> Vec<Ray3> {
+    let mut rng = Pcg32::new(seed);
+    (0..n)
+        .map(|i| {
+            let o = squash(centre + rng.unit_vector() * radius, k, s);
+            let target = squash(
+                centre + Vec3::new(rng.range(-0.6, 0.6), rng.range(-0.6, 0.6), rng.range(-0.6, 0.6)) * radius,
+                k,
+                s,
+            );
+            let mut d = target - o;
+            if i % 7 == 0 {
+                d[(k + 1 + i % 2) % 3] = 0.0;
+            }
+            if i % 9 == 0 {
+                d *= 2f32.powi(-100);
+            }
+            if d == Vec3::ZERO {
+                d[k] = s;
+            }
+            let t_min = [f32::NEG_INFINITY, -1e30, -5.0, -0.0, 0.0, 0.5][i % 6];
+            let t_max = if i % 4 == 0 {
+                rng.range(0.5, 2.0) * 2f32.powi(if i % 9 == 0 { 100 } else { 0 })
+            } else {
+                f32::INFINITY
+            };
+            Ray3::with_range(o, d, t_min, t_max)
+        })
+        .collect()
+}
+
+/// BVH casts (closest, any and every hit) of rays with subnormal direction components,
+/// from both signs of `t_min`, against brute force with `Aabb3::ray_span`, on every
+/// kernel: a subnormal component's reciprocal overflows to `inf`, and the walks must still
+/// find a box the ray enters far along (`tests/scale.rs` has the hand-made cases).
+#[test]
+fn bvh_casts_with_subnormal_direction_components_match_brute_force() {
+    let mut checked = [0usize; 2];
+    let mut overflowed = 0;
+    for (scene, (k, e)) in [(0, -131), (1, -135), (2, -140), (1, -145)].into_iter().enumerate() {
+        let s = 2f64.powi(e) as f32; // (`2f32.powi(e)` is 0 below 2^-127: its reciprocal overflows)
+        let boxes: Vec<Aabb3> = random_boxes(1200, 40 + scene as u64)
+            .iter()
+            .map(|b| Aabb3::new(squash(b.min(), k, s), squash(b.max(), k, s)))
+            .collect();
+        let rays = squashed_rays(1200, 50 + scene as u64, Vec3::ZERO, 15.0, k, s);
+        overflowed += rays.iter().filter(|r| r.dir()[k] != 0.0 && !(1.0 / r.dir()[k]).is_finite()).count();
+        let brute: Vec<Vec<(u32, f32)>> = rays
+            .iter()
+            .map(|ray| {
+                let mut all: Vec<(u32, f32)> = (0..boxes.len() as u32)
+                    .filter_map(|i| boxes[i as usize].ray_span(ray).map(|s| (i, s.t_enter)))
+                    .collect();
+                all.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+                all
+            })
+            .collect();
+        for quality in [BuildQuality::Fast, BuildQuality::Balanced] {
+            let bvh = Bvh::build(&boxes, quality).unwrap();
+            with_each_kernel(|kernel| {
+                for (ray, want) in rays.iter().zip(&brute) {
+                    let what = format!("squashed {k} by 2^{e}, {quality:?} {kernel}: {ray:?}");
+                    let got = bvh.cast_ray(ray, |i, r| boxes[i as usize].ray_span(r).map(|s| s.t_enter));
+                    assert_eq!(got.map(|g| g.1), want.first().map(|w| w.1), "{what}: closest hit");
+                    let any = bvh.any_hit(ray, |i, r| boxes[i as usize].ray_span(r).is_some());
+                    assert_eq!(any.is_some(), !want.is_empty(), "{what}: any hit");
+                    let all = bvh.all_hits(ray, |i, r| boxes[i as usize].ray_span(r).map(|s| s.t_enter));
+                    assert_eq!(&all, want, "{what}: every hit");
+                    checked[usize::from(ray.t_min() < 0.0)] += usize::from(!want.is_empty());
+                }
+            });
+        }
+    }
+    // Rays that hit something, from t_min >= 0 and from t_min < 0.
+    assert!(checked[0] > 5_000 && checked[1] > 5_000, "{checked:?} rays that hit");
+    assert!(overflowed > 3_000, "{overflowed} rays with an overflowing reciprocal");
+}
+
+/// Mesh casts of rays with subnormal direction components (the scenes and rays of
+/// `bvh_casts_with_subnormal_direction_components_match_brute_force`, on triangles) against
+/// brute force with `Triangle3`, on every kernel, single casts and batches.
+#[test]
+fn mesh_casts_with_subnormal_direction_components_match_brute_force() {
+    let mut hits = [0usize; 2];
+    for (scene, (k, e)) in [(1, -133), (0, -138), (2, -144)].into_iter().enumerate() {
+        let s = 2f64.powi(e) as f32; // (`2f32.powi(e)` is 0 below 2^-127: its reciprocal overflows)
+        let mut data = if scene == 1 {
+            scene::terrain(20, 4)
+        } else {
+            scene::triangle_soup(1500, 0.3, 5 + scene as u64)
+        };
+        for v in &mut data.vertices {
+            *v = squash(*v, k, s);
+        }
+        let rays = squashed_rays(
+            1500,
+            60 + scene as u64,
+            if scene == 1 { Vec3::splat(0.5) } else { Vec3::ZERO },
+            1.5,
+            k,
+            s,
+        );
+        let want: Vec<Option<f32>> = rays.iter().map(|r| mesh_brute(&data, r)).collect();
+        let mesh = TriMesh::with_quality(data.vertices.clone(), data.indices.clone(), BuildQuality::Balanced)
+            .unwrap();
+        with_each_kernel(|kernel| {
+            for (ray, want) in rays.iter().zip(&want) {
+                let what = format!("squashed {k} by 2^{e}, {kernel}: {ray:?}");
+                assert_eq!(mesh.first_hit(ray).map(|h| h.t), *want, "{what}: first_hit");
+                assert_eq!(mesh.cast_ray(ray).map(|h| h.t), *want, "{what}: cast_ray");
+                assert_eq!(mesh.occluded(ray), want.is_some(), "{what}: occluded");
+                hits[usize::from(ray.t_min() < 0.0)] += usize::from(want.is_some());
+            }
+            let batch: Vec<Option<f32>> = mesh.first_hits(&rays).iter().map(|h| h.map(|h| h.t)).collect();
+            assert_eq!(batch, want, "{kernel}: first_hits");
+            let occluded: Vec<bool> = want.iter().map(Option::is_some).collect();
+            assert_eq!(mesh.occluded_rays(&rays), occluded, "{kernel}: occluded_rays");
+        });
+    }
+    assert!(hits[0] > 1_000 && hits[1] > 1_000, "{hits:?} rays that hit");
+}

@@ -230,6 +230,140 @@ fn a_ray_with_a_subnormal_direction_component_finds_a_box_in_a_bvh() {
     }
 }
 
+/// `2^e` for `e` down to `-149` (`2f32.powi(e)` may compute `1 / 2^-e`, which is 0 below
+/// `-127`).
+fn pow2(e: i32) -> f32 {
+    2f64.powi(e) as f32
+}
+
+/// Lines (`t_min < 0`) along `subnormal_ray`'s direction: a target ahead, at `x = 10`, whose
+/// lower side `y = 2^-138` the line crosses at `t = 4` (a near plane the origin is below),
+/// and one behind, at `x = -10`, whose upper side `y = -2^-138` the line crossed at `t = -4`
+/// (a far plane the origin is above). With `1 / 2^-140` overflowing to `inf`, each side's
+/// slab `t` was `±inf` where the exact one is `±4`: the walks took the line for one
+/// parallel to `y = 0` and skipped both.
+fn targets_ahead_and_behind() -> (Vec<Vec3>, Vec<[u32; 3]>) {
+    let low = pow2(-138);
+    let mut vertices = vec![
+        Vec3::new(10.0, low, -1.0),
+        Vec3::new(10.0, low, 1.0),
+        Vec3::new(10.0, 1.0, 0.0),
+        Vec3::new(-10.0, -low, -1.0),
+        Vec3::new(-10.0, -low, 1.0),
+        Vec3::new(-10.0, -1.0, 0.0),
+    ];
+    let mut indices = vec![[0, 1, 2], [3, 4, 5]];
+    // Icospheres above and below, so that the tree has nodes to walk.
+    let sphere = scene::icosphere(2);
+    for offset in [Vec3::new(3.0, 5.0, 0.0), Vec3::new(-4.0, -6.0, 1.0)] {
+        let base = vertices.len() as u32;
+        indices.extend(sphere.indices.iter().map(|t| t.map(|i| i + base)));
+        vertices.extend(sphere.vertices.iter().map(|&v| v + offset));
+    }
+    (vertices, indices)
+}
+
+#[test]
+fn a_line_with_a_subnormal_direction_component_finds_a_mesh_ahead_and_behind_on_every_kernel() {
+    let (vertices, indices) = targets_ahead_and_behind();
+    let mesh = TriMesh::new(vertices.clone(), indices).unwrap();
+    let (o, d) = (Vec3::ZERO, subnormal_ray().dir());
+    // (ray, the expected first hit): from -inf and from -1e30 the one behind comes first;
+    // from -5 only the one ahead is in range; up to 0 only the one behind.
+    let cases = [
+        (Ray3::with_range(o, d, f32::NEG_INFINITY, f32::INFINITY), Some((1, -10.0))),
+        (Ray3::with_range(o, d, -1e30, f32::INFINITY), Some((1, -10.0))),
+        (Ray3::with_range(o, d, -5.0, f32::INFINITY), Some((0, 10.0))),
+        (Ray3::with_range(o, d, -5.0, 20.0), Some((0, 10.0))),
+        (Ray3::with_range(o, d, f32::NEG_INFINITY, 0.0), Some((1, -10.0))),
+        (Ray3::with_range(o, d, -9.0, 9.0), None),
+        // Started 2^-128 lower, the line passes below the target ahead (a miss there) and
+        // still through the one behind.
+        (Ray3::with_range(Vec3::new(0.0, -pow2(-128), 0.0), d, -5.0, f32::INFINITY), None),
+        (Ray3::with_range(Vec3::new(0.0, -pow2(-128), 0.0), d, -20.0, f32::INFINITY), Some((1, -10.0))),
+    ];
+    for (ray, want) in cases {
+        // The brute force agrees (every triangle, the exact watertight test).
+        let brute = (0..2)
+            .filter_map(|i| {
+                let tri = Triangle3::new(vertices[3 * i], vertices[3 * i + 1], vertices[3 * i + 2]);
+                match tri.ray_intersection(&ray) {
+                    RayTriangle::Hit(h) => Some((i as u32, h.t)),
+                    _ => None,
+                }
+            })
+            .min_by(|a, b| a.1.total_cmp(&b.1));
+        assert_eq!(brute, want, "brute force, {ray:?}");
+        with_each_kernel(|kernel| {
+            let hit = mesh.first_hit(&ray).map(|h| (h.triangle, h.t));
+            assert_eq!(hit, want, "{kernel}: first_hit of {ray:?}");
+            assert_eq!(mesh.cast_ray(&ray).map(|h| (h.triangle, h.t)), want, "{kernel}: cast_ray of {ray:?}");
+            assert_eq!(mesh.occluded(&ray), want.is_some(), "{kernel}: occluded by {ray:?}");
+            // Batches (the interleaved walks test the root box first).
+            let rays = vec![ray; 40];
+            let firsts = mesh.first_hits(&rays);
+            assert!(
+                firsts.iter().all(|h| h.map(|h| (h.triangle, h.t)) == want),
+                "{kernel}: first_hits {ray:?}"
+            );
+            assert!(
+                mesh.occluded_rays(&rays).iter().all(|&o| o == want.is_some()),
+                "{kernel}: occluded_rays"
+            );
+        });
+    }
+}
+
+#[test]
+fn a_line_with_a_subnormal_direction_component_finds_boxes_ahead_and_behind_in_a_bvh() {
+    use raybox::{Bvh, RayCast};
+    let low = pow2(-138);
+    let mut boxes = vec![
+        Aabb3::new(Vec3::new(10.0, low, -1.0), Vec3::new(11.0, 1.0, 1.0)),
+        Aabb3::new(Vec3::new(-11.0, -1.0, -1.0), Vec3::new(-10.0, -low, 1.0)),
+    ];
+    let mut rng = Pcg32::new(3);
+    for _ in 0..200 {
+        let side = if rng.next_u32().is_multiple_of(2) { 1.0 } else { -1.0 };
+        let c = Vec3::new(rng.range(-20.0, 20.0), side * rng.range(2.0, 20.0), rng.range(-20.0, 20.0));
+        boxes.push(Aabb3::new(c, c + Vec3::splat(0.5)));
+    }
+    let d = subnormal_ray().dir();
+    let cases = [
+        (Ray3::with_range(Vec3::ZERO, d, f32::NEG_INFINITY, f32::INFINITY), Some((1, -11.0))),
+        (Ray3::with_range(Vec3::ZERO, d, -1e30, 1e30), Some((1, -11.0))),
+        (Ray3::with_range(Vec3::ZERO, d, -5.0, f32::INFINITY), Some((0, 10.0))),
+        (Ray3::with_range(Vec3::ZERO, d, -9.0, 9.0), None),
+    ];
+    for (ray, want) in cases {
+        let brute = (0..boxes.len())
+            .filter_map(|i| boxes[i].ray_span(&ray).map(|s| (i as u32, s.t_enter)))
+            .min_by(|a, b| a.1.total_cmp(&b.1));
+        assert_eq!(brute, want, "brute force, {ray:?}");
+        for quality in [BuildQuality::Fast, BuildQuality::Balanced] {
+            let bvh = Bvh::build(&boxes, quality).unwrap();
+            with_each_kernel(|kernel| {
+                let hit = bvh.cast_ray(&ray, |i, r| boxes[i as usize].ray_span(r).map(|s| s.t_enter));
+                assert_eq!(hit, want, "{quality:?} {kernel}: cast_ray of {ray:?}");
+                let any = bvh.any_hit(&ray, |i, r| boxes[i as usize].ray_span(r).is_some());
+                assert_eq!(any.is_some(), want.is_some(), "{quality:?} {kernel}: any_hit of {ray:?}");
+                let all: Vec<u32> = bvh
+                    .all_hits(&ray, |i, r| boxes[i as usize].ray_span(r).map(|s| s.t_enter))
+                    .iter()
+                    .map(|h| h.0)
+                    .collect();
+                let mut brute_all: Vec<u32> =
+                    (0..boxes.len() as u32).filter(|&i| boxes[i as usize].ray_span(&ray).is_some()).collect();
+                brute_all.sort_by(|&a, &b| {
+                    let t = |i: u32| boxes[i as usize].ray_span(&ray).unwrap().t_enter;
+                    t(a).total_cmp(&t(b)).then(a.cmp(&b))
+                });
+                assert_eq!(all, brute_all, "{quality:?} {kernel}: all_hits of {ray:?}");
+            });
+        }
+    }
+}
+
 #[test]
 fn a_ray_whose_direction_is_all_below_2_to_the_minus_128_hits_at_2_to_the_120() {
     // `1 / dir[kz]` overflows f32 here; the exact hit, 2^-20 / 2^-140 = 2^120, does not.

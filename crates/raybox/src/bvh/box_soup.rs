@@ -1,9 +1,9 @@
 //! [`BoxSoup`]: one ray against every box of a flat list, with the BVH's node kernels and
 //! no tree. It exists to benchmark the node test alone (`raybox-bench`'s `box_floor`).
 
-use super::kernels::{SoupKernel, with_kernel};
-use super::node::{ChildRef, WideNode};
-use super::{bounds_of_aabb, prepare};
+use super::bounds_of_aabb;
+use super::kernels::{SoupKernel, SoupRay, with_kernel};
+use super::node::{Bounds, ChildRef, WideNode};
 use crate::{Aabb3, Ray3};
 
 /// For benchmarks: a flat list of boxes packed 8 per 256-byte wide node, as the BVH's inner
@@ -14,7 +14,11 @@ use crate::{Aabb3, Ray3};
 /// The test is the walks' conservative slab test (Ize, *Robust BVH Ray Traversal*, JCGT
 /// 2013): a box counts as hit when the ray may enter it within `[t_min, t_max]`, widened
 /// by a few ulps so that no box the ray enters is missed; a box the ray misses by less than
-/// that may count as hit. Every kernel gives the scalar kernel's answers exactly.
+/// that may count as hit. Every kernel gives the scalar kernel's answers exactly. On an axis
+/// where the ray's direction is so small that its reciprocal overflows (below about
+/// `3e-39`), the test rules out only the boxes that lie beside the ray's whole travel
+/// along that axis within the boxes' bounds (no box entered is missed; see the kernels'
+/// `reach`).
 ///
 /// Not part of the stable API.
 #[doc(hidden)]
@@ -24,6 +28,10 @@ pub struct BoxSoup {
     /// and the count is even (the AVX-512 kernel tests two nodes per step).
     nodes: Vec<WideNode>,
     len: usize,
+    /// The box around every box (empty, `+inf` to `-inf`, when there are none): where a
+    /// ray with a tiny direction component can meet them ([`SoupRay`]).
+    lo: [f32; 3],
+    hi: [f32; 3],
 }
 
 impl BoxSoup {
@@ -32,11 +40,14 @@ impl BoxSoup {
     pub fn new(boxes: &[Aabb3]) -> Self {
         let node_count = boxes.len().div_ceil(8).next_multiple_of(2);
         let mut nodes = vec![WideNode::EMPTY; node_count];
+        let mut all = Bounds::EMPTY;
         for (i, b) in boxes.iter().enumerate() {
+            let bounds = bounds_of_aabb(b);
             // The lane's reference is unused here; any non-empty one will do.
-            nodes[i / 8].set_child(i % 8, &bounds_of_aabb(b), ChildRef::inner(0));
+            nodes[i / 8].set_child(i % 8, &bounds, ChildRef::inner(0));
+            all = all.union(&bounds);
         }
-        Self { nodes, len: boxes.len() }
+        Self { nodes, len: boxes.len(), lo: all.min.into(), hi: all.max.into() }
     }
 
     /// The number of boxes.
@@ -54,7 +65,7 @@ impl BoxSoup {
     /// How many of the boxes the ray may enter.
     #[must_use]
     pub fn count_hits(&self, ray: &Ray3) -> usize {
-        let prepared = prepare(ray);
+        let prepared = SoupRay::new(ray, self.lo, self.hi);
         let t_max = ray.t_max();
         with_kernel!(Kernel::detect(), |k| k.soup_count(&prepared, t_max, &self.nodes))
     }
@@ -66,7 +77,7 @@ impl BoxSoup {
     /// If `hits.len()` is not [`Self::len`].
     pub fn hit_flags(&self, ray: &Ray3, hits: &mut [bool]) {
         assert_eq!(hits.len(), self.len, "hit_flags needs one flag per box");
-        let prepared = prepare(ray);
+        let prepared = SoupRay::new(ray, self.lo, self.hi);
         let t_max = ray.t_max();
         let mut write = |first: usize, mask: u32| {
             for lane in 0..16 {

@@ -467,7 +467,7 @@ impl Bvh {
         if self.is_empty() {
             return None;
         }
-        let prepared = prepare(ray);
+        let prepared = prepare(ray, &self.tree);
         let mut best = None;
         let mut leaf = |first: usize, count: usize, t_max: f32| {
             let mut found = None;
@@ -502,7 +502,7 @@ impl Bvh {
         if self.is_empty() {
             return None;
         }
-        let prepared = prepare(ray);
+        let prepared = prepare(ray, &self.tree);
         let mut found = None;
         let mut leaf = |first: usize, count: usize, _t_max: f32| {
             let p = self.tree.order[first..first + count].iter().copied().find(|&p| hit(p, ray));
@@ -528,7 +528,7 @@ impl Bvh {
         if self.is_empty() {
             return hits;
         }
-        let prepared = prepare(ray);
+        let prepared = prepare(ray, &self.tree);
         let mut leaf = |first: usize, count: usize, _t_max: f32| {
             for &p in &self.tree.order[first..first + count] {
                 if let Some(t) = hit(p, ray) {
@@ -642,8 +642,11 @@ impl Bvh {
     }
 }
 
-pub(crate) fn prepare(ray: &Ray3) -> PreparedRay {
-    PreparedRay::new(ray.origin().to_array(), ray.dir().to_array(), ray.t_min())
+/// `ray` prepared for the walks of `tree` (its root box holds every box they test on the
+/// way to a primitive the ray meets). (`#[inline]`: without it, it was left out of line.)
+#[inline]
+pub(crate) fn prepare(ray: &Ray3, tree: &Tree) -> PreparedRay {
+    PreparedRay::within(ray, &tree.root_min, &tree.root_max)
 }
 
 /// The squared distance from `p` to a box, in `f64`.

@@ -552,7 +552,7 @@ impl TriMesh {
             let mut crossings = 0usize;
             let (mut on_surface, mut on_edge) = (false, false);
             let woop = WoopRay::new(point, dir);
-            let prepared = prepare(&ray);
+            let prepared = prepare(&ray, &self.tree);
             let mut leaf = |first: usize, count: usize, _t_max: f32| {
                 for tri in self.triangles_of(first, count) {
                     if let Some((t, _, _, edge)) =
@@ -1026,7 +1026,7 @@ impl TriMesh {
     /// shorter chain before its branch, gained 1% on the scattered rays: not kept.)
     #[inline(always)]
     fn prepare_walk(&self, ray: &Ray3) -> Option<PreparedRay> {
-        (self.tree.root != ChildRef::EMPTY).then(|| prepare(ray))
+        (self.tree.root != ChildRef::EMPTY).then(|| prepare(ray, &self.tree))
     }
 
     /// The ray prepared for the walk, or `None` when it cannot reach the mesh's box.

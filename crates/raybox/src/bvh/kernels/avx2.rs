@@ -207,14 +207,15 @@ pub(super) unsafe fn padded_slabs(ray: &PreparedRay, node: &WideNode, t_max: f32
     // (the node is 64-byte aligned and each row is 32 bytes), as `_mm256_load_ps` requires.
     unsafe {
         let plane = |row: usize| _mm256_load_ps(node.planes[row].as_ptr());
-        // t_near = (near plane - o) * rdir, t_far likewise, per axis. (A loop, not a
+        // t_near = (near plane - o) * rdir, t_far likewise, per axis (`o_near` and `o_far`
+        // are the origin but on a line's overflowed axis: `reach`). (A loop, not a
         // closure: closures do not inherit the caller's target features.)
         let mut near = [_mm256_setzero_ps(); 3];
         let mut far = [_mm256_setzero_ps(); 3];
         for k in 0..3 {
-            let o = _mm256_set1_ps(ray.origin[k]);
-            near[k] = _mm256_mul_ps(_mm256_sub_ps(plane(ray.near[k]), o), _mm256_set1_ps(ray.r_near[k]));
-            far[k] = _mm256_mul_ps(_mm256_sub_ps(plane(ray.far[k]), o), _mm256_set1_ps(ray.r_far[k]));
+            let (o_near, o_far) = (_mm256_set1_ps(ray.o_near[k]), _mm256_set1_ps(ray.o_far[k]));
+            near[k] = _mm256_mul_ps(_mm256_sub_ps(plane(ray.near[k]), o_near), _mm256_set1_ps(ray.r_near[k]));
+            far[k] = _mm256_mul_ps(_mm256_sub_ps(plane(ray.far[k]), o_far), _mm256_set1_ps(ray.r_far[k]));
         }
         let ([n0, n1, n2], [f0, f1, f2]) = (near, far);
         // t_enter = max(t_min, n0, n1, n2) as a tree of two levels rather than a chain of

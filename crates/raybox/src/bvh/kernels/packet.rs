@@ -533,13 +533,14 @@ mod tests {
                         PreparedRay::new(origin.to_array(), dirs[i].to_array(), rng.range(0.0, 0.5))
                     });
                     let who = (rng.next_u32() & ALL) | 1;
-                    let origin = core::array::from_fn(|k| core::array::from_fn(|i| rays[i].origin[k]));
+                    // (`o_near` is the origin: these rays have `t_min >= 0`.)
+                    let origin = core::array::from_fn(|k| core::array::from_fn(|i| rays[i].o_near[k]));
                     let dir = core::array::from_fn(|k| core::array::from_fn(|i| dirs[i][k]));
                     let t_min = core::array::from_fn(|i| rays[i].t_min);
                     let p = RayPacket::from_lanes(&origin, &dir, &t_min)?;
                     for (i, ray) in rays.iter().enumerate() {
                         for k in 0..3 {
-                            assert_eq!(p.rdir[k][i], ray.rdir[k], "from_lanes' reciprocal");
+                            assert_eq!(p.rdir[k][i], 1.0 / dirs[i][k], "from_lanes' reciprocal");
                             assert_eq!(
                                 (p.near[k], p.far[k]),
                                 (ray.near[k], ray.far[k]),
@@ -575,7 +576,7 @@ mod tests {
                             let entry = |lane: usize| {
                                 (0..3).fold(f64::from(ray.t_min), |t, k| {
                                     let plane = f64::from(node.planes[ray.near[k]][lane]);
-                                    t.max((plane - f64::from(ray.origin[k])) / f64::from(dirs[i][k]))
+                                    t.max((plane - f64::from(ray.o_near[k])) / f64::from(dirs[i][k]))
                                 })
                             };
                             for lane in 0..8 {

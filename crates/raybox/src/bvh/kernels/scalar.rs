@@ -23,8 +23,9 @@ impl NodeKernel for Scalar {
                 // lies on the plane gives 0 * inf = NaN: f32::max/min drop it, which is right
                 // for a closed slab (the ray is inside it for every t).
                 // (The reciprocals are scaled so that no padding is needed: `RDIR_SCALE`.)
-                let t_near = (node.planes[ray.near[k]][lane] - ray.origin[k]) * ray.r_near[k];
-                let t_far = (node.planes[ray.far[k]][lane] - ray.origin[k]) * ray.r_far[k];
+                // (`o_near` and `o_far` are the origin but on a line's overflowed axis: `reach`.)
+                let t_near = (node.planes[ray.near[k]][lane] - ray.o_near[k]) * ray.r_near[k];
+                let t_far = (node.planes[ray.far[k]][lane] - ray.o_far[k]) * ray.r_far[k];
                 t_enter = t_enter.max(t_near);
                 t_exit = t_exit.min(t_far);
             }

@@ -3,7 +3,8 @@
 //! slab loop.
 //!
 //! Every kernel here computes exactly the same conservative slab test (the scalar one is
-//! [`padded_mask`]): `t = (plane - o) * rdir` (subtract, then multiply), NaN
+//! [`padded_mask`]): `t = (plane - o) * rdir` (subtract, then multiply; `o` the origin, or on
+//! an axis whose reciprocal overflowed an end of the ray's travel, [`SoupRay`]), NaN
 //! (`0 * inf`) dropped by the operand order of max/min, then the widening by [`SLAB_PAD`]
 //! (Ize, *Robust BVH Ray Traversal*, JCGT 2013) as a multiply and a subtract or add, two
 //! roundings, as the scalar code rounds. (The walks' AVX2/AVX-512 node kernels widen with
@@ -14,7 +15,8 @@
 //! upper half of a 512-bit register (`vinsertf64x4`, AVX-512F), so one instruction works on
 //! 16 boxes.
 
-use super::{PreparedRay, Scalar, padded};
+use super::{PLANE_ROWS, Scalar, padded, reach};
+use crate::Ray3;
 use crate::bvh::node::WideNode;
 
 #[cfg(target_arch = "x86_64")]
@@ -22,23 +24,59 @@ use super::{SLAB_PAD, avx2::Avx2, avx512::Avx512};
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
+/// A ray made ready for the soup's test: its reciprocal direction, unscaled (`1 / d`, `±inf`
+/// for `d = ±0`), the plane rows it meets first and last on each axis, and the origins the
+/// test subtracts from them: the ray's own, but on an axis whose reciprocal overflowed
+/// (`0 < |d| < 2⁻¹²⁸`), the ends of the ray's travel along it within the soup's bounds (see
+/// [`reach`]: without them such a ray is taken as parallel to the axis, and misses the
+/// boxes it enters far along). Every kernel computes the same thing from it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SoupRay {
+    pub o_near: [f32; 3],
+    pub o_far: [f32; 3],
+    pub rdir: [f32; 3],
+    pub near: [usize; 3],
+    pub far: [usize; 3],
+    /// `t_min`, with `-0` made `+0`.
+    pub t_min: f32,
+}
+
+impl SoupRay {
+    /// `ray` made ready for boxes within `[lo, hi]`.
+    #[inline]
+    pub fn new(ray: &Ray3, lo: [f32; 3], hi: [f32; 3]) -> Self {
+        let (origin, dir) = (ray.origin().to_array(), ray.dir().to_array());
+        // As in `PreparedRay::within`: one correctly rounded division per lane, and the
+        // plane rows from the reciprocals' sign bits (`1 / -0` is `-inf`: down).
+        let r = glam::Vec3A::ONE / glam::Vec3A::from(dir);
+        let [near, far] = PLANE_ROWS[(r.is_negative_bitmask() & 7) as usize];
+        let t_min = ray.t_min() + 0.0;
+        // Unlike the walks' test, the soup's keeps `1 / d` for `t_min >= 0` too, so every
+        // ray with an overflowed reciprocal needs the travel's ends.
+        let overflow = !r.is_finite_mask() & glam::Vec3A::from(dir).cmpne(glam::Vec3A::ZERO);
+        let (o_near, o_far) =
+            if overflow.any() { reach(origin, dir, t_min, ray.t_max(), lo, hi) } else { (origin, origin) };
+        Self { o_near, o_far, rdir: r.to_array(), near, far, t_min }
+    }
+}
+
 /// A kernel that tests one ray against every box of a run of nodes.
 pub(crate) trait SoupKernel: Copy {
     /// Calls `f(i, mask)` for `i = 0, 2, 4, …` (`nodes.len()` must be even): bit `lane` of
     /// `mask` is set when the ray may enter box `lane` of node `i`, bit `8 + lane` box
     /// `lane` of node `i + 1`.
-    fn soup_pairs(self, ray: &PreparedRay, t_max: f32, nodes: &[WideNode], f: impl FnMut(usize, u32));
+    fn soup_pairs(self, ray: &SoupRay, t_max: f32, nodes: &[WideNode], f: impl FnMut(usize, u32));
 
     /// How many boxes of `nodes` the ray may enter (`nodes.len()` must be even).
     #[inline(always)]
-    fn soup_count(self, ray: &PreparedRay, t_max: f32, nodes: &[WideNode]) -> usize {
+    fn soup_count(self, ray: &SoupRay, t_max: f32, nodes: &[WideNode]) -> usize {
         count_masks(self, ray, t_max, nodes)
     }
 }
 
 /// The sum of the masks' bits.
 #[inline(always)]
-fn count_masks<K: SoupKernel>(k: K, ray: &PreparedRay, t_max: f32, nodes: &[WideNode]) -> usize {
+fn count_masks<K: SoupKernel>(k: K, ray: &SoupRay, t_max: f32, nodes: &[WideNode]) -> usize {
     let mut count = 0;
     k.soup_pairs(
         ray,
@@ -57,9 +95,9 @@ fn count_masks<K: SoupKernel>(k: K, ray: &PreparedRay, t_max: f32, nodes: &[Wide
 macro_rules! count_with_popcnt {
     ($token:ty, $features:literal) => {
         #[inline(always)]
-        fn soup_count(self, ray: &PreparedRay, t_max: f32, nodes: &[WideNode]) -> usize {
+        fn soup_count(self, ray: &SoupRay, t_max: f32, nodes: &[WideNode]) -> usize {
             #[target_feature(enable = $features)]
-            fn entry(k: $token, ray: &PreparedRay, t_max: f32, nodes: &[WideNode]) -> usize {
+            fn entry(k: $token, ray: &SoupRay, t_max: f32, nodes: &[WideNode]) -> usize {
                 count_masks(k, ray, t_max, nodes)
             }
             if std::arch::is_x86_feature_detected!("popcnt") {
@@ -74,7 +112,7 @@ macro_rules! count_with_popcnt {
 
 impl SoupKernel for Scalar {
     #[inline(always)]
-    fn soup_pairs(self, ray: &PreparedRay, t_max: f32, nodes: &[WideNode], mut f: impl FnMut(usize, u32)) {
+    fn soup_pairs(self, ray: &SoupRay, t_max: f32, nodes: &[WideNode], mut f: impl FnMut(usize, u32)) {
         debug_assert!(nodes.len().is_multiple_of(2));
         for (i, pair) in nodes.chunks_exact(2).enumerate() {
             let lo = padded_mask(ray, &pair[0], t_max);
@@ -90,15 +128,15 @@ impl SoupKernel for Scalar {
 /// conservative but not the same bounds, so a near miss can come out otherwise; the box
 /// floor's seeded rays have one.)
 #[inline(always)]
-fn padded_mask(ray: &PreparedRay, node: &WideNode, t_max: f32) -> u32 {
+fn padded_mask(ray: &SoupRay, node: &WideNode, t_max: f32) -> u32 {
     let mut mask = 0;
     for lane in 0..8 {
         let mut t_enter = ray.t_min;
         let mut t_exit = t_max;
         for k in 0..3 {
             // f32::max/min drop the NaN of 0 * inf (a ray in the plane of a face).
-            t_enter = t_enter.max((node.planes[ray.near[k]][lane] - ray.origin[k]) * ray.rdir[k]);
-            t_exit = t_exit.min((node.planes[ray.far[k]][lane] - ray.origin[k]) * ray.rdir[k]);
+            t_enter = t_enter.max((node.planes[ray.near[k]][lane] - ray.o_near[k]) * ray.rdir[k]);
+            t_exit = t_exit.min((node.planes[ray.far[k]][lane] - ray.o_far[k]) * ray.rdir[k]);
         }
         mask |= u32::from(padded(t_enter, t_exit).is_some()) << lane;
     }
@@ -117,7 +155,7 @@ struct Rows {
 #[cfg(target_arch = "x86_64")]
 impl Rows {
     #[inline(always)]
-    fn of(ray: &PreparedRay) -> Self {
+    fn of(ray: &SoupRay) -> Self {
         // `PreparedRay::new` makes `near[k]` and `far[k]` `k` or `k + 3`: rows 0–5. The
         // `min` keeps that visible here, where the pointer arithmetic relies on it.
         let row = |r: usize| r.min(5) * 8;
@@ -135,7 +173,8 @@ impl Avx2 {
     unsafe fn soup_node(
         node: *const f32,
         rows: Rows,
-        o: [__m256; 3],
+        o_near: [__m256; 3],
+        o_far: [__m256; 3],
         r: [__m256; 3],
         t_min: __m256,
         t_max: __m256,
@@ -146,8 +185,10 @@ impl Avx2 {
             let mut t_enter = t_min;
             let mut t_exit = t_max;
             for k in 0..3 {
-                let t_near = _mm256_mul_ps(_mm256_sub_ps(_mm256_load_ps(node.add(rows.near[k])), o[k]), r[k]);
-                let t_far = _mm256_mul_ps(_mm256_sub_ps(_mm256_load_ps(node.add(rows.far[k])), o[k]), r[k]);
+                let near = _mm256_load_ps(node.add(rows.near[k]));
+                let far = _mm256_load_ps(node.add(rows.far[k]));
+                let t_near = _mm256_mul_ps(_mm256_sub_ps(near, o_near[k]), r[k]);
+                let t_far = _mm256_mul_ps(_mm256_sub_ps(far, o_far[k]), r[k]);
                 // maxps/minps return the second operand when either is NaN: NaN is dropped.
                 t_enter = _mm256_max_ps(t_near, t_enter);
                 t_exit = _mm256_min_ps(t_far, t_exit);
@@ -167,21 +208,21 @@ impl SoupKernel for Avx2 {
     count_with_popcnt!(Avx2, "avx2,fma,popcnt");
 
     #[inline(always)]
-    fn soup_pairs(self, ray: &PreparedRay, t_max: f32, nodes: &[WideNode], mut f: impl FnMut(usize, u32)) {
+    fn soup_pairs(self, ray: &SoupRay, t_max: f32, nodes: &[WideNode], mut f: impl FnMut(usize, u32)) {
         debug_assert!(nodes.len().is_multiple_of(2));
         let rows = Rows::of(ray);
         // SAFETY: `self` proves AVX2; each pointer is to a node of `nodes`.
         unsafe {
-            let o =
-                [_mm256_set1_ps(ray.origin[0]), _mm256_set1_ps(ray.origin[1]), _mm256_set1_ps(ray.origin[2])];
-            let r = [_mm256_set1_ps(ray.rdir[0]), _mm256_set1_ps(ray.rdir[1]), _mm256_set1_ps(ray.rdir[2])];
+            let o_near = ray.o_near.map(|o| _mm256_set1_ps(o));
+            let o_far = ray.o_far.map(|o| _mm256_set1_ps(o));
+            let r = ray.rdir.map(|r| _mm256_set1_ps(r));
             let t_min = _mm256_set1_ps(ray.t_min);
             let t_max = _mm256_set1_ps(t_max);
             for (i, pair) in nodes.chunks_exact(2).enumerate() {
                 let a = pair[0].planes.as_ptr().cast::<f32>();
                 let b = pair[1].planes.as_ptr().cast::<f32>();
-                let lo = Self::soup_node(a, rows, o, r, t_min, t_max);
-                let hi = Self::soup_node(b, rows, o, r, t_min, t_max);
+                let lo = Self::soup_node(a, rows, o_near, o_far, r, t_min, t_max);
+                let hi = Self::soup_node(b, rows, o_near, o_far, r, t_min, t_max);
                 f(2 * i, lo | hi << 8);
             }
         }
@@ -193,7 +234,7 @@ impl SoupKernel for Avx512 {
     count_with_popcnt!(Avx512, "avx512f,avx512vl,avx2,fma,popcnt");
 
     #[inline(always)]
-    fn soup_pairs(self, ray: &PreparedRay, t_max: f32, nodes: &[WideNode], f: impl FnMut(usize, u32)) {
+    fn soup_pairs(self, ray: &SoupRay, t_max: f32, nodes: &[WideNode], f: impl FnMut(usize, u32)) {
         // Also true for `-0.0`; a ray's `t_min` is never NaN.
         if ray.t_min >= 0.0 {
             pairs_512::<true>(self, ray, t_max, nodes, f);
@@ -214,7 +255,7 @@ impl SoupKernel for Avx512 {
 #[inline(always)]
 fn pairs_512<const NON_NEGATIVE: bool>(
     _token: Avx512,
-    ray: &PreparedRay,
+    ray: &SoupRay,
     t_max: f32,
     nodes: &[WideNode],
     mut f: impl FnMut(usize, u32),
@@ -225,7 +266,10 @@ fn pairs_512<const NON_NEGATIVE: bool>(
     // bytes at 32-byte aligned offsets of 64-byte aligned nodes, as the aligned 256-bit
     // loads need.
     unsafe {
-        let o = [_mm512_set1_ps(ray.origin[0]), _mm512_set1_ps(ray.origin[1]), _mm512_set1_ps(ray.origin[2])];
+        let o_near =
+            [_mm512_set1_ps(ray.o_near[0]), _mm512_set1_ps(ray.o_near[1]), _mm512_set1_ps(ray.o_near[2])];
+        let o_far =
+            [_mm512_set1_ps(ray.o_far[0]), _mm512_set1_ps(ray.o_far[1]), _mm512_set1_ps(ray.o_far[2])];
         let r = [_mm512_set1_ps(ray.rdir[0]), _mm512_set1_ps(ray.rdir[1]), _mm512_set1_ps(ray.rdir[2])];
         let t_min = _mm512_set1_ps(ray.t_min);
         let t_max = _mm512_set1_ps(t_max);
@@ -236,8 +280,8 @@ fn pairs_512<const NON_NEGATIVE: bool>(
             let mut t_enter = t_min;
             let mut t_exit = t_max;
             for k in 0..3 {
-                let t_near = _mm512_mul_ps(_mm512_sub_ps(row_pair(a, b, rows.near[k]), o[k]), r[k]);
-                let t_far = _mm512_mul_ps(_mm512_sub_ps(row_pair(a, b, rows.far[k]), o[k]), r[k]);
+                let t_near = _mm512_mul_ps(_mm512_sub_ps(row_pair(a, b, rows.near[k]), o_near[k]), r[k]);
+                let t_far = _mm512_mul_ps(_mm512_sub_ps(row_pair(a, b, rows.far[k]), o_far[k]), r[k]);
                 // maxps/minps return the second operand when either is NaN: NaN is dropped.
                 t_enter = _mm512_max_ps(t_near, t_enter);
                 t_exit = _mm512_min_ps(t_far, t_exit);
