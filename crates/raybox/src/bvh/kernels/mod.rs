@@ -308,12 +308,13 @@ fn line_origins(ray: &crate::Ray3, lo: &[f32; 3], hi: &[f32; 3]) -> ([f32; 3], [
     reach(origin, dir, ray.t_min(), ray.t_max(), *lo, *hi)
 }
 
-/// The origins a line's box tests use on the axes whose reciprocal overflowed `f32`: for
-/// each such axis `k`, `(o_near[k], o_far[k])`, the other axes keeping `origin` (returned as
-/// `(o_near, o_far)`). `[lo, hi]` must hold every box the ray is tested against on its way
-/// to a hit (a BVH's root box, a `BoxSoup`'s bounds), `dir` no NaN and not zero.
+/// The origins the box tests of a line (and of any `BoxSoup` ray: [`SoupRay`]) subtract on
+/// the axes whose reciprocal overflowed `f32`: for each such axis `k`, `(o_near[k],
+/// o_far[k])`, the other axes keeping `origin` (returned as `(o_near, o_far)`). `[lo, hi]`
+/// must hold every box the ray is tested against on its way to a hit (a BVH's root box, a
+/// `BoxSoup`'s bounds); `dir` is not zero.
 ///
-/// **The problem.** For `0 < |d_k| < 2⁻¹²⁸` (a subnormal component, or nearly),
+/// **The problem.** For `0 < |d_k| <= 2⁻¹²⁸` (a subnormal component),
 /// `r_k = 1 / d_k` rounds to `±inf`, and `(p - o_k) r_k` is `±inf` (or NaN for `p = o_k`)
 /// where the exact `t* = (p - o_k) / d_k` may be finite: the axis says only on which side of
 /// `o_k` a plane lies, as for `d_k = ±0` (Williams et al., *An Efficient and Robust Ray–Box
@@ -339,8 +340,7 @@ fn line_origins(ray: &crate::Ray3, lo: &[f32; 3], hi: &[f32; 3]) -> ([f32; 3], [
 /// (`r_k = +inf`, the near plane the min one) take `o_near = B` and `o_far = A`: a box
 /// the ray enters has `RN(min_k - B) <= 0` (a rounded difference has the exact one's sign,
 /// even on overflow, and with gradual underflow, Rust's, is zero only when the two are
-/// equal), so its near `t` is `-inf`
-/// or NaN, which the kernels' `max` drops; and `RN(max_k - A) >= 0`, so its far `t` is
+/// equal), so its near `t` is `-inf` or NaN, which the kernels' `max` drops; and `RN(max_k - A) >= 0`, so its far `t` is
 /// `+inf` or NaN. Axis `k` then neither raises its `t_enter` nor lowers its `t_exit`,
 /// which the other axes bound conservatively as before (Ize, *Robust BVH Ray Traversal*,
 /// JCGT 2013, the padding of [`padded`]): no false miss, and `t_enter` stays a lower bound

@@ -27,7 +27,7 @@ use core::arch::x86_64::*;
 /// A ray made ready for the soup's test: its reciprocal direction, unscaled (`1 / d`, `±inf`
 /// for `d = ±0`), the plane rows it meets first and last on each axis, and the origins the
 /// test subtracts from them: the ray's own, but on an axis whose reciprocal overflowed
-/// (`0 < |d| < 2⁻¹²⁸`), the ends of the ray's travel along it within the soup's bounds (see
+/// (`0 < |d| <= 2⁻¹²⁸`), the ends of the ray's travel along it within the soup's bounds (see
 /// [`reach`]: without them such a ray is taken as parallel to the axis, and misses the
 /// boxes it enters far along). Every kernel computes the same thing from it.
 #[derive(Clone, Copy, Debug)]
