@@ -32,7 +32,8 @@
 //!   corners behind the plane are moved halfway to it; more than 4 are reduced to 4.
 //! - *edge axis* (a cross product or an in-plane edge normal): the features of the two
 //!   triangles that reach furthest toward each other along the normal (an edge or a
-//!   vertex each), and the midpoint of their closest points.
+//!   vertex each, or the whole triangle for one nearly perpendicular to the normal), and
+//!   the midpoint of their closest points.
 //! - when rounding leaves no point (touching pairs a hair apart in `f64`), the midpoint of
 //!   the triangles' closest points (GJK in `f64`, `distance/gjk.rs`).
 //!
@@ -206,7 +207,18 @@ fn overlapping_contact(a32: [Vec3; 3], b32: [Vec3; 3]) -> Contact3 {
         Axis::FaceB => face_points(b, nb, -n, a, true),
         Axis::Edge => {
             let tol = SUPPORT_TOL * size(&a, &b);
-            let (pa, pb) = closest_points_segment_segment(support(a, n, tol), support(b, -n, tol));
+            let (pa, pb) = match (support(a, n, tol), support(b, -n, tol)) {
+                (Some(fa), Some(fb)) => closest_points_segment_segment(fa, fb),
+                // A whole triangle that far (one nearly perpendicular to the axis):
+                // the closest points of the two features, one or both a triangle.
+                (fa, fb) => {
+                    let feature = |f: Option<(DVec3, DVec3)>, t| {
+                        f.map_or(Core::Triangle(t), |(p, q)| Core::Segment(p, q))
+                    };
+                    let c = core_closest(&feature(fa, a), &feature(fb, b));
+                    (c.on_a, c.on_b)
+                }
+            };
             let mut one = Polygon::EMPTY;
             one.push((pa + pb) / 2.0);
             one
@@ -215,19 +227,21 @@ fn overlapping_contact(a32: [Vec3; 3], b32: [Vec3; 3]) -> Contact3 {
     finish(n, depth, points, a, b, o)
 }
 
-/// The feature of `t` furthest along `d` (within `tol`), as a segment: an edge, a vertex
-/// (a segment of length zero), or for a triangle all of whose corners are that far (a
-/// sliver seen from its side) its longest edge.
-fn support(t: [DVec3; 3], d: DVec3, tol: f64) -> (DVec3, DVec3) {
+/// The feature of `t` furthest along `d` (within `tol`), as a segment: an edge, or a
+/// vertex (a segment of length zero); `None` when all three corners are that far (the
+/// triangle nearly perpendicular to `d`): the feature is then the whole triangle.
+///
+/// (It was the triangle's longest edge, and the random pairs of `tests/contacts.rs` found
+/// nearly coplanar triangles, crossing at a depth of `2e-8` of their size along an edge
+/// axis within `1e-11` of the first one's normal, whose contact point was then `0.03` of
+/// their size from the second: the edge of the second triangle reaching furthest toward
+/// the first passes nowhere near that longest edge, only near the rest of the face.)
+fn support(t: [DVec3; 3], d: DVec3, tol: f64) -> Option<(DVec3, DVec3)> {
     let s = t.map(|x| x.dot(d));
     let top = s[0].max(s[1]).max(s[2]);
     let far = [0, 1, 2].map(|k| s[k] >= top - tol);
-    match far {
-        [true, true, true] => {
-            let len = |k: usize| (t[(k + 1) % 3] - t[k]).length_squared();
-            let k = (0..3).fold(0, |best, k| if len(k) > len(best) { k } else { best });
-            (t[k], t[(k + 1) % 3])
-        }
+    Some(match far {
+        [true, true, true] => return None,
         [true, true, false] => (t[0], t[1]),
         [false, true, true] => (t[1], t[2]),
         [true, false, true] => (t[2], t[0]),
@@ -235,7 +249,7 @@ fn support(t: [DVec3; 3], d: DVec3, tol: f64) -> (DVec3, DVec3) {
             let k = (0..3).fold(0, |best, k| if s[k] > s[best] { k } else { best });
             (t[k], t[k])
         }
-    }
+    })
 }
 
 /// Clips `inc` by the prism of the reference triangle `r` (geometric normal `r_normal`)
@@ -531,6 +545,43 @@ mod tests {
         let c = contact(&a, &e).unwrap();
         assert_eq!(c.depth, 0.0, "{c:?}");
         assert!(c.points.iter().any(|p| p.length() < 1e-6), "{c:?}");
+    }
+
+    /// Two nearly coplanar triangles sharing a corner (to `f32` rounding), found by the
+    /// random pairs of `tests/contacts.rs` at the scale `1e20`: the least push is along the
+    /// cross product of two of their edges, within `1e-11` of the first one's normal, at a
+    /// depth of `2e-8` of their size. All three corners of the first were then within the
+    /// support tolerance along it, and the contact point came from its longest edge,
+    /// `6e18` from the second triangle. The same pair at `1e-20` and `1` (scaled by powers
+    /// of two, so exactly the same geometry): each point is within `depth / 2` of both
+    /// triangles, up to the `f32` rounding of the point.
+    #[test]
+    fn a_nearly_coplanar_pair_has_its_point_on_both() {
+        let a = [
+            [8.436048e19, -4.404759e19, -1.776746e20],
+            [9.476434e19, -1.8671375e20, -9.787023e19],
+            [1.8357717e20, -1.0610636e20, 4.742273e19],
+        ];
+        let b = [
+            [9.850963e19, -6.6940023e19, -1.3977772e20],
+            [8.752045e19, -2.3736447e20, -9.152806e19],
+            [8.4360425e19, -4.4047575e19, -1.7767459e20],
+        ];
+        for steps in 0..3 {
+            // Scaled by 2^-66 (exact) 0, 1 or 2 times: about 1e20, 1 and 1e-20.
+            let s = |x: f32| (0..steps).fold(x, |x, _| x * 2f32.powi(-66));
+            let t = |[p, q, r]: [[f32; 3]; 3]| tri(p.map(s), q.map(s), r.map(s));
+            let (a, b) = (t(a), t(b));
+            let size = s(2e20);
+            let c = contact(&a, &b).unwrap();
+            assert!(c.depth > 0.0 && c.depth < 1e-7 * size, "{size}: {c:?}");
+            // Above the f32 rounding of a point's coordinates (a few 1e-8 of them).
+            let tol = c.depth / 2.0 + 1e-7 * size;
+            for p in &c.points {
+                let (da, db) = (a.distance_to_point(*p), b.distance_to_point(*p));
+                assert!(da <= tol && db <= tol, "{size}: {p} is {da} from a and {db} from b: {c:?}");
+            }
+        }
     }
 
     #[test]
