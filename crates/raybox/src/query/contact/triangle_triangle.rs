@@ -567,15 +567,15 @@ mod tests {
             [8.752045e19, -2.3736447e20, -9.152806e19],
             [8.4360425e19, -4.4047575e19, -1.7767459e20],
         ];
-        for halvings in 0..3 {
+        for steps in 0..3 {
             // Scaled by 2^-66 (exact) 0, 1 or 2 times: about 1e20, 1 and 1e-20.
-            let s = |x: f32| (0..halvings).fold(x, |x, _| x * 2f32.powi(-66));
+            let s = |x: f32| (0..steps).fold(x, |x, _| x * 2f32.powi(-66));
             let t = |[p, q, r]: [[f32; 3]; 3]| tri(p.map(s), q.map(s), r.map(s));
             let (a, b) = (t(a), t(b));
             let size = s(2e20);
             let c = contact(&a, &b).unwrap();
             assert!(c.depth > 0.0 && c.depth < 1e-7 * size, "{size}: {c:?}");
-            // The f32 rounding of a point's coordinates (about 1.5e-8 of 2e20).
+            // Above the f32 rounding of a point's coordinates (a few 1e-8 of them).
             let tol = c.depth / 2.0 + 1e-7 * size;
             for p in &c.points {
                 let (da, db) = (a.distance_to_point(*p), b.distance_to_point(*p));
