@@ -830,7 +830,7 @@ impl Shape2 {
 }
 
 impl Shape3 {
-    /// `ray_span` and `cast_ray`, or `None` for a shape with no ray query (a segment).
+    /// `ray_span` and `cast_ray` (every 3D shape has them).
     #[allow(clippy::type_complexity)]
     fn cast(&self, ray: &Ray3) -> Option<(Option<RaySpan>, Option<(f32, Vec3, Vec3)>)> {
         let unpack = |h: raybox::RayHit3| (h.t, h.point, h.normal);
@@ -841,7 +841,7 @@ impl Shape3 {
             Self::Plane(s) => (s.ray_span(ray), s.cast_ray(ray).map(unpack)),
             Self::Triangle(s) => (s.ray_span(ray), s.cast_ray(ray).map(unpack)),
             Self::Capsule(s) => (s.ray_span(ray), s.cast_ray(ray).map(unpack)),
-            Self::Segment(_) => return None,
+            Self::Segment(s) => (s.ray_span(ray), s.cast_ray(ray).map(unpack)),
         })
     }
 
