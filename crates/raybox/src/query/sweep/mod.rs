@@ -456,6 +456,23 @@ pub(crate) fn hit3(h: Toi) -> SweepHit3 {
     SweepHit3 { t: h.t as f32, point: h.point.as_vec3(), normal: h.normal.normalize_or_zero().as_vec3() }
 }
 
+/// The start every sweep decided by its pair's contact shares: `Some(answer)` when the
+/// sweep ends before any walk (a non-finite motion touches nothing; shapes in contact at
+/// `t = 0` give that contact, its normal turned toward the moving shape; a zero motion
+/// touches nothing more), `None` when the walk must run.
+pub(crate) fn contact_start(
+    motion: Vec3,
+    contact: impl FnOnce() -> Option<crate::Contact3>,
+) -> Option<Option<SweepHit3>> {
+    if !motion.is_finite() {
+        return Some(None);
+    }
+    if let Some(k) = contact() {
+        return Some(Some(SweepHit3 { t: 0.0, point: k.points[0], normal: -k.normal }));
+    }
+    (motion == Vec3::ZERO).then_some(None)
+}
+
 /// `Sweep<$B> for $A` and `Sweep<$A> for $B` by conservative advancement on the rounded cores.
 macro_rules! ca_sweep {
     (@one $A:ty, $B:ty, $M:ty, $Hit:ty, $d:path, $hit:path, $planar:expr) => {

@@ -5,7 +5,7 @@
 
 use glam::{DVec3, Vec3};
 
-use super::{SweepHit3, Toi, hit3};
+use super::{SweepHit3, Toi, contact_start, hit3};
 use crate::query::distance::{Rounded, ToRounded, d3};
 use crate::{Aabb3, Capsule3, Contact, Obb3, Plane, Segment3, Sphere, Sweep};
 
@@ -56,14 +56,8 @@ impl Sweep<Plane> for Segment3 {
     /// (`Some` exactly when the exact overlap test says so: the ends' exact sides), so that
     /// a segment touching the plane gives `t = 0` however the plane's normal rounds.
     fn sweep(&self, motion: Vec3, other: &Plane) -> Option<SweepHit3> {
-        if !motion.is_finite() {
-            return None;
-        }
-        if let Some(k) = self.contact(other) {
-            return Some(SweepHit3 { t: 0.0, point: k.points[0], normal: -k.normal });
-        }
-        if motion == Vec3::ZERO {
-            return None;
+        if let Some(done) = contact_start(motion, || self.contact(other)) {
+            return done;
         }
         plane_toi(other, &self.to_rounded(), d3(motion)).map(hit3)
     }

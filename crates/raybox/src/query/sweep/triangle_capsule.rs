@@ -56,7 +56,7 @@
 use glam::{DVec3, Vec3};
 
 use super::sphere_triangle::{TOUCH_NOISE, ball_touch, ball_triangle_time};
-use super::{SweepHit3, Toi, hit3};
+use super::{SweepHit3, Toi, contact_start, hit3};
 use crate::query::closest::closest_point_on_segment;
 use crate::query::ray::capsule_roots;
 use crate::{Capsule3, Contact, Overlaps, Sweep, Triangle3};
@@ -66,15 +66,9 @@ impl Sweep<Triangle3> for Capsule3 {
     type Hit = SweepHit3;
 
     fn sweep(&self, motion: Vec3, other: &Triangle3) -> Option<SweepHit3> {
-        if !motion.is_finite() {
-            return None;
-        }
         // Overlapping at t = 0 (the contact is `Some` exactly when `Overlaps` says so).
-        if let Some(k) = self.contact(other) {
-            return Some(SweepHit3 { t: 0.0, point: k.points[0], normal: -k.normal });
-        }
-        if motion == Vec3::ZERO {
-            return None;
+        if let Some(done) = contact_start(motion, || self.contact(other)) {
+            return done;
         }
         capsule_triangle_toi(self.start(), self.end(), self.radius(), motion, other.vertices()).map(hit3)
     }

@@ -9,7 +9,7 @@
 use glam::Vec3;
 
 use super::triangle_capsule::capsule_triangle_toi;
-use super::{SweepHit3, hit3};
+use super::{SweepHit3, contact_start, hit3};
 use crate::{Contact, Segment3, Sweep, Triangle3};
 
 impl Sweep<Triangle3> for Segment3 {
@@ -17,14 +17,8 @@ impl Sweep<Triangle3> for Segment3 {
     type Hit = SweepHit3;
 
     fn sweep(&self, motion: Vec3, other: &Triangle3) -> Option<SweepHit3> {
-        if !motion.is_finite() {
-            return None;
-        }
-        if let Some(k) = self.contact(other) {
-            return Some(SweepHit3 { t: 0.0, point: k.points[0], normal: -k.normal });
-        }
-        if motion == Vec3::ZERO {
-            return None;
+        if let Some(done) = contact_start(motion, || self.contact(other)) {
+            return done;
         }
         capsule_triangle_toi(self.start(), self.end(), 0.0, motion, other.vertices()).map(hit3)
     }
