@@ -103,11 +103,11 @@
 //! | [`Sphere`] | ✓ | `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Plane`, `Triangle3`, `Segment3` | `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Triangle3`, `Plane`, `Segment3` | the same | `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Segment3`, `Triangle3`, `Plane` | ✓ / ✓ |
 //! | [`Capsule3`] | ✓ | `Capsule3`, `Sphere`, `Aabb3`, `Obb3`, `Segment3`, `Triangle3`, `Plane` | the same | the same | `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Segment3`, `Triangle3`, `Plane` | ✓ / ✓ |
 //! | [`Segment3`] | ✓ (exact: coplanar by Shewchuk's predicates, then the 2D kernel on a projection) | `Segment3`, `Capsule3`, `Triangle3`, `Aabb3`, `Obb3`, `Sphere`, `Plane` | the same | the same | `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Segment3`, `Triangle3`, `Plane` | ✓ / ✓ |
-//! | [`Plane`] | ✓ (two-sided; [`Plane::ray_intersection`] tells parallel and coplanar rays apart) | `Aabb3`, `Obb3`, `Sphere`, `Triangle3`, `Capsule3`, `Segment3`, `Plane`; [`Plane::side`] | `Capsule3`, `Sphere`, `Aabb3`, `Obb3`, `Triangle3`, `Segment3` | the same | | ✓ / ✓ |
-//! | [`Triangle3`] | ✓ (watertight; [`Triangle3::ray_intersection`] gives barycentrics) | `Aabb3`, `Obb3`, `Sphere`, `Plane`, `Capsule3`, `Triangle3`, `Segment3` | `Capsule3`, `Sphere`, `Aabb3`, `Obb3`, `Plane`, `Triangle3`, `Segment3` | `Capsule3`, `Triangle3`, `Segment3`, `Sphere`, `Aabb3`, `Obb3`, `Plane` | | ✓ / ✓ |
+//! | [`Plane`] | ✓ (two-sided; [`Plane::ray_intersection`] tells parallel and coplanar rays apart) | `Aabb3`, `Obb3`, `Sphere`, `Triangle3`, `Capsule3`, `Segment3`, `Plane`; [`Plane::side`] | `Capsule3`, `Sphere`, `Aabb3`, `Obb3`, `Triangle3`, `Segment3` | the same | `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Segment3`, `Triangle3` | ✓ / ✓ |
+//! | [`Triangle3`] | ✓ (watertight; [`Triangle3::ray_intersection`] gives barycentrics) | `Aabb3`, `Obb3`, `Sphere`, `Plane`, `Capsule3`, `Triangle3`, `Segment3` | `Capsule3`, `Sphere`, `Aabb3`, `Obb3`, `Plane`, `Triangle3`, `Segment3` | `Capsule3`, `Triangle3`, `Segment3`, `Sphere`, `Aabb3`, `Obb3`, `Plane` | `Sphere`, `Aabb3`, `Obb3`, `Capsule3`, `Segment3`, `Triangle3`, `Plane` | ✓ / ✓ |
 //!
-//! Every pair works in both orders (a sweep only with the moving shape first: planes and
-//! triangles do not move).
+//! Every pair works in both orders, but for two planes, which have no contact and no sweep:
+//! planes that are not parallel meet, and no motion parts them.
 //!
 //! Balls also offer the surface convention ([`Sphere::cast_ray_surface`]: from inside,
 //! the exit point) and the raw roots ([`Sphere::ray_roots`]).

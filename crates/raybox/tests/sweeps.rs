@@ -10,6 +10,8 @@
 //! - Segments moving: each pair also swept the other way (the same `t`, opposite normals,
 //!   the same point), `t = 0` with the contact's point and reversed normal when they
 //!   overlap, and segments crossing in space against an `f64` reference (Cramer's rule).
+//!   Triangles moving against every 3D shape (triangles included) and against planes, and
+//!   planes moving, the same way.
 //!   Exact references for 2D segments on a grid are in `segments2d.rs`.
 
 mod common;
@@ -312,6 +314,27 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// A triangle moving against every 3D shape, and a plane moving against them: against
+    /// bisection, and each pair swept both ways.
+    #[test]
+    fn triangle_moving(a in triangles(), v in motion3(), c in sphere(), b in aabb3s(), o in obb3s(), k in capsule3s(), s in segment3s(), t in triangles(), p in planes()) {
+        check_sweep(&a, v, &c, ov)?; check_sweep(&a, v, &b, ov)?; check_sweep(&a, v, &o, ov)?;
+        check_sweep(&a, v, &k, ov)?; check_sweep(&a, v, &s, ov)?; check_sweep(&a, v, &t, ov)?;
+        check_sweep(&a, v, &p, ov)?;
+        check_reverse(&a, v, &c)?; check_reverse(&a, v, &b)?; check_reverse(&a, v, &o)?;
+        check_reverse(&a, v, &k)?; check_reverse(&a, v, &s)?; check_reverse(&a, v, &t)?;
+        check_reverse(&a, v, &p)?;
+    }
+    #[test]
+    fn plane_moving(p in planes(), v in motion3(), c in sphere(), b in aabb3s(), o in obb3s(), k in capsule3s(), s in segment3s()) {
+        check_sweep(&p, v, &c, ov)?; check_sweep(&p, v, &b, ov)?; check_sweep(&p, v, &o, ov)?;
+        check_sweep(&p, v, &k, ov)?; check_sweep(&p, v, &s, ov)?;
+    }
+}
+
 /// The first contact of the segment `a` moving by `t v`, `t` in `[0, 1]`, with the segment
 /// `b`, in `f64`, when it is well defined: `a₀ + s dₐ + t v = b₀ + u d_b` is a 3×3 linear
 /// system (Cramer's rule), whose one solution is the only time the segments meet, if `s`,
@@ -383,6 +406,25 @@ fn segment3_sweeps_cover_hits_and_misses() {
         }
     }
     assert!(hits > n / 20 && misses > n / 2, "{hits} hits and {misses} misses of {n}");
+}
+
+/// The random triangles and motions of `triangle_moving` touch another triangle part way
+/// through the motion often enough to test those times, and miss often enough.
+#[test]
+fn triangle_sweeps_cover_hits_and_misses() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let mut runner = TestRunner::deterministic();
+    let (mut later, mut misses, n) = (0, 0, 1000);
+    for _ in 0..n {
+        let (a, v, b) = (triangles(), motion3(), triangles()).new_tree(&mut runner).unwrap().current();
+        match a.sweep(v, &b) {
+            Some(h) if h.t > 0.0 => later += 1,
+            None => misses += 1,
+            _ => {}
+        }
+    }
+    assert!(later > n / 10 && misses > n / 10, "{later} later contacts and {misses} misses of {n}");
 }
 
 fn triangles() -> impl Strategy<Value = Triangle3> {

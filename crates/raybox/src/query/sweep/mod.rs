@@ -25,7 +25,10 @@
 //! on the Minkowski sum; anything against a plane the support distances along the normal.
 //! A box against a box, a segment or a triangle (no radius), either one moving: the
 //! separating-axis test over time, exact up to `f64` rounding. A segment against a triangle
-//! is the capsule's closed form with a zero radius. Every other pair (the other rounded
+//! is the capsule's closed form with a zero radius, and a triangle against a triangle the
+//! least of its six edges' segment sweeps (`triangle_triangle.rs`). A shape moving against
+//! one whose own sweep against it is written (a triangle or a plane moving, a box against a
+//! ball) is that one moving the other way (`reversed_sweep!`). Every other pair (the other rounded
 //! ones: capsules against boxes, capsules and segments, balls against capsules and
 //! segments, and segments against segments, a capsule pair with both radii zero) uses
 //! conservative advancement on the GJK distance
@@ -66,6 +69,7 @@ mod sphere_sphere;
 mod sphere_triangle;
 mod triangle_capsule;
 mod triangle_segment;
+mod triangle_triangle;
 
 pub(crate) use aabb_triangle::sweep_time as box_triangle_time;
 pub(crate) use sphere_triangle::sweep_time as sphere_triangle_time;
@@ -155,14 +159,6 @@ pub(crate) struct Toi {
     pub t: f64,
     pub point: DVec3,
     pub normal: DVec3,
-}
-
-impl Toi {
-    /// The same contact seen with the roles swapped: `other` moving by `-motion` against
-    /// `self`, brought back to the frame where `self` moved by `motion`.
-    pub(crate) fn reversed(self, motion: DVec3) -> Self {
-        Self { t: self.t, point: self.point + motion * self.t, normal: -self.normal }
-    }
 }
 
 /// The sweep of the rounded core `a` moving by `v` against `b`: the separating-axis test
@@ -547,3 +543,28 @@ macro_rules! decided_sweep {
     };
 }
 pub(crate) use decided_sweep;
+
+/// `Sweep<$B> for $A` from `Sweep<$A> for $B`: `a` moving by `v` against a still `b` is `b`
+/// moving by `-v` against a still `a`, seen from the other side: the same time, the normal
+/// reversed (negated, so that at `t = 0` it is the pair's contact normal to the bit), the
+/// point moved by `v t` into the frame where `a` moved.
+macro_rules! reversed_sweep {
+    (@one $A:ty => $B:ty, $M:ty, $Hit:ident) => {
+        impl crate::Sweep<$B> for $A {
+            type Motion = $M;
+            type Hit = crate::$Hit;
+
+            fn sweep(&self, motion: $M, other: &$B) -> Option<crate::$Hit> {
+                let h = crate::Sweep::<$A>::sweep(other, -motion, self)?;
+                Some(crate::$Hit { t: h.t, point: h.point + motion * h.t, normal: -h.normal })
+            }
+        }
+    };
+    (2D: $($A:ty => $B:ty),* $(,)?) => {
+        $(reversed_sweep!(@one $A => $B, glam::Vec2, SweepHit2);)*
+    };
+    (3D: $($A:ty => $B:ty),* $(,)?) => {
+        $(reversed_sweep!(@one $A => $B, glam::Vec3, SweepHit3);)*
+    };
+}
+pub(crate) use reversed_sweep;

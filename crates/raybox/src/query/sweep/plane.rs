@@ -1,13 +1,15 @@
 //! Moving shapes against a plane (3D): the shape's extent along the unit normal,
 //! `[lo, hi]` (its support distances, `n·x - offset` over the shape), moves by `t (v·n)`;
 //! the first contact is when `lo` or `hi` reaches zero. Exact up to rounding, for every
-//! convex shape (the plane is two-sided, so either side can be hit).
+//! convex shape (the plane is two-sided, so either side can be hit). A plane moving against
+//! a shape is that shape moving the other way. Two planes have no sweep: planes that are not
+//! parallel meet from the start and no motion parts them, so there is no contact to report.
 
 use glam::{DVec3, Vec3};
 
-use super::{SweepHit3, Toi, contact_start, hit3};
+use super::{SweepHit3, Toi, contact_start, hit3, reversed_sweep};
 use crate::query::distance::{Rounded, ToRounded, d3};
-use crate::{Aabb3, Capsule3, Contact, Obb3, Plane, Segment3, Sphere, Sweep};
+use crate::{Aabb3, Capsule3, Contact, Obb3, Plane, Segment3, Sphere, Sweep, Triangle3};
 
 /// The first time `a` moving by `v` touches the plane `n·x = offset`.
 fn plane_toi(plane: &Plane, a: &Rounded, v: DVec3) -> Option<Toi> {
@@ -48,20 +50,29 @@ macro_rules! plane_sweep {
 
 plane_sweep!(Sphere, Aabb3, Obb3, Capsule3);
 
-impl Sweep<Plane> for Segment3 {
-    type Motion = Vec3;
-    type Hit = SweepHit3;
+/// The shapes whose start against a plane is decided by their `Contact` with it (`Some`
+/// exactly when the exact overlap test says so: the vertices' exact sides), so that one
+/// touching the plane gives `t = 0` however the plane's normal rounds.
+macro_rules! decided_plane_sweep {
+    ($($T:ty),*) => {
+        $(impl Sweep<Plane> for $T {
+            type Motion = Vec3;
+            type Hit = SweepHit3;
 
-    /// As the other shapes, with the start decided by the segment's `Contact` with the plane
-    /// (`Some` exactly when the exact overlap test says so: the ends' exact sides), so that
-    /// a segment touching the plane gives `t = 0` however the plane's normal rounds.
-    fn sweep(&self, motion: Vec3, other: &Plane) -> Option<SweepHit3> {
-        if let Some(done) = contact_start(motion, || self.contact(other)) {
-            return done;
-        }
-        plane_toi(other, &self.to_rounded(), d3(motion)).map(hit3)
-    }
+            fn sweep(&self, motion: Vec3, other: &Plane) -> Option<SweepHit3> {
+                if let Some(done) = contact_start(motion, || self.contact(other)) {
+                    return done;
+                }
+                plane_toi(other, &self.to_rounded(), d3(motion)).map(hit3)
+            }
+        })*
+    };
 }
+
+decided_plane_sweep!(Segment3, Triangle3);
+
+// A plane moving against a shape: the shape moving the other way against the plane.
+reversed_sweep!(3D: Plane => Sphere, Plane => Aabb3, Plane => Obb3, Plane => Capsule3, Plane => Segment3, Plane => Triangle3);
 
 #[cfg(test)]
 mod tests {
@@ -88,5 +99,26 @@ mod tests {
         let lying = Segment3::new(Vec3::new(2.0, -1.0, 0.0), Vec3::new(0.0, 1.0, -1.0));
         assert_eq!(lying.sweep(Vec3::ZERO, &tilted).map(|h| h.t), Some(0.0));
         assert!(lying.sweep(Vec3::ZERO, &Plane::new(Vec3::new(1.0, 2.0, 2.0), 2f32.powi(-20))).is_none());
+    }
+
+    #[test]
+    fn a_triangle_lands_and_a_plane_rises() {
+        let floor = Plane::new(Vec3::Z, 0.0);
+        let fin =
+            Triangle3::new(Vec3::new(0.0, 0.0, 2.0), Vec3::new(1.0, 0.0, 3.0), Vec3::new(-1.0, 0.0, 3.0));
+        let hit = fin.sweep(Vec3::new(0.0, 0.0, -4.0), &floor).unwrap();
+        assert_eq!((hit.t, hit.normal, hit.point), (0.5, Vec3::Z, Vec3::ZERO));
+        // Lying in the plane: t = 0 (decided exactly, as the overlap test).
+        let lying =
+            Triangle3::new(Vec3::new(0.1, 0.0, 0.0), Vec3::new(1.0, 0.3, 0.0), Vec3::new(0.0, 0.7, 0.0));
+        assert_eq!(lying.sweep(Vec3::X, &floor).map(|h| h.t), Some(0.0));
+        // The plane rising into the triangle and into a ball: the same times, the normals
+        // reversed, the points where the still shapes are touched.
+        let up = floor.sweep(Vec3::new(0.0, 0.0, 4.0), &fin).unwrap();
+        assert_eq!((up.t, up.normal, up.point), (0.5, Vec3::NEG_Z, Vec3::new(0.0, 0.0, 2.0)));
+        let ball = Sphere::new(Vec3::new(3.0, 0.0, 3.0), 1.0);
+        let up = floor.sweep(Vec3::new(0.0, 0.0, 4.0), &ball).unwrap();
+        assert_eq!((up.t, up.normal, up.point), (0.5, Vec3::NEG_Z, Vec3::new(3.0, 0.0, 2.0)));
+        assert!(floor.sweep(Vec3::new(0.0, 0.0, -4.0), &ball).is_none());
     }
 }

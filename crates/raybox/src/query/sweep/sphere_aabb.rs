@@ -17,7 +17,7 @@
 
 use glam::{DVec3, Vec2, Vec3};
 
-use super::{SweepHit2, SweepHit3, Toi, ball_entry, hit2, hit3, slab_entry};
+use super::{SweepHit2, SweepHit3, Toi, ball_entry, hit2, hit3, reversed_sweep, slab_entry};
 use crate::query::distance::{d2, d3};
 use crate::{Aabb2, Aabb3, Circle, Contact, Overlaps, Sphere, Sweep};
 
@@ -152,25 +152,8 @@ impl Sweep<Aabb3> for Sphere {
     }
 }
 
-/// The box moving against the ball: the ball moving the other way, seen from the box.
-macro_rules! box_against_ball {
-    ($Box:ty, $Ball:ty, $V:ty, $Hit:ident, $d:path, $hit:path) => {
-        impl Sweep<$Ball> for $Box {
-            type Motion = $V;
-            type Hit = $Hit;
-
-            fn sweep(&self, motion: $V, other: &$Ball) -> Option<$Hit> {
-                let h = other.sweep(-motion, self)?;
-                let toi = Toi { t: f64::from(h.t), point: $d(h.point), normal: $d(h.normal) };
-                Some($hit(toi.reversed($d(motion))))
-            }
-        }
-    };
-}
-pub(crate) use box_against_ball;
-
-box_against_ball!(Aabb2, Circle, Vec2, SweepHit2, d2, hit2);
-box_against_ball!(Aabb3, Sphere, Vec3, SweepHit3, d3, hit3);
+reversed_sweep!(2D: Aabb2 => Circle);
+reversed_sweep!(3D: Aabb3 => Sphere);
 
 #[cfg(test)]
 mod tests {

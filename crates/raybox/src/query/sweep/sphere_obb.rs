@@ -9,7 +9,8 @@
 
 use glam::{DVec2, DVec3, Vec2, Vec3};
 
-use super::sphere_aabb::{box_against_ball, ray_rounded_box};
+use super::reversed_sweep;
+use super::sphere_aabb::ray_rounded_box;
 use super::{SweepHit2, SweepHit3, Toi, hit2, hit3};
 use crate::query::distance::{d2, d3};
 use crate::{Circle, Contact, Obb2, Obb3, Overlaps, Sphere, Sweep};
@@ -61,8 +62,8 @@ impl Sweep<Obb3> for Sphere {
     }
 }
 
-box_against_ball!(Obb2, Circle, Vec2, SweepHit2, d2, hit2);
-box_against_ball!(Obb3, Sphere, Vec3, SweepHit3, d3, hit3);
+reversed_sweep!(2D: Obb2 => Circle);
+reversed_sweep!(3D: Obb3 => Sphere);
 
 #[cfg(test)]
 mod tests {
