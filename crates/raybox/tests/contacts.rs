@@ -28,7 +28,7 @@ use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use raybox::{
     Aabb2, Aabb3, Capsule3, Circle, ClosestPoint, Contact, Contact2, Contact3, Distance, Obb2, Obb3,
-    Overlaps, Plane, ShapeError, Sphere, Triangle3,
+    Overlaps, Plane, Segment2, Segment3, ShapeError, Sphere, Triangle3,
 };
 use serde_json::Value;
 
@@ -1022,4 +1022,51 @@ where
         );
     }
     Ok(())
+}
+
+/// A ball whose centre is a few `1e-8` from a long segment far from the origin (coordinates
+/// near `1e6`, where `f64` resolves `2e-10`): the contact normal points from the segment
+/// to the centre, as the exact geometry says. (Cores that close were once read as
+/// touching, and the normal was any direction across the segment: about half the time it
+/// pushed the ball through to the other side.) The same in 2D, with the `z` dropped.
+#[test]
+fn a_ball_a_hair_from_a_long_segment_far_out_keeps_its_side() {
+    let cases: [([f32; 3], [f32; 3], [f32; 3]); 3] = [
+        (
+            [1000850.4, 1000947.06, 1000852.75],
+            [1212641.6, 1116313.4, 1000852.75],
+            [1152484.3, 1083544.6, 1000852.75],
+        ),
+        (
+            [1000619.06, 1000357.44, 1000650.5],
+            [1238732.9, 1223652.0, 1000650.5],
+            [1029057.2, 1027025.7, 1000650.5],
+        ),
+        (
+            [1000710.7, 1000266.0, 1000476.25],
+            [1354543.9, 1179769.1, 1000476.25],
+            [1067763.3, 1034282.44, 1000476.25],
+        ),
+    ];
+    for (p, q, c) in cases {
+        let (p, q, c) = (Vec3::from_array(p), Vec3::from_array(q), Vec3::from_array(c));
+        // The exact direction, in f64 (the foot of c on the segment's line, inside it).
+        let (pd, d, cd) = (p.as_dvec3(), (q - p).as_dvec3(), c.as_dvec3());
+        let foot = pd + d * ((cd - pd).dot(d) / d.length_squared());
+        let gap = cd - foot;
+        assert!(gap.length() > 1e-8 && gap.length() < 1e-7, "{}", gap.length());
+        let toward = gap.normalize();
+        let ball = Sphere::new(c, 1.0);
+        for k in [Segment3::new(p, q).contact(&ball), Capsule3::new(p, q, 0.5).contact(&ball)] {
+            let k = k.expect("overlapping");
+            assert!(k.normal.as_dvec3().dot(toward) > 0.999, "{:?} against {toward}", k.normal);
+        }
+        let back = ball.contact(&Segment3::new(p, q)).expect("overlapping");
+        assert!(back.normal.as_dvec3().dot(toward) < -0.999, "{:?}", back.normal);
+        let flat = |v: Vec3| v.truncate();
+        let circle = Circle::new(flat(c), 1.0);
+        let k = Segment2::new(flat(p), flat(q)).contact(&circle).expect("overlapping");
+        let toward2 = toward.truncate().normalize();
+        assert!(k.normal.as_dvec2().dot(toward2) > 0.999, "{:?} against {toward2}", k.normal);
+    }
 }

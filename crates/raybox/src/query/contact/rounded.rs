@@ -26,6 +26,10 @@ use crate::query::distance::{Closest, Core, Rounded, core_closest, swap_rounded}
 /// coordinates, far below what `f32` outputs resolve (about `1e-7` of them).
 const CORE_NOISE: f64 = 256.0 * f64::EPSILON;
 
+/// The same for a point against a point or a segment, computed directly: the foot
+/// `p + d ((x - p)·d / d·d)` is within a few ulps of the coordinates.
+const POINT_NOISE: f64 = 16.0 * f64::EPSILON;
+
 /// A contact in `f64`: unit normal (A to B), depth, point.
 pub(crate) struct RoundedContact {
     pub normal: DVec3,
@@ -123,15 +127,23 @@ fn fallback_normal(a: &Core, b: &Core, planar: bool) -> DVec3 {
     }
 }
 
-/// The magnitude of the coordinates that a closest-point computation rounds: for two
-/// segments (the exact kernel, on the whole segments) their ends'; for GJK, which works on
-/// the parts of the cores near the closest points (`near_parts` in `gjk.rs`: a box `2^41`
-/// wide is cut down near a capsule beside it), the closest points'.
-fn rounding_scale(a: &Core, b: &Core, c: &Closest) -> f64 {
+/// Below this distance, cores are touching for the contact (see [`CORE_NOISE`]): that
+/// fraction of the magnitude of the coordinates their closest-point computation rounds.
+/// For two segments (the exact kernel, on the whole segments) their ends'; for GJK, which
+/// works on the parts of the cores near the closest points (`near_parts` in `gjk.rs`: a box
+/// `2^41` wide is cut down near a capsule beside it), the closest points'. A point against a
+/// point or a segment is computed directly, to a few ulps of its coordinates: its noise is
+/// [`POINT_NOISE`] of them, so that a ball `1e-8` from a segment at `1e6` (thousands of ulps
+/// of `f64` there) keeps the direction from the segment to its centre.
+fn core_noise(a: &Core, b: &Core, c: &Closest) -> f64 {
     let largest = |v: &[DVec3]| v.iter().fold(0.0f64, |m, x| m.max(x.abs().max_element()));
-    match (a, b) {
-        (Core::Segment(p, q), Core::Segment(r, s)) => largest(&[*p, *q, *r, *s]),
-        _ => largest(&[c.on_a, c.on_b]),
+    match (*a, *b) {
+        (Core::Segment(p, q), Core::Segment(r, s)) => CORE_NOISE * largest(&[p, q, r, s]),
+        (Core::Point(x), Core::Segment(p, q)) | (Core::Segment(p, q), Core::Point(x)) => {
+            POINT_NOISE * largest(&[x, p, q])
+        }
+        (Core::Point(x), Core::Point(y)) => POINT_NOISE * largest(&[x, y]),
+        _ => CORE_NOISE * largest(&[c.on_a, c.on_b]),
     }
 }
 
@@ -153,7 +165,7 @@ pub(crate) fn rounded_contact(a: &Rounded, b: &Rounded, planar: bool) -> Option<
     // segment through it reads them ~1e-17 apart, in a direction of no meaning), while the
     // separating-axis branch below gives touching cores their contact (a face normal, a
     // common perpendicular). So are cores reported apart with coincident points.
-    let noise = CORE_NOISE * rounding_scale(&a.core, &b.core, &c);
+    let noise = core_noise(&a.core, &b.core, &c);
     if c.distance > noise && c.on_a != c.on_b {
         let n = (c.on_b - c.on_a) / c.distance;
         // The common points on the core-to-core segment lie at [d - r_b, r_a] ∩ [0, d] from on_a.
@@ -182,7 +194,7 @@ pub(crate) fn overlapping_rounded_contact(a: &Rounded, b: &Rounded, planar: bool
     // (a point deep inside a turned box far from the origin, which GJK can read as a hair
     // outside): they intersect, and the penetration axis is their contact, not the
     // direction of GJK's rounding.
-    if c.distance <= CORE_NOISE * rounding_scale(&a.core, &b.core, &c) {
+    if c.distance <= core_noise(&a.core, &b.core, &c) {
         let (normal, depth) = core_penetration(&a.core, &b.core, planar);
         let reach = a.radius + b.radius;
         return RoundedContact { normal, depth: (depth + reach).max(0.0), point: (c.on_a + c.on_b) / 2.0 };

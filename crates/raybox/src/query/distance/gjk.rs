@@ -21,6 +21,7 @@
 use glam::{DVec2, DVec3, Vec2, Vec3};
 
 use super::segment_segment::{segment_order, segment_segment_closest};
+use crate::query::closest::closest_point_on_segment;
 
 /// Relative convergence tolerance of GJK on `|v|²`: far below `f32` resolution, far above
 /// the rounding of `v` (a small difference of large support points).
@@ -524,10 +525,17 @@ fn clip_segment(p: DVec3, q: DVec3, cb: DVec3, reach: f64) -> Option<Core> {
 /// The distance between two cores, and a closest pair of points: GJK (on the parts of the
 /// cores near each other, see [`near_parts`]), except for two segments, which have an
 /// exact kernel (`segment_segment.rs`; GJK can misjudge nearly parallel crossing segments,
-/// and differently in the two argument orders).
+/// and differently in the two argument orders), and a point against a point or a segment,
+/// computed directly (Ericson, *Real-Time Collision Detection*, 5.1.2): a few ulps of the
+/// coordinates, where GJK's direction between a point and a long segment a hair from it
+/// is noise.
 pub(crate) fn core_closest(a: &Core, b: &Core) -> Closest {
+    let closest = |on_a: DVec3, on_b: DVec3| Closest { distance: on_a.distance(on_b), on_a, on_b };
     match (*a, *b) {
         (Core::Segment(p1, q1), Core::Segment(p2, q2)) => segment_segment_closest((p1, q1), (p2, q2)),
+        (Core::Point(x), Core::Point(y)) => closest(x, y),
+        (Core::Point(x), Core::Segment(p, q)) => closest(x, closest_point_on_segment(x, p, q)),
+        (Core::Segment(p, q), Core::Point(x)) => closest(closest_point_on_segment(x, p, q), x),
         _ => {
             let (a, b) = near_parts(a, b);
             gjk(&a, &b)
@@ -540,8 +548,8 @@ pub(crate) fn core_closest(a: &Core, b: &Core) -> Closest {
 /// and the answer is then kept only if it agrees with the usual one to its tolerance and
 /// its distance is that of its own closest points.
 pub(crate) fn core_closest_precise(a: &Core, b: &Core) -> Closest {
-    if matches!((a, b), (Core::Segment(..), Core::Segment(..))) {
-        return core_closest(a, b); // the exact kernel, not GJK
+    if direct_kernel(a, b) {
+        return core_closest(a, b); // not GJK: already at rounding
     }
     let (a, b) = &near_parts(a, b);
     let usual = gjk(a, b);
@@ -550,6 +558,12 @@ pub(crate) fn core_closest_precise(a: &Core, b: &Core) -> Closest {
     let agrees = (fine.distance - usual.distance).abs() <= slack
         && ((fine.on_b - fine.on_a).length() - fine.distance).abs() <= slack;
     if agrees { fine } else { usual }
+}
+
+/// Whether [`core_closest`] computes the pair directly rather than by GJK: two segments, or
+/// a point against a point or a segment.
+pub(crate) fn direct_kernel(a: &Core, b: &Core) -> bool {
+    matches!((a, b), (Core::Segment(..) | Core::Point(_), Core::Segment(..) | Core::Point(_)))
 }
 
 /// Whether a pair of rounded cores is computed in the other order: two segment cores
