@@ -117,9 +117,9 @@
 //! [`TriMesh`] is a triangle mesh with a bounding volume hierarchy: closest-hit
 //! ([`TriMesh::cast_ray`]) and any-hit ([`TriMesh::occluded`]) ray casts, their batch forms
 //! on all cores, point containment for closed meshes, box overlap and point distance, and
-//! queries with a ball, box or capsule: which triangles it overlaps
-//! ([`TriMesh::overlapping_triangles`], also for a plane, a triangle or a segment) and where
-//! it first touches the mesh as it moves ([`TriMesh::sweep`], a sphere or shape cast), and
+//! queries with a ball, box, capsule, segment, triangle or plane: which triangles it
+//! overlaps ([`TriMesh::overlapping_triangles`]) and where it first touches the mesh as it
+//! moves ([`TriMesh::sweep`], a sphere or shape cast), and
 //! which triangles of two meshes touch, the second placed by a pose
 //! ([`TriMesh::overlapping_pairs`]; their contacts, [`TriMesh::for_each_contact_pair`]), and
 //! how far apart they are

@@ -1,13 +1,13 @@
 //! `TriMesh` queried with shapes (`overlaps`, `for_each_overlapping`,
-//! `overlapping_triangles`, `for_each_contact`, `sweep`; triangles too, without the sweep)
-//! against brute force: the same pair test or sweep run
+//! `overlapping_triangles`, `for_each_contact`, `sweep`; balls, boxes, capsules, segments,
+//! triangles and planes) against brute force: the same pair test or sweep run
 //! on every triangle of the mesh, for every build quality.
 
 mod common;
 
 use std::sync::LazyLock;
 
-use common::strategies::{aabb3s, capsule3s, obb3s, point3, sphere};
+use common::strategies::{aabb3s, capsule3s, obb3s, point3, segment3s, sphere};
 use glam::Vec3;
 use proptest::prelude::*;
 use raybox::mesh::scene;
@@ -139,51 +139,43 @@ proptest! {
     }
 }
 
-/// A triangle (which has overlaps and contacts, but no sweep) against every mesh: the
-/// triangles it overlaps and their contacts are those of brute force; returns on how many
-/// meshes it overlapped something.
-fn check_triangle(t: &Triangle3) -> usize {
-    let mut overlapping = 0;
-    for (name, mesh) in MESHES.iter() {
-        let want = brute_overlapping(mesh, t);
-        assert_eq!(mesh.overlapping_triangles(t), want, "{name}: {t:?}");
-        assert_eq!(mesh.overlaps(t), !want.is_empty(), "{name}: {t:?}");
-        let mut contacts = Vec::new();
-        mesh.for_each_contact(t, |id, c| contacts.push((id, c.normal, c.depth, c.points.to_vec())));
-        contacts.sort_by_key(|c| c.0);
-        let brute: Vec<_> = triangles(mesh)
-            .filter_map(|(i, tri)| tri.contact(t).map(|c| (i, c.normal, c.depth, c.points.to_vec())))
-            .collect();
-        assert_eq!(contacts, brute, "{name}: contacts of {t:?}");
-        assert_eq!(contacts.iter().map(|c| c.0).collect::<Vec<_>>(), want, "{name}: a contact per overlap");
-        overlapping += usize::from(!want.is_empty());
+proptest! {
+    // Fewer cases for triangles: each brute-force sweep runs six segment sweeps per triangle.
+    #![proptest_config(ProptestConfig { cases: 60, ..ProptestConfig::default() })]
+
+    #[test]
+    fn triangles_agree_with_brute_force(p in point3(), q in point3(), r in point3(), m in motion()) {
+        if let Ok(t) = Triangle3::try_new(p, q, r) {
+            check(&t, m);
+        }
     }
-    overlapping
 }
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 150, ..ProptestConfig::default() })]
 
     #[test]
-    fn triangles_agree_with_brute_force(p in point3(), q in point3(), r in point3()) {
-        if let Ok(t) = Triangle3::try_new(p, q, r) {
-            check_triangle(&t);
-        }
+    fn segments_agree_with_brute_force(s in segment3s(), m in motion()) {
+        check(&s, m);
     }
 }
 
 #[test]
 fn random_triangles_overlap_some_meshes_and_miss_others() {
     let mut rng = scene::Pcg32::new(9);
-    let (mut overlapping, mut total) = (0, 0);
+    let (mut overlapping, mut hits, mut total) = (0, 0, 0);
     for _ in 0..40 {
         let mut p = || Vec3::new(rng.range(-2.5, 2.5), rng.range(-2.5, 2.5), rng.range(-2.5, 2.5));
         let c = p();
         let (q, r) = (c + p() * 0.5, c + p() * 0.5);
-        overlapping += check_triangle(&Triangle3::new(c, q, r));
+        let m = rng.unit_vector() * rng.range(0.0, 3.0);
+        let (o, h) = check(&Triangle3::new(c, q, r), m);
+        overlapping += o;
+        hits += h;
         total += MESHES.len();
     }
     assert!(overlapping > total / 10 && overlapping < total * 9 / 10, "{overlapping} of {total}");
+    assert!(hits > total / 10 && hits < total * 9 / 10, "{hits} of {total}");
 }
 
 /// The random shapes above both miss and hit: a test that never saw a hit (or a miss)
@@ -385,11 +377,12 @@ fn point_shapes_do_not_slip_through_a_shared_edge() {
 
 /// A plane, which has no box, culls the nodes it does not cross: every mesh finds the
 /// triangles brute force finds, for planes through the meshes in general position and for
-/// planes through a vertex exactly (each of those touches at least that vertex's triangles).
+/// planes through a vertex exactly (each of those touches at least that vertex's triangles);
+/// and a moving plane first touches the triangle brute force finds.
 #[test]
 fn planes_agree_with_brute_force() {
     let mut rng = scene::Pcg32::new(31);
-    let (mut crossing, mut total) = (0, 0);
+    let (mut crossing, mut total, mut swept_hits) = (0, 0, 0);
     for (name, mesh) in MESHES.iter() {
         for i in 0..60 {
             let normal = rng.unit_vector() * rng.range(0.1, 10.0);
@@ -406,6 +399,14 @@ fn planes_agree_with_brute_force() {
             let want = brute_overlapping(mesh, &plane);
             assert_eq!(mesh.overlapping_triangles(&plane), want, "{name}: {plane:?}");
             assert_eq!(mesh.overlaps(&plane), !want.is_empty(), "{name}: {plane:?}");
+            // Swept, from a plane beside the mesh (offset pushed out) or through it.
+            let motion = rng.unit_vector() * rng.range(0.0, 6.0);
+            let beside = Plane::new(plane.normal(), plane.offset() + 3.0 * plane.normal().length());
+            for p in [plane, beside] {
+                let hit = mesh.sweep(&p, motion);
+                assert_eq!(hit, brute_sweep(mesh, &p, motion), "{name}: {p:?} moved by {motion}");
+                swept_hits += usize::from(hit.is_some_and(|h| h.t > 0.0));
+            }
             if i % 3 == 0 {
                 assert!(!want.is_empty(), "{name}: a plane through a vertex touches its triangles");
             }
@@ -414,6 +415,7 @@ fn planes_agree_with_brute_force() {
         }
     }
     assert!(crossing > total / 10 && crossing < total * 9 / 10, "{crossing} of {total}");
+    assert!(swept_hits > total / 10, "{swept_hits} sweeps of {} met the mesh after t = 0", 2 * total);
 }
 
 /// A plane through a mesh far from the origin and at extreme scales: the node test's

@@ -21,8 +21,7 @@ mod sealed {
 /// A shape that a [`TriMesh`] can be queried with ([`TriMesh::overlaps`],
 /// [`TriMesh::for_each_overlapping`], [`TriMesh::for_each_contact`], [`TriMesh::sweep`]):
 /// [`Sphere`], [`Aabb3`], [`Obb3`], [`Capsule3`], [`Triangle3`], [`Segment3`] and [`Plane`],
-/// for each pair test with [`Triangle3`] that the shape has (a [`Segment3`] has no contact,
-/// and only the first four sweep).
+/// for each pair test with [`Triangle3`] that the shape has (all of them).
 ///
 /// Sealed: the walk needs bounds it can trust.
 pub trait MeshQuery: sealed::Sealed {
@@ -82,8 +81,8 @@ impl MeshQuery for Triangle3 {
     fn reach(&self) -> Reach {
         Reach::boxed(self.to_aabb())
     }
-    fn sweep_time(&self, _: Vec3, _: &Triangle3, _: f32) -> Option<f32> {
-        None
+    fn sweep_time(&self, motion: Vec3, tri: &Triangle3, _: f32) -> Option<f32> {
+        self.sweep(motion, tri).map(|h| h.t)
     }
 }
 
@@ -92,8 +91,8 @@ impl MeshQuery for Plane {
     fn reach(&self) -> Reach {
         Reach::Plane(*self)
     }
-    fn sweep_time(&self, _: Vec3, _: &Triangle3, _: f32) -> Option<f32> {
-        None
+    fn sweep_time(&self, motion: Vec3, tri: &Triangle3, _: f32) -> Option<f32> {
+        self.sweep(motion, tri).map(|h| h.t)
     }
 }
 
@@ -102,8 +101,8 @@ impl MeshQuery for Segment3 {
     fn reach(&self) -> Reach {
         Reach::boxed(Aabb3::new(self.start().min(self.end()), self.start().max(self.end())))
     }
-    fn sweep_time(&self, _: Vec3, _: &Triangle3, _: f32) -> Option<f32> {
-        None
+    fn sweep_time(&self, motion: Vec3, tri: &Triangle3, _: f32) -> Option<f32> {
+        self.sweep(motion, tri).map(|h| h.t)
     }
 }
 
@@ -156,19 +155,24 @@ impl Reach {
         match self {
             Self::Box(lo, hi) => (0..3).all(|k| f64::from(b.min[k]) <= hi[k] && lo[k] <= f64::from(b.max[k])),
             Self::Plane(plane) => {
-                // The corners of `b` least and farthest along the normal. A vertex inside `b`
-                // evaluates between them, in `f64` up to a few roundings of the terms' size,
-                // far below the `2^-40` of slack.
-                let n = plane.normal().as_dvec3();
-                let (min, max) = (b.min.as_dvec3(), b.max.as_dvec3());
-                let low = DVec3::select(n.cmpge(DVec3::ZERO), min, max);
-                let high = DVec3::select(n.cmpge(DVec3::ZERO), max, min);
-                let size = n.abs().dot(min.abs().max(max.abs())) + f64::from(plane.offset()).abs();
-                let slack = size * (1.0 / (1u64 << 40) as f64);
-                plane.eval(low) <= slack && plane.eval(high) >= -slack
+                let (low, high) = plane_span(b, plane);
+                low <= 0.0 && high >= 0.0
             }
         }
     }
+}
+
+/// The span of `n·x - offset` over the box `b`, widened by `2^-40` of the terms' size: the
+/// box's corners least and farthest along the normal. A vertex inside `b` evaluates
+/// between them, in `f64` up to a few roundings of the terms' size, far below the slack.
+fn plane_span(b: &Bounds, plane: &Plane) -> (f64, f64) {
+    let n = plane.normal().as_dvec3();
+    let (min, max) = (b.min.as_dvec3(), b.max.as_dvec3());
+    let low = DVec3::select(n.cmpge(DVec3::ZERO), min, max);
+    let high = DVec3::select(n.cmpge(DVec3::ZERO), max, min);
+    let size = n.abs().dot(min.abs().max(max.abs())) + f64::from(plane.offset()).abs();
+    let slack = size * (1.0 / (1u64 << 40) as f64);
+    (plane.eval(low) - slack, plane.eval(high) + slack)
 }
 
 impl TriMesh {
@@ -288,9 +292,10 @@ impl TriMesh {
     /// and the normal that separates it from the lowest-indexed triangle it overlaps.
     /// Degenerate (zero-area) triangles are skipped.
     ///
-    /// Each triangle's contact is [`Sweep`]'s for the pair (`Sphere`, `Aabb3`, `Obb3` or
-    /// `Capsule3` against [`Triangle3`]); of triangles touched at the same `t`, the lowest
-    /// index wins.
+    /// Each triangle's contact is [`Sweep`]'s for the pair (`Sphere`, `Aabb3`, `Obb3`,
+    /// `Capsule3`, `Segment3` or `Triangle3` against [`Triangle3`]); of triangles touched at
+    /// the same `t`, the lowest index wins. A moving [`Plane`] first touches the mesh where
+    /// its nearest vertex ahead is.
     ///
     /// ```
     /// use raybox::{Sphere, TriMesh};
@@ -313,20 +318,25 @@ impl TriMesh {
     where
         S: MeshQuery + Sweep<Triangle3, Motion = Vec3, Hit = SweepHit3>,
     {
-        let Reach::Box(lo, hi) = shape.reach() else { return None };
         if self.tree.is_empty() || !motion.is_finite() {
             return None;
         }
         let m = motion.as_dvec3();
+        let reach = shape.reach();
+        // The earliest time the shape can meet a box (a node's, or a triangle's).
+        let entry = |b: &Bounds| match reach {
+            Reach::Box(lo, hi) => box_entry(b, lo, hi, m),
+            Reach::Plane(plane) => plane_entry(b, &plane, m),
+        };
         // The first triangle by time alone; its point and normal once the walk is done.
         let mut best: Option<(f32, u32, Triangle3)> = None;
-        let mut enter = |b: &Bounds| box_entry(b, lo, hi, m);
+        let mut enter = |b: &Bounds| entry(b);
         let mut leaf = |first: usize, count: usize, bound: f32| {
             let mut found = None;
             for (id, tri) in self.shape_triangles(first, count) {
                 // The triangle's own box first: the pair sweeps iterate in `f64`.
                 let limit = best.map_or(bound, |b| b.0.min(bound));
-                if box_entry(&triangle_bounds(&tri), lo, hi, m) > limit {
+                if entry(&triangle_bounds(&tri)) > limit {
                     continue;
                 }
                 let Some(t) = shape.sweep_time(motion, &tri, limit) else { continue };
@@ -394,6 +404,30 @@ impl TriMesh {
 pub(super) fn triangle_bounds(tri: &Triangle3) -> Bounds {
     let [a, b, c] = tri.vertices();
     Bounds::from_arrays(a.min(b).min(c).to_array(), a.max(b).max(c).to_array())
+}
+
+/// The earliest `t` in `[0, 1]` at which the plane moved by `t m` can meet the node box `b`,
+/// rounded down to `f32`; `inf` when it never does. The box spans `[lo, hi]` in
+/// `n·x - offset` ([`plane_span`]); the moved plane is `n·x - offset = t (n·m)`, which
+/// meets it for `t (n·m)` in that span.
+fn plane_entry(b: &Bounds, plane: &Plane, m: DVec3) -> f32 {
+    let (lo, hi) = plane_span(b, plane);
+    let speed = plane.normal().as_dvec3().dot(m);
+    let (enter, exit) = if speed == 0.0 {
+        if lo > 0.0 || hi < 0.0 {
+            return f32::INFINITY;
+        }
+        (0.0, 1.0)
+    } else {
+        let (a, c) = (lo / speed, hi / speed);
+        let (a, c) = if speed > 0.0 { (a, c) } else { (c, a) };
+        (a.max(0.0), c.min(1.0))
+    };
+    if enter > exit {
+        return f32::INFINITY;
+    }
+    let t = enter as f32;
+    if f64::from(t) > enter { t.next_down() } else { t }
 }
 
 /// The earliest `t` in `[0, 1]` at which the grown box `[lo, hi]` moved by `t m` can meet
