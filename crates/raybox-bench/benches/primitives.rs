@@ -1,5 +1,5 @@
 //! Every ray and overlap query of raybox's core beside parry's equivalent (segments and
-//! triangle pairs included), and the triangle–triangle contact, one criterion
+//! triangle pairs included), and the triangle–triangle contact and sweep, one criterion
 //! group per query (`raybox` and `parry` in the same group, so one run gives the ratio).
 //!
 //! Before timing, each group checks its inputs: between 30% and 70% must hit, and parry's
@@ -28,7 +28,7 @@ mod cycle;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use parry2d::bounding_volume::BoundingVolume as _;
 use parry3d::bounding_volume::BoundingVolume as _;
-use raybox::{Contact, Overlaps, RayCast};
+use raybox::{Contact, Overlaps, RayCast, Sweep};
 use raybox_bench::peers::{self, PeerRay, Placed2, Placed3, ToParry};
 use raybox_bench::{N_INPUTS, assert_balanced, sets};
 
@@ -261,6 +261,26 @@ fn contacts_3d(c: &mut Criterion) {
     duel(c, name, &inputs, |(a, b)| a.contact(b), &peer, theirs);
 }
 
+/// Sweeps: raybox's `sweep` against parry's `cast_shapes` (see [`peers::cast3`]), on
+/// triangles that start apart. Besides the checks of [`duel`], the times must agree where
+/// both find a contact.
+fn sweeps_3d(c: &mut Criterion) {
+    let name = "sweep Triangle3-Triangle3";
+    let inputs = sets::sweep_triangle_triangle();
+    let peer = peer_inputs(&inputs);
+    let times_agree = inputs
+        .iter()
+        .zip(&peer)
+        .filter(|&((a, v, b), (pa, pv, pb))| match (a.sweep(*v, b), peers::cast3(pa, pv, pb)) {
+            (Some(h), Some(p)) => (h.t - p.time_of_impact).abs() <= 1e-4,
+            (h, p) => h.is_none() && p.is_none(),
+        })
+        .count();
+    println!("check {name}: parry's time agrees on {times_agree}/{N_INPUTS}");
+    assert!(N_INPUTS - times_agree <= MAX_DISAGREEMENTS, "{name}: parry's time disagrees");
+    duel(c, name, &inputs, |(a, v, b)| a.sweep(*v, b), &peer, |(a, v, b)| peers::cast3(a, v, b));
+}
+
 fn config() -> Criterion {
     Criterion::default().sample_size(30)
 }
@@ -268,6 +288,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = primitives;
     config = config();
-    targets = rays, overlaps_2d, overlaps_3d, contacts_3d
+    targets = rays, overlaps_2d, overlaps_3d, contacts_3d, sweeps_3d
 }
 criterion_main!(primitives);

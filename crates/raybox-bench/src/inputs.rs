@@ -3,7 +3,8 @@
 //! Shapes sit near the origin with sizes between 0.25 and 1.5; rays start 2 to 4
 //! bounding radii away and aim at a random point of a ball around the shape whose size
 //! (`AIM_*`) sets the hit fraction; pairs of shapes are placed at a random distance up to
-//! `SPREAD_*` times the sum of their bounding radii. The benches measure the hit
+//! `SPREAD_*` times the sum of their bounding radii; swept shapes start apart and move
+//! toward the static one the way rays do. The benches measure the hit
 //! fraction and refuse to time anything outside 30–70%.
 
 use glam::{Vec2, Vec3};
@@ -215,6 +216,33 @@ pub fn pairs3<A: Bounded, B: Bounded>(
         let reach = a.bounding_radius() + make_b(&mut Pcg32::new(sub), Vec3::ZERO).bounding_radius();
         let c = a.center_point() + rng.unit3() * reach * rng.range(0.0, spread);
         (a, make_b(&mut Pcg32::new(sub), c))
+    })
+}
+
+/// Sweeps of 3D shapes: `a` (made by `make_a`) moving by a motion against a static `b`
+/// (made by `make_b`), apart at the start. `a`'s centre starts 1.2 to 3 times the sum of
+/// the two bounding radii from `b`'s, and the motion heads for a random point of the ball of
+/// `aim` times that sum around `b`'s centre, 0.5 to 2 times as long as the way there (`t`
+/// runs over `[0, 1]`): `aim` sets the hit fraction.
+pub fn sweeps3<A: Bounded, B: Bounded>(
+    seed: u64,
+    aim: f32,
+    make_a: fn(&mut Pcg32, Vec3) -> A,
+    make_b: fn(&mut Pcg32, Vec3) -> B,
+) -> Vec<(A, Vec3, B)> {
+    many(seed, |rng| {
+        let cb = center3(rng);
+        let b = make_b(rng, cb);
+        // a is made twice from one sub-seed, as in `pairs3`: at the origin to learn its
+        // size and where its centre point sits, then in place.
+        let sub = u64::from(rng.next_u32());
+        let probe = make_a(&mut Pcg32::new(sub), Vec3::ZERO);
+        let reach = b.bounding_radius() + probe.bounding_radius();
+        let start = b.center_point() + rng.unit3() * reach * rng.range(1.2, 3.0);
+        let a = make_a(&mut Pcg32::new(sub), start - probe.center_point());
+        let target = b.center_point() + rng.in_ball() * reach * aim;
+        let motion = (target - a.center_point()) * rng.range(0.5, 2.0);
+        (a, motion, b)
     })
 }
 

@@ -15,6 +15,7 @@
 //! | `ray_span` | `cast_ray(…, solid = true)`: the entry `t` only |
 //! | `cast_ray` | `cast_ray_and_get_normal(…, solid = true)` |
 //! | `overlaps` | `intersection_test(…).intersecting` (the dispatching entry point users call) |
+//! | `a.sweep(motion, &b)`, `t` in `[0, 1]` | `cast_shapes(a, motion, b, 0)` with `max_time_of_impact = 1` and impact geometry computed, as raybox's point and normal are |
 
 use parry2d::math::{Pose2, Rot2, Vector as PV2};
 use parry3d::math::{Pose3, Vector as PV3};
@@ -174,10 +175,25 @@ impl ToParry for Ray3 {
     }
 }
 
+/// A motion (of a sweep).
+impl ToParry for glam::Vec3 {
+    type Peer = PV3;
+    fn to_parry(&self) -> Self::Peer {
+        v3(*self)
+    }
+}
+
 impl<A: ToParry, B: ToParry> ToParry for (A, B) {
     type Peer = (A::Peer, B::Peer);
     fn to_parry(&self) -> Self::Peer {
         (self.0.to_parry(), self.1.to_parry())
+    }
+}
+
+impl<A: ToParry, B: ToParry, C: ToParry> ToParry for (A, B, C) {
+    type Peer = (A::Peer, B::Peer, C::Peer);
+    fn to_parry(&self) -> Self::Peer {
+        (self.0.to_parry(), self.1.to_parry(), self.2.to_parry())
     }
 }
 
@@ -243,4 +259,25 @@ pub fn overlap3<A: parry3d::shape::Shape, B: parry3d::shape::Shape>(a: &Placed3<
     parry3d::query::intersection_test(&a.pose, &a.shape, &b.pose, &b.shape)
         .expect("supported pair")
         .intersecting
+}
+
+/// parry's `cast_shapes` in 3D: `a` moving by `motion` (over `t` in `[0, 1]`) against a
+/// static `b`, stopping at a penetration at the start, with the impact geometry.
+///
+/// # Panics
+/// If parry does not support the pair.
+#[inline]
+pub fn cast3<A: parry3d::shape::Shape, B: parry3d::shape::Shape>(
+    a: &Placed3<A>,
+    motion: &PV3,
+    b: &Placed3<B>,
+) -> Option<parry3d::query::ShapeCastHit> {
+    let options = parry3d::query::ShapeCastOptions {
+        max_time_of_impact: 1.0,
+        target_distance: 0.0,
+        stop_at_penetration: true,
+        compute_impact_geometry_on_penetration: true,
+    };
+    parry3d::query::cast_shapes(&a.pose, *motion, &a.shape, &b.pose, PV3::ZERO, &b.shape, options)
+        .expect("supported pair")
 }

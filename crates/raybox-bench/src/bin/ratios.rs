@@ -71,7 +71,9 @@ fn main() {
     }
     let order = |g: &str| {
         (
-            ["ray_span", "cast_ray", "overlaps", "seed", "proto"].iter().position(|k| g.starts_with(k)),
+            ["ray_span", "cast_ray", "overlaps", "contact", "sweep", "seed", "proto"]
+                .iter()
+                .position(|k| g.starts_with(k)),
             g.to_owned(),
         )
     };
