@@ -648,24 +648,13 @@ fn contact_distance_and_time_of_impact_2d() {
 }
 
 /// Shape casts against a triangle mesh (`TriMesh::sweep`) against parry3d's `cast_shapes`
-/// with its `TriMesh` (a closed icosphere and a terrain patch), on balls, boxes and
-/// capsules moving through and past them. Where the times differ by more than `1e-3`, both
-/// must be times at which the shape is within `1e-3` of the mesh (its distance to the
-/// nearest triangle, by brute force), and raybox's time must be one in any case.
+/// with its `TriMesh` (a closed icosphere and a terrain patch), on balls, boxes, capsules,
+/// triangles and segments moving through and past them. Where the times differ by more than
+/// `1e-3`, both must be times at which the shape is within `1e-3` of the mesh (its distance
+/// to the nearest triangle, by brute force), and raybox's time must be one in any case.
 #[test]
 fn mesh_shape_casts_3d() {
-    mesh_shape_casts(&[0, 1, 2, 3]);
-}
-
-/// [`mesh_shape_casts_3d`] with triangles and segments moving. Ignored: `TriMesh::sweep`
-/// takes a `Triangle3` or a `Segment3` (each has a `Sweep<Triangle3>`) but always answers
-/// `None`, since their `MeshQuery::sweep_time` is `None` and the mesh walk ranks triangles
-/// by it (`mesh/tri_mesh/shapes.rs`): 522 of its 1 200 casts fail, parry hitting and raybox not. Run it with
-/// `--ignored` once that is fixed, and fold these kinds into the test above.
-#[test]
-#[ignore = "TriMesh::sweep answers None for a moving Triangle3 or Segment3 (MeshQuery::sweep_time)"]
-fn mesh_shape_casts_3d_triangles_and_segments() {
-    mesh_shape_casts(&[4, 5]);
+    mesh_shape_casts(&[0, 1, 2, 3, 4, 5]);
 }
 
 /// Shapes of the given [`S3::random`] kinds, in turn, cast against two meshes.
