@@ -163,6 +163,8 @@ mod error;
 pub mod mesh;
 mod query;
 mod shape;
+#[cfg(test)]
+mod test_util;
 
 pub use bvh::{BoxSoup, BuildBvhError, BuildQuality, Bvh, Bvh2, BvhStats, kernel_name, with_each_kernel};
 pub use error::ShapeError;

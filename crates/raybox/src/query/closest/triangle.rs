@@ -107,13 +107,7 @@ mod tests {
         // point of the triangle (on its plane, on the inner side of each edge line), no
         // farther from `p` than any edge's closest point, and the plane projection when
         // that projection is clearly inside.
-        let mut state = 0x2545_f491_u32;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 17;
-            state ^= state << 5;
-            (state >> 8) as f32 / (1u32 << 24) as f32 * 2.0 - 1.0
-        };
+        let mut next = crate::test_util::signed_units(0x2545_f491_u32);
         let mut tested = 0;
         for _ in 0..50_000 {
             let v = [(); 4].map(|()| Vec3::new(next(), next(), next()));

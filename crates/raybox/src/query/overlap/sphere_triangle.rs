@@ -84,13 +84,7 @@ mod tests {
         // Balls around random triangles, with the radius set to the exact-in-f64 distance
         // of the closest point and one f32 step either side: where the quick tests answer,
         // they give the closest-point test's answer.
-        let mut state = 0x7777_1111_u32;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 17;
-            state ^= state << 5;
-            (state >> 8) as f32 / (1u32 << 24) as f32 * 2.0 - 1.0
-        };
+        let mut next = crate::test_util::signed_units(0x7777_1111_u32);
         let mut answered = 0;
         for scale in [1.0e-15_f32, 1.0, 1.0e15] {
             for _ in 0..20_000 {

@@ -152,13 +152,7 @@ mod tests {
     /// distance is not within a hair of the reach (GJK decides to about `1e-9` relative).
     #[test]
     fn agrees_with_gjk_away_from_touching() {
-        let mut state = 0x2545_f491_u32;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 17;
-            state ^= state << 5;
-            (state >> 8) as f32 / (1u32 << 24) as f32 * 2.0 - 1.0
-        };
+        let mut next = crate::test_util::signed_units(0x2545_f491_u32);
         let (mut checked, mut overlapping) = (0, 0);
         for _ in 0..20_000 {
             let mut v = || Vec3::new(next(), next(), next()) * 3.0;

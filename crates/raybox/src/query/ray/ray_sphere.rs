@@ -423,13 +423,7 @@ mod tests {
         // quick pass equals the one from `ball_roots` alone, up to the last bit of t
         // (both are within a few f64 ulps of the exact roots), and hit, miss and
         // "starts inside" agree exactly.
-        let mut state = 0x5eed_1234_u32;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 17;
-            state ^= state << 5;
-            (state >> 8) as f32 / (1u32 << 24) as f32 * 2.0 - 1.0
-        };
+        let mut next = crate::test_util::signed_units(0x5eed_1234_u32);
         let full = |o: [f32; 3], d: [f32; 3], c: [f32; 3], r: f32, range: (f32, f32)| {
             let roots = ball_roots(o, d, c, r)?;
             Some((solid_span(roots, range.0, range.1)?, roots.0 < f64::from(range.0)))
@@ -483,13 +477,7 @@ mod tests {
     #[test]
     fn the_f32_normal_is_the_f64_one() {
         // Points near balls at several scales, and a zero radius: within 4e-6 of the f64 normal.
-        let mut state = 0x7777_1234_u32;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 17;
-            state ^= state << 5;
-            (state >> 8) as f32 / (1u32 << 24) as f32 * 2.0 - 1.0
-        };
+        let mut next = crate::test_util::signed_units(0x7777_1234_u32);
         for scale in [1.0e-30_f32, 1.0e-10, 1.0, 1.0e10, 1.0e30] {
             for _ in 0..5000 {
                 let c = [next(), next(), next()].map(|x| x * scale);

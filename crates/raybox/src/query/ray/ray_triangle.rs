@@ -498,13 +498,7 @@ mod tests {
         // Rays exactly in the plane's direction, nearly so, and generic, at several scales
         // and in every octant: the fast path must report exactly (bit for bit) what the f64
         // classification followed by the `WoopRay` kernel reports.
-        let mut state = 0x2545_f491_u32;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 17;
-            state ^= state << 5;
-            (state >> 8) as f32 / (1u32 << 24) as f32 * 2.0 - 1.0
-        };
+        let mut next = crate::test_util::signed_units(0x2545_f491_u32);
         let mut fast_hits = 0;
         for scale in [1.0e-30_f32, 1.0e-3, 1.0, 1.0e6, 1.0e30] {
             for _ in 0..4000 {
