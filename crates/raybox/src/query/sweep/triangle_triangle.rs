@@ -1,39 +1,51 @@
 //! Moving triangle against a static triangle (3D), and a triangle moving against the other
 //! shapes (each the other shape moving the other way, `reversed_sweep!`).
 //!
-//! **Two triangles first touch on an edge of one of them.** At the first contact time `t*`
-//! the common part `K` of the moved triangle `A` and of `B` is convex and not empty, and it
-//! holds a point of an edge of `A` or of `B`: triangles in one plane share a convex polygon,
-//! whose boundary lies on their edges; triangles in planes that cross share a piece of the
-//! planes' common line, whose ends are where that line leaves `A` or `B`, on an edge
-//! (parallel distinct planes share nothing). So at `t*` an edge of `A` touches `B`, or an
-//! edge of `B` touches `A`: `t*` is at least the least of the six segment sweeps (each edge
-//! of `A` moving by `v` against `B`, each edge of `B` moving by `-v` against `A`), and each
-//! of those is a time at which the triangles touch, so at most it. The segment sweeps are
-//! the closed form of `triangle_segment.rs`, with no iteration.
+//! **The separating-axis test over time, on a complete set of axes.** `A + t v` meets `B`
+//! exactly when `t v` lies in the Minkowski difference `M = B - A`, a convex polytope (flat
+//! when the triangles' planes are parallel), and a point lies outside a convex polytope
+//! exactly when one of its facets' normals separates them. The facets of `M` come from a
+//! face of one triangle (normal `n_A` or `n_B`) or from an edge of each (`e_i × f_j`); when
+//! `M` is flat, its edges are parallel to edges of `A` or `B`, and the in-plane normals of
+//! those are `n_A × e_i` and `n_B × f_j`. These 17 axes are therefore complete for every
+//! pair, coplanar and parallel ones included: along each, the projections of `A + t v` and
+//! `B` overlap for `t` in an interval, and the first contact is the latest interval start,
+//! if it comes before the earliest end (Ericson, *Real-Time Collision Detection*, 5.5.8).
+//!
+//! (The least of the six edges' segment sweeps, the method before this one, is right in
+//! exact arithmetic but lost contacts in `f64`: between triangles in one plane sliding in
+//! it, where the face normal's rounding makes the motion seem to leave the plane, and when
+//! parallel triangles land on each other where only nearly parallel edges cross, which the
+//! segment sweep's edge case skips.)
+//!
+//! **Rounding.** Axes are not normalised: a time does not depend on the axis's length, and
+//! a zero axis (parallel edges) bounds nothing. Each projection is off by a few ulps of the
+//! largest coordinate times `|l|₁`, which pads every comparison (a touch within rounding is
+//! a touch, not a miss); an axis along which the whole motion moves the shapes by no more
+//! than that rounding (a face normal of two triangles sliding in their common plane, whose
+//! `v · n` is rounding) bounds no time, only whether they can meet. A rounded axis is still
+//! an axis: its test is a necessary condition of the exact overlap, so rounding can only make
+//! a contact come early by about the rounding over the closing speed, never lose it.
 //!
 //! The start is decided by the pair's `Contact`, `Some` exactly when the exact overlap test
 //! of `overlap/triangle_triangle.rs` says so: `t = 0`, its point and its normal reversed; a
-//! zero motion is that test. Triangles apart at `t = 0` have every edge apart from the
-//! other triangle too, so the edge sweeps start from a gap.
+//! zero motion is that test. Triangles apart at `t = 0` that touch within rounding of the
+//! start are given the least positive `f32` time, so that `t = 0` is left to the exact test.
+//! The point is the midpoint of the closest pair of the triangles at the contact time (a
+//! vertex and the other triangle, or two edges), the normal the axis entered last.
 
-use glam::Vec3;
+use glam::{DVec3, Vec3};
 
-use super::{SweepHit3, contact_start, reversed_sweep};
+use super::{SweepHit3, Toi, contact_start, hit3, reversed_sweep};
+use crate::query::closest::{closest_point_on_triangle, closest_points_segment_segment};
 use crate::{Aabb3, Capsule3, Contact, Obb3, Segment3, Sphere, Sweep, Triangle3};
-
-/// The three edges of a triangle, as segments.
-fn edges(t: &Triangle3) -> [Segment3; 3] {
-    let [a, b, c] = t.vertices();
-    [Segment3::new(a, b), Segment3::new(b, c), Segment3::new(c, a)]
-}
 
 impl Sweep<Triangle3> for Triangle3 {
     type Motion = Vec3;
     type Hit = SweepHit3;
 
-    /// The first contact of this triangle moving by `motion` with `other`: the earliest of
-    /// its edges reaching `other` and of `other`'s edges reaching it.
+    /// The first contact of this triangle moving by `motion` with `other`, by the
+    /// separating-axis test over time (see `query/sweep/triangle_triangle.rs`).
     ///
     /// ```
     /// use raybox::{Sweep, Triangle3};
@@ -49,15 +61,112 @@ impl Sweep<Triangle3> for Triangle3 {
         if let Some(done) = contact_start(motion, || self.contact(other)) {
             return done;
         }
-        let mine = edges(self).into_iter().filter_map(|e| e.sweep(motion, other));
-        // An edge of `other` moving by `-motion` against this triangle: the same contact,
-        // seen from the other side (the normal reversed, the point moved into this frame).
-        let theirs = edges(other).into_iter().filter_map(|e| {
-            let h = e.sweep(-motion, self)?;
-            Some(SweepHit3 { t: h.t, point: h.point + motion * h.t, normal: -h.normal })
-        });
-        mine.chain(theirs).min_by(|x, y| x.t.total_cmp(&y.t))
+        let (a, b) = (self.vertices().map(Vec3::as_dvec3), other.vertices().map(Vec3::as_dvec3));
+        triangles_toi(a, motion.as_dvec3(), b).map(hit3)
     }
+}
+
+/// The 17 axes of the module docs: both face normals, the nine edge cross products and the
+/// six in-plane edge normals (unnormalised; some may be zero).
+fn axes(a: [DVec3; 3], b: [DVec3; 3]) -> [DVec3; 17] {
+    let ea = [a[1] - a[0], a[2] - a[1], a[0] - a[2]];
+    let eb = [b[1] - b[0], b[2] - b[1], b[0] - b[2]];
+    let (na, nb) = (ea[0].cross(a[2] - a[0]), eb[0].cross(b[2] - b[0]));
+    let mut out = [DVec3::ZERO; 17];
+    out[0] = na;
+    out[1] = nb;
+    for i in 0..3 {
+        for j in 0..3 {
+            out[2 + 3 * i + j] = ea[i].cross(eb[j]);
+        }
+        out[11 + i] = na.cross(ea[i]);
+        out[14 + i] = nb.cross(eb[i]);
+    }
+    out
+}
+
+/// The first contact of the triangle `a` moving by `t v`, `t` in `[0, 1]`, with `b`, for
+/// triangles that the exact test found apart at `t = 0` and a finite, non-zero `v`.
+fn triangles_toi(a: [DVec3; 3], v: DVec3, b: [DVec3; 3]) -> Option<Toi> {
+    let size = a.iter().chain(&b).fold(0.0f64, |m, x| m.max(x.abs().max_element()));
+    let speed = v.abs().max_element();
+    let span = |vs: &[DVec3; 3], l: DVec3| {
+        let d = vs.map(|x| x.dot(l));
+        (d[0].min(d[1]).min(d[2]), d[0].max(d[1]).max(d[2]))
+    };
+    let (mut enter, mut exit, mut normal) = (0.0f64, 1.0f64, None);
+    let (mut enter_slack, mut exit_slack) = (0.0f64, 0.0f64);
+    for l in axes(a, b) {
+        let l1 = l.x.abs() + l.y.abs() + l.z.abs();
+        if l1 == 0.0 {
+            continue;
+        }
+        let ((a_lo, a_hi), (b_lo, b_hi)) = (span(&a, l), span(&b, l));
+        // The rounding of a projection, and of the motion's projection.
+        let pad = 64.0 * f64::EPSILON * size * l1;
+        let s_noise = 64.0 * f64::EPSILON * speed * l1;
+        let s = v.dot(l);
+        if s.abs() <= pad + s_noise {
+            // The motion moves the shapes along `l` by no more than rounding: this axis
+            // bounds no time, only whether they can meet at all.
+            let (lo, hi) = (a_lo + s.min(0.0), a_hi + s.max(0.0));
+            if hi + pad < b_lo || b_hi + pad < lo {
+                return None;
+            }
+            continue;
+        }
+        // `a` moves up `l` (s > 0): it meets `b` from below, the contact normal (static to
+        // moving) is `-l`; moving down, from above.
+        let (t_in, t_out, n) = if s > 0.0 {
+            ((b_lo - a_hi) / s, (b_hi - a_lo) / s, -l)
+        } else {
+            ((b_hi - a_lo) / s, (b_lo - a_hi) / s, l)
+        };
+        let slack = (pad + s_noise) / s.abs();
+        if t_in > enter {
+            (enter, enter_slack, normal) = (t_in, slack, Some(n));
+        }
+        if t_out < exit {
+            (exit, exit_slack) = (t_out, slack);
+        }
+        // Apart unless some time in [0, 1] has every entry and exit within its rounding.
+        if (enter - enter_slack).max(0.0) > exit + exit_slack {
+            return None;
+        }
+    }
+    // A touch within the roundings reports a time inside the window; one within rounding of
+    // the start, the least positive `f32` time (the exact test found the triangles apart).
+    let tiny = f64::from(f32::from_bits(1));
+    let t = enter.min(exit + exit_slack).clamp(tiny, 1.0);
+    let (on_a, on_b) = closest_pair(a.map(|x| x + v * t), b);
+    let normal = match normal {
+        Some(n) => n.normalize(),
+        None if on_a != on_b => (on_a - on_b).normalize(),
+        None => -v.normalize(),
+    };
+    Some(Toi { t, point: (on_a + on_b) / 2.0, normal })
+}
+
+/// The closest pair of points of two triangles, `(on a, on b)`: between a vertex of one and
+/// the other triangle, or between an edge of each (a closest pair of two triangles has one
+/// of these forms).
+fn closest_pair(a: [DVec3; 3], b: [DVec3; 3]) -> (DVec3, DVec3) {
+    let mut best = (f64::INFINITY, a[0], b[0]);
+    let mut consider = |x: DVec3, y: DVec3| {
+        let d = x.distance_squared(y);
+        if d < best.0 {
+            best = (d, x, y);
+        }
+    };
+    for i in 0..3 {
+        consider(a[i], closest_point_on_triangle(a[i], b));
+        consider(closest_point_on_triangle(b[i], a), b[i]);
+        for j in 0..3 {
+            let (x, y) = closest_points_segment_segment((a[i], a[(i + 1) % 3]), (b[j], b[(j + 1) % 3]));
+            consider(x, y);
+        }
+    }
+    (best.1, best.2)
 }
 
 reversed_sweep!(3D: Triangle3 => Sphere, Triangle3 => Aabb3, Triangle3 => Obb3, Triangle3 => Capsule3, Triangle3 => Segment3);
