@@ -854,7 +854,6 @@ fn closest_points_on_slivers_match_a_double_double_reference() {
 /// give `Some(t = 1)`, both for the triangle moving and the plane moving; the unit normal
 /// and the division round `t` to just past 1 in about a quarter of the cases.
 #[test]
-#[ignore = "bug: plane_toi (sweep/plane.rs) rounds an exact touch at t = 1 to just past 1 and returns None"]
 fn a_triangle_reaching_a_plane_exactly_at_the_end() {
     let t = Triangle3::new(v(31.0, 8.0, 30.0), v(36.0, 7.0, 37.0), v(45.0, 9.0, 44.0));
     let (motion, plane) = (v(-26.0, 4.0, -28.0), Plane::new(v(-7.0, 1.0, -7.0), -37.0));
@@ -867,6 +866,9 @@ fn a_triangle_reaching_a_plane_exactly_at_the_end() {
     let (mut rng, mut missed, mut n) = (Rng(77), 0, 0);
     for _ in 0..2000 {
         let nrm = Vec3::new(rng.int(-9, 9) as f32, rng.int(-9, 9) as f32, rng.int(-9, 9) as f32);
+        if nrm == Vec3::ZERO {
+            continue;
+        }
         let x1 = Vec3::new(rng.int(-20, 20) as f32, rng.int(-20, 20) as f32, rng.int(-20, 20) as f32);
         let x0 = x1 - nrm * rng.int(1, 5) as f32 + Vec3::X * rng.int(-3, 3) as f32;
         let Ok(t) = Triangle3::try_new(x0, x0 - nrm - Vec3::X * 2.0, x0 - nrm * 2.0 + Vec3::Y * 3.0) else {
@@ -874,16 +876,14 @@ fn a_triangle_reaching_a_plane_exactly_at_the_end() {
         };
         let plane = Plane::new(nrm, nrm.dot(x1));
         let motion = x1 - x0;
-        if nrm == Vec3::ZERO
-            || t.vertices()
-                .iter()
-                .any(|x| nrm.dot(*x) >= plane.offset() || nrm.dot(*x + motion) > plane.offset())
+        if t.vertices().iter().any(|x| nrm.dot(*x) >= plane.offset() || nrm.dot(*x + motion) > plane.offset())
         {
             continue;
         }
         n += 1;
         missed += usize::from(t.sweep(motion, &plane).map(|h| h.t) != Some(1.0));
     }
+    assert!(n > 200, "only {n} cases");
     assert_eq!(missed, 0, "{missed} of {n} touches at t = 1 missed");
 }
 
@@ -892,7 +892,6 @@ fn a_triangle_reaching_a_plane_exactly_at_the_end() {
 /// box (new today, through `reversed_sweep!`) and the box moving against the plane give
 /// `None` in about a quarter of the cases (the straddle test of `plane_toi` rounds).
 #[test]
-#[ignore = "bug: Aabb3/Obb3 against Plane sweeps decide the start in rounded f64, not by the exact Overlaps test (sweep/plane.rs)"]
 fn a_box_touching_a_plane_at_the_start() {
     let b = Aabb3::new(v(-19.0, 8.0, -11.0), v(-15.0, 12.0, -7.0));
     let plane = Plane::new(v(-8.0, 5.0, 5.0), 105.0); // the corner (-15, 8, -11): 120 + 40 - 55 = 105

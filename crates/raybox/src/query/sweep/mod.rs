@@ -26,7 +26,8 @@
 //! A box against a box, a segment or a triangle (no radius), either one moving: the
 //! separating-axis test over time, exact up to `f64` rounding. A segment against a triangle
 //! is the capsule's closed form with a zero radius, and a triangle against a triangle the
-//! least of its six edges' segment sweeps (`triangle_triangle.rs`). A shape moving against
+//! separating-axis test over time on the 17 axes that are complete for two triangles,
+//! coplanar ones included (`triangle_triangle.rs`). A shape moving against
 //! one whose own sweep against it is written (a triangle or a plane moving, a box against a
 //! ball) is that one moving the other way (`reversed_sweep!`). Every other pair (the other rounded
 //! ones: capsules against boxes, capsules and segments, balls against capsules and

@@ -11,7 +11,15 @@ use super::{SweepHit3, Toi, contact_start, hit3, reversed_sweep};
 use crate::query::distance::{Rounded, ToRounded, d3};
 use crate::{Aabb3, Capsule3, Contact, Obb3, Plane, Segment3, Sphere, Sweep, Triangle3};
 
-/// The first time `a` moving by `v` touches the plane `n·x = offset`.
+/// The first time `a` moving by `v` touches the plane `n·x = offset`, for a shape that the
+/// exact test found apart from it at `t = 0`.
+///
+/// The gap to the plane and the closing speed are in `f64` from the unit normal, each off
+/// by a few ulps of its terms: a contact within that rounding of the end of the motion (a
+/// vertex landing exactly on the plane at `t = 1`, which the division can put a hair past
+/// 1) counts, at `t = 1`; one within it of the start (the `f64` extent straddling the plane
+/// that the exact test found apart) comes at the least positive `f32` time, as `t = 0` is
+/// left to the exact test.
 fn plane_toi(plane: &Plane, a: &Rounded, v: DVec3) -> Option<Toi> {
     let len = plane.normal().as_dvec3().length();
     let n = plane.normal().as_dvec3() / len;
@@ -19,40 +27,27 @@ fn plane_toi(plane: &Plane, a: &Rounded, v: DVec3) -> Option<Toi> {
     let (low_point, high_point) = (a.support(-n), a.support(n));
     let (lo, hi) = (n.dot(low_point) - offset, n.dot(high_point) - offset);
     let vn = v.dot(n);
+    let tiny = f64::from(f32::from_bits(1));
     if lo <= 0.0 && hi >= 0.0 {
-        // Straddling at t = 0: out by the shorter way, up (-lo) or down (hi).
+        // Straddling by rounding: out by the shorter way, up (-lo) or down (hi).
         let (normal, deepest, depth) = if -lo <= hi { (n, low_point, -lo) } else { (-n, high_point, hi) };
-        return Some(Toi { t: 0.0, point: deepest + normal * (depth / 2.0), normal });
+        return Some(Toi { t: tiny, point: deepest + normal * (depth / 2.0) + v * tiny, normal });
     }
-    let (t, normal, point) = if lo > 0.0 {
-        (lo / -vn, n, low_point) // above: the lowest point comes down
-    } else {
-        (-hi / vn, -n, high_point) // below: the highest point comes up
-    };
-    (t.is_finite() && (0.0..=1.0).contains(&t)).then(|| Toi { t, point: point + v * t, normal })
+    // Above: the lowest point comes down; below: the highest point comes up.
+    let (gap, closing, normal, point) =
+        if lo > 0.0 { (lo, -vn, n, low_point) } else { (-hi, vn, -n, high_point) };
+    let noise = 16.0 * f64::EPSILON * (n.abs().dot(low_point.abs().max(high_point.abs())) + offset.abs());
+    if closing <= 0.0 || gap - noise > closing || !closing.is_finite() {
+        return None; // moving away or along, or not reaching the plane by `t = 1`
+    }
+    let t = (gap / closing).clamp(tiny, 1.0);
+    Some(Toi { t, point: point + v * t, normal })
 }
 
-macro_rules! plane_sweep {
-    ($($T:ty),*) => {
-        $(impl Sweep<Plane> for $T {
-            type Motion = Vec3;
-            type Hit = SweepHit3;
-
-            fn sweep(&self, motion: Vec3, other: &Plane) -> Option<SweepHit3> {
-                if !motion.is_finite() {
-                    return None; // a non-finite motion touches nothing
-                }
-                plane_toi(other, &self.to_rounded(), d3(motion)).map(hit3)
-            }
-        })*
-    };
-}
-
-plane_sweep!(Sphere, Aabb3, Obb3, Capsule3);
-
-/// The shapes whose start against a plane is decided by their `Contact` with it (`Some`
-/// exactly when the exact overlap test says so: the vertices' exact sides), so that one
-/// touching the plane gives `t = 0` however the plane's normal rounds.
+/// Every shape's start against a plane is decided by its `Contact` with it (`Some` exactly
+/// when the exact overlap test says so), so that a shape touching the plane gives `t = 0`
+/// however the plane's normal rounds (a box corner exactly on it, moving away, is a contact
+/// at the start, not a miss).
 macro_rules! decided_plane_sweep {
     ($($T:ty),*) => {
         $(impl Sweep<Plane> for $T {
@@ -69,7 +64,7 @@ macro_rules! decided_plane_sweep {
     };
 }
 
-decided_plane_sweep!(Segment3, Triangle3);
+decided_plane_sweep!(Sphere, Aabb3, Obb3, Capsule3, Segment3, Triangle3);
 
 // A plane moving against a shape: the shape moving the other way against the plane.
 reversed_sweep!(3D: Plane => Sphere, Plane => Aabb3, Plane => Obb3, Plane => Capsule3, Plane => Segment3, Plane => Triangle3);
