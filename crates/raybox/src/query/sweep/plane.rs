@@ -16,10 +16,10 @@ use crate::{Aabb3, Capsule3, Contact, Obb3, Plane, Segment3, Sphere, Sweep, Tria
 ///
 /// The gap to the plane and the closing speed are in `f64` from the unit normal, each off
 /// by a few ulps of its terms: a contact within that rounding of the end of the motion (a
-/// vertex landing exactly on the plane at `t = 1`, which the division can put a hair past
-/// 1) counts, at `t = 1`; one within it of the start (the `f64` extent straddling the plane
-/// that the exact test found apart) comes at the least positive `f32` time, as `t = 0` is
-/// left to the exact test.
+/// vertex landing exactly on the plane at the end, which the division can put a hair past
+/// it) counts, at `t = 1`; one within it of the start (the `f64` extent straddling the
+/// plane that the exact test found apart) comes at the least positive `f32` time, as
+/// `t = 0` is left to the exact test.
 fn plane_toi(plane: &Plane, a: &Rounded, v: DVec3) -> Option<Toi> {
     let len = plane.normal().as_dvec3().length();
     let n = plane.normal().as_dvec3() / len;
