@@ -11,6 +11,7 @@
 //!                                          # plane (3D), triangle (3D)
 //! min = [1, 1]
 //! max = [4, 3]
+//! motion = [2, 0]                          # optional: swept by this vector (see below)
 //!
 //! [[ray]]
 //! origin = [0, 0]
@@ -30,11 +31,13 @@
 //!
 //! Any other shape may say `motion = [x, y]` (`[x, y, z]` in 3D): it is then also swept by
 //! that vector (raybox's `Sweep`: moved by `t * motion`, `t` from 0 to 1) against every
-//! other shape, each held still where the file puts it, and its first contact is drawn
-//! (the earliest over the other shapes; of equal times, the first in file order). The
-//! shape takes part in the other queries where the file puts it, at `t = 0`. A zero motion
-//! is allowed (the sweep is then an overlap test); a motion that is not finite, or that
-//! carries the shape out of `f32` range, is an error.
+//! other shape but the ghosts, each held still where the file puts it (moving or not), and
+//! its first contact is drawn: the earliest over the other shapes, of equal times the
+//! first in file order (`t = 0` if it starts touching one). A plane moving has no sweep
+//! against another plane; the caption says so. The shape takes part in the other queries
+//! where the file puts it. A zero motion is allowed (the sweep is then an overlap test); a
+//! motion that is not `dim` finite numbers, or that carries the shape out of `f32` range,
+//! is an error naming the file and the shape.
 //!
 //! The optional `[view]` table frames the picture: in 2D, `min` and `max` of the window;
 //! in 3D, `kind = "ortho"` or `"perspective"`, `eye`, `target`, `up` and `fov_deg`.
@@ -410,21 +413,29 @@ impl Scene {
 
 /// A motion as written: `[4, 0]`, or `[4, 0, -1]` in 3D.
 fn motion_text(m: Vec3, dim: usize) -> String {
-    let parts: Vec<String> = m.to_array()[..dim].iter().map(|&x| number_text(f64::from(x))).collect();
+    let parts: Vec<String> = m.to_array()[..dim].iter().map(|&x| number_text(x)).collect();
     format!("[{}]", parts.join(", "))
 }
 
 /// A number of the file, as short as it reads: `4`, `0.5`, `1e30`, `nan`, `inf`.
-fn number_text(x: f64) -> String {
-    if x.is_nan() {
+fn number_text<F: Copy + Into<f64> + std::fmt::Display + std::fmt::LowerExp>(x: F) -> String {
+    let value: f64 = x.into();
+    if value.is_nan() {
         "nan".to_owned()
-    } else if x.is_infinite() {
-        if x > 0.0 { "inf" } else { "-inf" }.to_owned()
-    } else if x != 0.0 && !(1e-4..1e9).contains(&x.abs()) {
+    } else if value.is_infinite() {
+        if value > 0.0 { "inf" } else { "-inf" }.to_owned()
+    } else if value != 0.0 && !(1e-4..1e9).contains(&value.abs()) {
         format!("{x:e}")
     } else {
         x.to_string()
     }
+}
+
+/// "a string", "an integer": a TOML type with its article.
+fn a_type(value: &toml::Value) -> String {
+    let name = value.type_str();
+    let article = if name.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+    format!("{article} {name}")
 }
 
 /// Every unordered pair `(a, b)` with `a < b < n`.
@@ -562,8 +573,8 @@ impl Fields<'_> {
         let example = if dim == 2 { "[1, 0]" } else { "[1, 0, 0]" };
         let toml::Value::Array(items) = value else {
             return Err(self.fail(format!(
-                "`motion` must be an array of {dim} numbers, like {example}, not a {}",
-                value.type_str()
+                "`motion` must be an array of {dim} numbers, like {example}, not {}",
+                a_type(value)
             )));
         };
         if items.len() != dim {
@@ -578,8 +589,8 @@ impl Fields<'_> {
                 toml::Value::Integer(x) => *x as f64,
                 other => {
                     return Err(self.fail(format!(
-                        "`motion` must hold numbers, like {example}, found a {}",
-                        other.type_str()
+                        "`motion` must hold numbers, like {example}, found {}",
+                        a_type(other)
                     )));
                 }
             });
