@@ -11,6 +11,7 @@
 //!                                          # plane (3D), triangle (3D)
 //! min = [1, 1]
 //! max = [4, 3]
+//! motion = [2, 0]                          # optional: swept by this vector (see below)
 //!
 //! [[ray]]
 //! origin = [0, 0]
@@ -28,6 +29,16 @@
 //! Any shape may say `ghost = true`: it is drawn dashed, for reference (say, the grown box
 //! of a shortcut test), and takes part in no query.
 //!
+//! Any other shape may say `motion = [x, y]` (`[x, y, z]` in 3D): it is then also swept by
+//! that vector (raybox's `Sweep`: moved by `t * motion`, `t` from 0 to 1) against every
+//! other shape but the ghosts, each held still where the file puts it (moving or not), and
+//! its first contact is drawn: the earliest over the other shapes, of equal times the
+//! first in file order (`t = 0` if it starts touching one). A plane moving has no sweep
+//! against another plane; the caption says so. The shape takes part in the other queries
+//! where the file puts it. A zero motion is allowed (the sweep is then an overlap test); a
+//! motion that is not `dim` finite numbers, or that carries the shape out of `f32` range,
+//! is an error naming the file and the shape.
+//!
 //! The optional `[view]` table frames the picture: in 2D, `min` and `max` of the window;
 //! in 3D, `kind = "ortho"` or `"perspective"`, `eye`, `target`, `up` and `fov_deg`.
 
@@ -36,7 +47,7 @@ use std::path::Path;
 use glam::{Quat, Vec2, Vec3};
 use raybox::{
     Aabb2, Aabb3, Capsule2, Capsule3, Circle, Contact, Contact2, Contact3, Obb2, Obb3, Overlaps, Plane, Ray2,
-    Ray3, RayCast, RaySpan, Segment2, Segment3, ShapeError, Sphere, Triangle3,
+    Ray3, RayCast, RaySpan, Segment2, Segment3, ShapeError, Sphere, Sweep, SweepHit2, SweepHit3, Triangle3,
 };
 use serde::Deserialize;
 
@@ -91,6 +102,9 @@ struct ShapeFile {
     vertices: Option<Vec<Vec<f32>>>,
     start: Option<Vec<f32>>,
     end: Option<Vec<f32>>,
+    /// Read as any TOML value and checked here, so that a malformed motion is reported
+    /// with the shape it belongs to.
+    motion: Option<toml::Value>,
 }
 
 #[derive(Deserialize)]
@@ -203,6 +217,8 @@ pub struct Scene {
     pub shape_kinds: Vec<&'static str>,
     /// Ghosts (`ghost = true`) are drawn dashed, for reference, and take part in no query.
     pub shape_ghosts: Vec<bool>,
+    /// Each shape's `motion`, if it has one (finite; z = 0 in 2D).
+    pub shape_motions: Vec<Option<Vec3>>,
     /// The names of the rays, in file order.
     pub ray_names: Vec<String>,
     /// The geometry.
@@ -248,6 +264,7 @@ impl Scene {
         let mut shape_names = Vec::new();
         let mut shape_kinds = Vec::new();
         let mut shape_ghosts = Vec::new();
+        let mut shape_motions = Vec::new();
         let mut ray_names = Vec::new();
         let mut shapes2 = Vec::new();
         let mut shapes3 = Vec::new();
@@ -258,14 +275,37 @@ impl Scene {
             let checked = Fields { dim, label: &label };
             let kind = checked.kind(&shape.kind).map_err(&err)?;
             checked.only_fields(kind, shape).map_err(&err)?;
+            let ghost = shape.ghost.unwrap_or(false);
+            let motion = checked.motion(shape.motion.as_ref()).map_err(&err)?;
+            if ghost && motion.is_some() {
+                return Err(
+                    err(checked.fail("a ghost takes part in no query, so it cannot have a `motion`")),
+                );
+            }
+            // The shape where its motion ends must be a valid shape too (it is drawn there).
+            let moved_error = |e: ShapeError| {
+                checked.fail(format!(
+                    "`motion` {} carries the shape out of range: {e}",
+                    motion_text(motion.unwrap_or(Vec3::ZERO), dim)
+                ))
+            };
             if dim == 2 {
-                shapes2.push(checked.shape2(kind, shape).map_err(&err)?);
+                let s = checked.shape2(kind, shape).map_err(&err)?;
+                if let Some(m) = motion {
+                    s.translated(m.truncate()).map_err(|e| err(moved_error(e)))?;
+                }
+                shapes2.push(s);
             } else {
-                shapes3.push(checked.shape3(kind, shape).map_err(&err)?);
+                let s = checked.shape3(kind, shape).map_err(&err)?;
+                if let Some(m) = motion {
+                    s.translated(m).map_err(|e| err(moved_error(e)))?;
+                }
+                shapes3.push(s);
             }
             shape_names.push(shape.name.clone().unwrap_or_else(|| format!("{kind} {}", i + 1)));
             shape_kinds.push(kind);
-            shape_ghosts.push(shape.ghost.unwrap_or(false));
+            shape_ghosts.push(ghost);
+            shape_motions.push(motion);
         }
         for (i, ray) in file.ray.iter().enumerate() {
             let label = item_label("ray", i, ray.name.as_deref());
@@ -292,14 +332,15 @@ impl Scene {
             shape_names,
             shape_kinds,
             shape_ghosts,
+            shape_motions,
             ray_names,
             items,
             view,
         })
     }
 
-    /// Runs every query of the scene: each ray against each shape, each pair of shapes
-    /// (ghosts left out).
+    /// Runs every query of the scene: each ray against each shape, each pair of shapes, each
+    /// moving shape against every other (ghosts left out).
     pub fn run_queries(&self) -> Queries {
         let real = |s: &usize| !self.shape_ghosts[*s];
         // The 2D and 3D shapes share method names but not a trait: one macro body for both.
@@ -324,6 +365,7 @@ impl Scene {
                             contact: $shapes[a].contact(&$shapes[b]),
                         })
                         .collect(),
+                    sweeps: Vec::new(),
                 }
             };
         }
@@ -334,8 +376,66 @@ impl Scene {
         Queries {
             rays: queries.rays.into_iter().filter(|q| real(&q.shape)).collect(),
             pairs: queries.pairs.into_iter().filter(|p| real(&p.a) && real(&p.b)).collect(),
+            sweeps: self.run_sweeps(),
         }
     }
+
+    /// Each shape with a `motion` swept against every other shape that is not a ghost,
+    /// held still: the earliest contact, the first in file order among equal times.
+    fn run_sweeps(&self) -> Vec<SweepResult> {
+        let mut sweeps = Vec::new();
+        for (s, motion) in self.shape_motions.iter().enumerate() {
+            let Some(motion) = *motion else { continue };
+            let mut result = SweepResult { shape: s, motion, hit: None, unqueried: Vec::new() };
+            for other in (0..self.shape_names.len()).filter(|&o| o != s && !self.shape_ghosts[o]) {
+                let answer = match &self.items {
+                    Items::Two { shapes, .. } => shapes[s].sweep(motion.truncate(), &shapes[other]),
+                    Items::Three { shapes, .. } => shapes[s].sweep(motion, &shapes[other]),
+                };
+                let touch = match answer {
+                    None => {
+                        result.unqueried.push(other);
+                        continue;
+                    }
+                    Some(Swept::Two(hit)) => hit.map(|h| SweepTouch::from_2d(other, h)),
+                    Some(Swept::Three(hit)) => hit.map(|h| SweepTouch::from_3d(other, h)),
+                };
+                // Strictly earlier only: of equal times, the first shape in file order.
+                if let Some(touch) = touch.filter(|t| result.hit.is_none_or(|best| t.t < best.t)) {
+                    result.hit = Some(touch);
+                }
+            }
+            sweeps.push(result);
+        }
+        sweeps
+    }
+}
+
+/// A motion as written: `[4, 0]`, or `[4, 0, -1]` in 3D.
+fn motion_text(m: Vec3, dim: usize) -> String {
+    let parts: Vec<String> = m.to_array()[..dim].iter().map(|&x| number_text(x)).collect();
+    format!("[{}]", parts.join(", "))
+}
+
+/// A number of the file, as short as it reads: `4`, `0.5`, `1e30`, `nan`, `inf`.
+fn number_text<F: Copy + Into<f64> + std::fmt::Display + std::fmt::LowerExp>(x: F) -> String {
+    let value: f64 = x.into();
+    if value.is_nan() {
+        "nan".to_owned()
+    } else if value.is_infinite() {
+        if value > 0.0 { "inf" } else { "-inf" }.to_owned()
+    } else if value != 0.0 && !(1e-4..1e9).contains(&value.abs()) {
+        format!("{x:e}")
+    } else {
+        x.to_string()
+    }
+}
+
+/// "a string", "an integer": a TOML type with its article.
+fn a_type(value: &toml::Value) -> String {
+    let name = value.type_str();
+    let article = if name.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+    format!("{article} {name}")
 }
 
 /// Every unordered pair `(a, b)` with `a < b < n`.
@@ -464,6 +564,49 @@ impl Fields<'_> {
 
     fn vec3(&self, field: &str, value: Option<&Vec<f32>>) -> Result<Vec3, String> {
         self.numbers(field, value, 3).map(Vec3::from_slice)
+    }
+
+    /// The optional `motion`: `dim` finite numbers (z = 0 in 2D).
+    fn motion(&self, value: Option<&toml::Value>) -> Result<Option<Vec3>, String> {
+        let Some(value) = value else { return Ok(None) };
+        let dim = self.dim;
+        let example = if dim == 2 { "[1, 0]" } else { "[1, 0, 0]" };
+        let toml::Value::Array(items) = value else {
+            return Err(self.fail(format!(
+                "`motion` must be an array of {dim} numbers, like {example}, not {}",
+                a_type(value)
+            )));
+        };
+        if items.len() != dim {
+            return Err(
+                self.fail(format!("`motion` needs {dim} numbers in a {dim}D scene, found {}", items.len()))
+            );
+        }
+        let mut numbers = Vec::with_capacity(dim);
+        for item in items {
+            numbers.push(match item {
+                toml::Value::Float(x) => *x,
+                toml::Value::Integer(x) => *x as f64,
+                other => {
+                    return Err(self.fail(format!(
+                        "`motion` must hold numbers, like {example}, found {}",
+                        a_type(other)
+                    )));
+                }
+            });
+        }
+        let text = || format!("[{}]", numbers.iter().map(|&x| number_text(x)).collect::<Vec<_>>().join(", "));
+        if !numbers.iter().all(|x| x.is_finite()) {
+            return Err(self.fail(format!("`motion` must be finite, not {}", text())));
+        }
+        let mut m = Vec3::ZERO;
+        for (k, &x) in numbers.iter().enumerate() {
+            m[k] = x as f32;
+        }
+        if !m.is_finite() {
+            return Err(self.fail(format!("`motion` {} is beyond the range of f32", text())));
+        }
+        Ok(Some(m))
     }
 
     fn scalar(&self, field: &str, value: Option<f32>) -> Result<f32, String> {
@@ -787,9 +930,88 @@ pub struct Queries {
     pub rays: Vec<RayResult>,
     /// Each pair of shapes.
     pub pairs: Vec<PairResult>,
+    /// Each shape with a `motion`, in file order.
+    pub sweeps: Vec<SweepResult>,
+}
+
+/// One moving shape swept against every other shape of the scene.
+#[derive(Clone, Debug)]
+pub struct SweepResult {
+    /// The moving shape's index.
+    pub shape: usize,
+    /// Its `motion` (z = 0 in 2D).
+    pub motion: Vec3,
+    /// The earliest contact over the other shapes; `None` if it touches none.
+    pub hit: Option<SweepTouch>,
+    /// The other shapes that raybox has no sweep against (a plane moving against a plane).
+    pub unqueried: Vec<usize>,
+}
+
+/// A sweep's first contact, in 3D (z = 0 in 2D).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SweepTouch {
+    /// The index of the shape touched.
+    pub other: usize,
+    /// The fraction of the motion at the first contact, in `[0, 1]`.
+    pub t: f32,
+    /// Where the shapes touch at time `t`.
+    pub point: Vec3,
+    /// Unit normal at the contact, from the shape touched toward the moving one.
+    pub normal: Vec3,
+}
+
+impl SweepTouch {
+    fn from_2d(other: usize, h: SweepHit2) -> Self {
+        Self { other, t: h.t, point: h.point.extend(0.0), normal: h.normal.extend(0.0) }
+    }
+
+    fn from_3d(other: usize, h: SweepHit3) -> Self {
+        Self { other, t: h.t, point: h.point, normal: h.normal }
+    }
+}
+
+/// A sweep's answer before it is known which shape it was against.
+enum Swept {
+    Two(Option<SweepHit2>),
+    Three(Option<SweepHit3>),
+}
+
+fn sweep2<A: Sweep<B, Motion = Vec2, Hit = SweepHit2>, B>((a, motion): (&A, Vec2), b: &B) -> Swept {
+    Swept::Two(a.sweep(motion, b))
+}
+
+fn sweep3<A: Sweep<B, Motion = Vec3, Hit = SweepHit3>, B>((a, motion): (&A, Vec3), b: &B) -> Swept {
+    Swept::Three(a.sweep(motion, b))
 }
 
 impl Shape2 {
+    /// The shape moved by `offset`; an error when that leaves the range of `f32`.
+    pub fn translated(&self, offset: Vec2) -> Result<Self, ShapeError> {
+        Ok(match self {
+            Self::Aabb(b) => Self::Aabb(Aabb2::try_new(b.min() + offset, b.max() + offset)?),
+            Self::Obb(b) => {
+                Self::Obb(Obb2::try_from_rotation(b.center() + offset, b.half_extents(), b.axes()[0])?)
+            }
+            Self::Circle(c) => Self::Circle(Circle::try_new(c.center() + offset, c.radius())?),
+            Self::Capsule(c) => {
+                Self::Capsule(Capsule2::try_new(c.start() + offset, c.end() + offset, c.radius())?)
+            }
+            Self::Segment(g) => Self::Segment(Segment2::try_new(g.start() + offset, g.end() + offset)?),
+        })
+    }
+
+    /// `sweep` against `other`, held still (every 2D pair has one; always `Some`).
+    fn sweep(&self, motion: Vec2, other: &Self) -> Option<Swept> {
+        use Shape2::{Aabb, Capsule, Circle, Obb, Segment};
+        match self {
+            Aabb(a) => against!(Shape2, sweep2, (a, motion), other; Aabb, Obb, Circle, Capsule, Segment),
+            Obb(a) => against!(Shape2, sweep2, (a, motion), other; Aabb, Obb, Circle, Capsule, Segment),
+            Circle(a) => against!(Shape2, sweep2, (a, motion), other; Aabb, Obb, Circle, Capsule, Segment),
+            Capsule(a) => against!(Shape2, sweep2, (a, motion), other; Aabb, Obb, Circle, Capsule, Segment),
+            Segment(a) => against!(Shape2, sweep2, (a, motion), other; Aabb, Obb, Circle, Capsule, Segment),
+        }
+    }
+
     /// `ray_span` and `cast_ray` (every 2D shape has them).
     #[allow(clippy::type_complexity)]
     fn cast(&self, ray: &Ray2) -> Option<(Option<RaySpan>, Option<(f32, Vec3, Vec3)>)> {
@@ -830,6 +1052,59 @@ impl Shape2 {
 }
 
 impl Shape3 {
+    /// The shape moved by `offset`; an error when that leaves the range of `f32`.
+    pub fn translated(&self, offset: Vec3) -> Result<Self, ShapeError> {
+        Ok(match self {
+            Self::Aabb(b) => Self::Aabb(Aabb3::try_new(b.min() + offset, b.max() + offset)?),
+            Self::Obb(b) => {
+                Self::Obb(Obb3::try_from_matrix(b.center() + offset, b.half_extents(), b.rotation())?)
+            }
+            Self::Sphere(s) => Self::Sphere(Sphere::try_new(s.center() + offset, s.radius())?),
+            Self::Plane(p) => {
+                // `dot(n, x) = offset` moved by `d`: `dot(n, x) = offset + dot(n, d)`.
+                let shift = p.normal().as_dvec3().dot(offset.as_dvec3());
+                Self::Plane(Plane::try_new(p.normal(), (f64::from(p.offset()) + shift) as f32)?)
+            }
+            Self::Triangle(t) => {
+                let [a, b, c] = t.vertices();
+                Self::Triangle(Triangle3::try_new(a + offset, b + offset, c + offset)?)
+            }
+            Self::Capsule(c) => {
+                Self::Capsule(Capsule3::try_new(c.start() + offset, c.end() + offset, c.radius())?)
+            }
+            Self::Segment(g) => Self::Segment(Segment3::try_new(g.start() + offset, g.end() + offset)?),
+        })
+    }
+
+    /// `sweep` against `other`, held still; `None` for a plane against a plane (no sweep).
+    fn sweep(&self, motion: Vec3, other: &Self) -> Option<Swept> {
+        use Shape3::{Aabb, Capsule, Obb, Plane, Segment, Sphere, Triangle};
+        let m = motion;
+        match self {
+            Aabb(a) => {
+                against!(Shape3, sweep3, (a, m), other; Aabb, Obb, Sphere, Plane, Triangle, Capsule, Segment)
+            }
+            Obb(a) => {
+                against!(Shape3, sweep3, (a, m), other; Aabb, Obb, Sphere, Plane, Triangle, Capsule, Segment)
+            }
+            Sphere(a) => {
+                against!(Shape3, sweep3, (a, m), other; Aabb, Obb, Sphere, Plane, Triangle, Capsule, Segment)
+            }
+            Plane(a) => {
+                against!(Shape3, sweep3, (a, m), other; Aabb, Obb, Sphere, Triangle, Capsule, Segment)
+            }
+            Triangle(a) => {
+                against!(Shape3, sweep3, (a, m), other; Aabb, Obb, Sphere, Plane, Triangle, Capsule, Segment)
+            }
+            Capsule(a) => {
+                against!(Shape3, sweep3, (a, m), other; Aabb, Obb, Sphere, Plane, Triangle, Capsule, Segment)
+            }
+            Segment(a) => {
+                against!(Shape3, sweep3, (a, m), other; Aabb, Obb, Sphere, Plane, Triangle, Capsule, Segment)
+            }
+        }
+    }
+
     /// `ray_span` and `cast_ray` (every 3D shape has them).
     #[allow(clippy::type_complexity)]
     fn cast(&self, ray: &Ray3) -> Option<(Option<RaySpan>, Option<(f32, Vec3, Vec3)>)> {

@@ -222,3 +222,57 @@ fn scenes_with_too_many_shapes_are_refused() {
         "a scene holds at most 500 shapes and 2000 rays (this one 501 and 0)",
     );
 }
+
+#[test]
+fn malformed_motions_name_the_file_and_the_shape() {
+    let ball = "dim = 2\n[[shape]]\nname = \"ball\"\nkind = \"circle\"\ncenter = [0, 0]\nradius = 1\n";
+    let fails = |motion: &str, expected: &str| {
+        draw_fails(
+            &format!("{ball}motion = {motion}\n"),
+            &format!("bad.toml: [[shape]] #1 \"ball\": {expected}"),
+        );
+    };
+    fails("[1, 0, 0]", "`motion` needs 2 numbers in a 2D scene, found 3");
+    fails("[1]", "`motion` needs 2 numbers in a 2D scene, found 1");
+    fails("[]", "`motion` needs 2 numbers in a 2D scene, found 0");
+    fails("[nan, 0]", "`motion` must be finite, not [nan, 0]");
+    fails("[0, -inf]", "`motion` must be finite, not [0, -inf]");
+    fails("[1e39, 0]", "`motion` [1e39, 0] is beyond the range of f32");
+    fails("\"fast\"", "`motion` must be an array of 2 numbers, like [1, 0], not a string");
+    fails("4", "`motion` must be an array of 2 numbers, like [1, 0], not an integer");
+    fails("[1, \"x\"]", "`motion` must hold numbers, like [1, 0], found a string");
+    fails("[[1, 0]]", "`motion` needs 2 numbers in a 2D scene, found 1");
+    fails("{ x = 1, y = 0 }", "`motion` must be an array of 2 numbers, like [1, 0], not a table");
+    draw_fails(
+        "dim = 3\n[[shape]]\nkind = \"sphere\"\ncenter = [0, 0, 0]\nradius = 1\nmotion = [1, 0]\n",
+        "bad.toml: [[shape]] #1: `motion` needs 3 numbers in a 3D scene, found 2",
+    );
+    draw_fails(
+        "dim = 3\n[[shape]]\nkind = \"plane\"\nnormal = [0, 0, 1]\noffset = 0\nmotion = [0, nan, 0]\n",
+        "bad.toml: [[shape]] #1: `motion` must be finite, not [0, nan, 0]",
+    );
+}
+
+#[test]
+fn motions_that_cannot_be_drawn_or_belong_to_a_ghost_are_refused() {
+    draw_fails(
+        &format!("{BOX}min = [0, 0]\nmax = [1, 1]\nghost = true\nmotion = [1, 0]\n"),
+        "[[shape]] #1 \"box\": a ghost takes part in no query, so it cannot have a `motion`",
+    );
+    // Finite, but the box where it ends is not.
+    draw_fails(
+        &format!("{BOX}min = [0, 0]\nmax = [1e38, 1]\nmotion = [3e38, 0]\n"),
+        "[[shape]] #1 \"box\": `motion` [3e38, 0] carries the shape out of range: Aabb2: max must be finite",
+    );
+    draw_fails(
+        "dim = 3\n[[shape]]\nname = \"lid\"\nkind = \"plane\"\nnormal = [0, 0, 1]\noffset = 3e38\nmotion = [0, 0, 1e38]\n",
+        "[[shape]] #1 \"lid\": `motion` [0, 0, 1e38] carries the shape out of range: Plane: offset must be finite",
+    );
+    // In range, but too far to picture (the sweep itself runs: no panic on the way).
+    draw_fails(&format!("{BOX}min = [0, 0]\nmax = [1, 1]\nmotion = [1e30, 0]\n"), "too far to draw (at most");
+    draw_fails(
+        "dim = 3\n[[shape]]\nkind = \"sphere\"\ncenter = [0, 0, 0]\nradius = 1\nmotion = [0, -1e25, 0]\n\
+         [[shape]]\nkind = \"triangle\"\nvertices = [[-1, -9, -1], [1, -9, -1], [0, -9, 1]]\n",
+        "too far to draw (at most",
+    );
+}

@@ -6,8 +6,12 @@
 //! point hit is an orange arrow. Overlapping pairs that raybox has a contact query for
 //! show their contact points (purple diamonds) and the contact normal as a purple arrow as
 //! long as the depth (a short stub when the depth is too small to see), labelled with the
-//! depth. Below the picture, one line per query says what raybox answered. 3D scenes go through the same drawing after a parallel or perspective
-//! projection; 2D scenes are seen from above.
+//! depth. A shape with a `motion` is swept against every other shape: a dotted arrow shows
+//! the path of its centre, a grey dashed outline where the motion ends, and a green one
+//! where it first touches another shape, with the contact point (a purple diamond), the
+//! normal of the shape touched (an orange arrow) and the time. Below the picture, one line
+//! per query says what raybox answered. 3D scenes go through the same drawing after a
+//! parallel or perspective projection; 2D scenes are seen from above.
 //!
 //! The SVG is written by hand: a handful of element kinds, no dependency.
 
@@ -23,7 +27,7 @@ use serde_json::json;
 use crate::GlobalArgs;
 use crate::error::CliError;
 use crate::output::{Report, write_atomically};
-use crate::scene::{Items, Projection, Queries, Scene, Shape2, Shape3, View};
+use crate::scene::{Items, Projection, Queries, Scene, Shape2, Shape3, SweepResult, View};
 
 /// Arguments of `raybox draw`.
 #[derive(Args, Debug)]
@@ -48,8 +52,12 @@ const NORMAL_COLOUR: &str = "#ff7f0e";
 const CONTACT_COLOUR: &str = "#8e44ad";
 const TEXT_COLOUR: &str = "#333333";
 const LEGEND_COLOUR: &str = "#777777";
-/// Outline colour of a ghost (a shape drawn for reference only).
+/// Outline colour of a ghost (a shape drawn for reference only), and of a moving shape
+/// where its motion ends.
 pub const GHOST_COLOUR: &str = "#999999";
+/// Outline colour of a moving shape where it first touches another.
+pub const IMPACT_COLOUR: &str = "#1b7a3a";
+const PATH_COLOUR: &str = "#555555";
 
 /// Runs `raybox draw`.
 pub fn run(args: &DrawArgs, _global: GlobalArgs) -> Result<Report, CliError> {
@@ -75,8 +83,12 @@ pub fn run(args: &DrawArgs, _global: GlobalArgs) -> Result<Report, CliError> {
         Items::Three { shapes, rays } => (3, shapes.len(), rays.len()),
     };
     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    let moving = match queries.sweeps.len() {
+        0 => String::new(),
+        n => format!(" ({n} moving)"),
+    };
     report.line(format!(
-        "{}: {dim}D, {}, {}",
+        "{}: {dim}D, {}{moving}, {}",
         args.scene.display(),
         plural(shapes, "shape"),
         plural(rays, "ray")
@@ -93,6 +105,8 @@ pub fn run(args: &DrawArgs, _global: GlobalArgs) -> Result<Report, CliError> {
     report.field("ray_hits", queries.rays.iter().filter(|r| r.span.is_some()).count());
     report.field("overlapping_pairs", queries.pairs.iter().filter(|p| p.overlap == Some(true)).count());
     report.field("contacts", queries.pairs.iter().filter(|p| p.contact.is_some()).count());
+    report.field("moving_shapes", queries.sweeps.len());
+    report.field("sweep_hits", queries.sweeps.iter().filter(|q| q.hit.is_some()).count());
     report.field("queries", queries_json(&scene, &queries));
     Ok(report)
 }
@@ -158,6 +172,9 @@ fn describe(scene: &Scene, queries: &Queries) -> Vec<String> {
         };
         lines.push(line);
     }
+    for q in &queries.sweeps {
+        lines.push(sweep_line(scene, q, dim));
+    }
     for p in &queries.pairs {
         let (a, b) = (&scene.shape_names[p.a], &scene.shape_names[p.b]);
         lines.push(match (p.overlap, &p.contact) {
@@ -177,6 +194,30 @@ fn describe(scene: &Scene, queries: &Queries) -> Vec<String> {
         });
     }
     lines
+}
+
+/// What a sweep found: "ball moving by (4, 0) first touches wall at t = 0.35, point (..),
+/// normal (..)", "… already touches …" at `t = 0`, or "… touches nothing".
+fn sweep_line(scene: &Scene, q: &SweepResult, dim: usize) -> String {
+    let name = &scene.shape_names[q.shape];
+    let still = if q.motion == Vec3::ZERO { " (not moving)" } else { "" };
+    let head = format!("{name} moving by {}{still}", point(q.motion, dim));
+    let mut line = match &q.hit {
+        Some(hit) => format!(
+            "{head} {} {} at t = {}, point {}, normal {}",
+            if hit.t == 0.0 { "already touches" } else { "first touches" },
+            scene.shape_names[hit.other],
+            num(hit.t),
+            point(hit.point, dim),
+            point(hit.normal, dim)
+        ),
+        None => format!("{head} touches nothing"),
+    };
+    if !q.unqueried.is_empty() {
+        let names: Vec<&str> = q.unqueried.iter().map(|&o| scene.shape_names[o].as_str()).collect();
+        let _ = write!(line, " (no sweep query of a plane against a plane: {})", names.join(", "));
+    }
+    line
 }
 
 fn queries_json(scene: &Scene, queries: &Queries) -> serde_json::Value {
@@ -212,7 +253,28 @@ fn queries_json(scene: &Scene, queries: &Queries) -> serde_json::Value {
             })
         })
         .collect();
-    json!({ "rays": rays, "pairs": pairs })
+    let sweeps: Vec<_> = queries
+        .sweeps
+        .iter()
+        .map(|q| {
+            let hit = q.hit.map(|h| {
+                json!({
+                    "shape": scene.shape_names[h.other],
+                    "t": h.t,
+                    "point": &h.point.to_array()[..dim],
+                    "normal": &h.normal.to_array()[..dim],
+                })
+            });
+            let unqueried: Vec<&str> = q.unqueried.iter().map(|&o| scene.shape_names[o].as_str()).collect();
+            json!({
+                "shape": scene.shape_names[q.shape],
+                "motion": &q.motion.to_array()[..dim],
+                "hit": hit,
+                "no_sweep_query": unqueried,
+            })
+        })
+        .collect();
+    json!({ "rays": rays, "pairs": pairs, "sweeps": sweeps })
 }
 
 /// `origin + t * dir` of ray `r`, in 3D (z = 0 for 2D scenes).
@@ -290,77 +352,78 @@ fn box_edges(center: Vec3, axes: [Vec3; 3], half: Vec3) -> Vec<BoxEdge> {
 /// The shapes' outlines; planes, being infinite, become a square patch of half side `reach`
 /// around the point of the plane nearest to `center`.
 fn shape_drawings(items: &Items, center: Vec3, reach: f32) -> Vec<ShapeDrawing> {
-    let plain = |outline: Outline, label_at: Vec3| ShapeDrawing { outline, label_at, normal: None };
     match items {
-        Items::Two { shapes, .. } => shapes
-            .iter()
-            .map(|shape| match shape {
-                Shape2::Aabb(b) => {
-                    let (lo, hi) = (b.min(), b.max());
-                    let corners = [lo, Vec2::new(hi.x, lo.y), hi, Vec2::new(lo.x, hi.y)];
-                    plain(
-                        Outline::Polygon(corners.iter().map(|c| c.extend(0.0)).collect()),
-                        b.center().extend(0.0),
-                    )
-                }
-                Shape2::Obb(b) => plain(
-                    Outline::Polygon(b.corners().iter().map(|c| c.extend(0.0)).collect()),
-                    b.center().extend(0.0),
-                ),
-                Shape2::Circle(c) => plain(
-                    Outline::Ball { center: c.center().extend(0.0), radius: c.radius() },
-                    c.center().extend(0.0),
-                ),
-                Shape2::Capsule(c) => plain(
-                    Outline::Capsule {
-                        start: c.start().extend(0.0),
-                        end: c.end().extend(0.0),
-                        radius: c.radius(),
-                    },
-                    ((c.start() + c.end()) / 2.0).extend(0.0),
-                ),
-                Shape2::Segment(g) => plain(
-                    Outline::Segment(g.start().extend(0.0), g.end().extend(0.0)),
-                    ((g.start() + g.end()) / 2.0).extend(0.0),
-                ),
-            })
-            .collect(),
-        Items::Three { shapes, .. } => shapes
-            .iter()
-            .map(|shape| match shape {
-                Shape3::Aabb(b) => plain(
-                    Outline::Edges(box_edges(b.center(), [Vec3::X, Vec3::Y, Vec3::Z], b.half_extents())),
-                    b.center(),
-                ),
-                Shape3::Obb(b) => {
-                    plain(Outline::Edges(box_edges(b.center(), b.axes(), b.half_extents())), b.center())
-                }
-                Shape3::Sphere(s) => {
-                    plain(Outline::Ball { center: s.center(), radius: s.radius() }, s.center())
-                }
-                Shape3::Plane(p) => {
-                    let n = p.unit_normal();
-                    let anchor = center - n * p.signed_distance(center);
-                    let u = n.any_orthonormal_vector();
-                    let v = n.cross(u);
-                    let corners = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
-                        .map(|(a, b)| anchor + (u * a + v * b) * reach);
-                    ShapeDrawing {
-                        outline: Outline::Polygon(corners.to_vec()),
-                        label_at: anchor,
-                        normal: Some(n),
-                    }
-                }
-                Shape3::Triangle(t) => plain(Outline::Polygon(t.vertices().to_vec()), t.centroid()),
-                Shape3::Capsule(c) => plain(
-                    Outline::Capsule { start: c.start(), end: c.end(), radius: c.radius() },
-                    (c.start() + c.end()) / 2.0,
-                ),
-                Shape3::Segment(g) => {
-                    plain(Outline::Segment(g.start(), g.end()), (g.start() + g.end()) / 2.0)
-                }
-            })
-            .collect(),
+        Items::Two { shapes, .. } => shapes.iter().map(drawing_2d).collect(),
+        Items::Three { shapes, .. } => shapes.iter().map(|s| drawing_3d(s, center, reach)).collect(),
+    }
+}
+
+/// Shape `i` of the scene moved by `offset`, drawn as [`shape_drawings`] draws it; `None`
+/// if the move takes it out of the range of `f32`.
+fn moved_drawing(items: &Items, i: usize, offset: Vec3, center: Vec3, reach: f32) -> Option<ShapeDrawing> {
+    match items {
+        Items::Two { shapes, .. } => shapes[i].translated(offset.truncate()).ok().map(|s| drawing_2d(&s)),
+        Items::Three { shapes, .. } => {
+            shapes[i].translated(offset).ok().map(|s| drawing_3d(&s, center, reach))
+        }
+    }
+}
+
+fn plain(outline: Outline, label_at: Vec3) -> ShapeDrawing {
+    ShapeDrawing { outline, label_at, normal: None }
+}
+
+fn drawing_2d(shape: &Shape2) -> ShapeDrawing {
+    match shape {
+        Shape2::Aabb(b) => {
+            let (lo, hi) = (b.min(), b.max());
+            let corners = [lo, Vec2::new(hi.x, lo.y), hi, Vec2::new(lo.x, hi.y)];
+            plain(Outline::Polygon(corners.iter().map(|c| c.extend(0.0)).collect()), b.center().extend(0.0))
+        }
+        Shape2::Obb(b) => plain(
+            Outline::Polygon(b.corners().iter().map(|c| c.extend(0.0)).collect()),
+            b.center().extend(0.0),
+        ),
+        Shape2::Circle(c) => plain(
+            Outline::Ball { center: c.center().extend(0.0), radius: c.radius() },
+            c.center().extend(0.0),
+        ),
+        Shape2::Capsule(c) => plain(
+            Outline::Capsule { start: c.start().extend(0.0), end: c.end().extend(0.0), radius: c.radius() },
+            ((c.start() + c.end()) / 2.0).extend(0.0),
+        ),
+        Shape2::Segment(g) => plain(
+            Outline::Segment(g.start().extend(0.0), g.end().extend(0.0)),
+            ((g.start() + g.end()) / 2.0).extend(0.0),
+        ),
+    }
+}
+
+fn drawing_3d(shape: &Shape3, center: Vec3, reach: f32) -> ShapeDrawing {
+    match shape {
+        Shape3::Aabb(b) => plain(
+            Outline::Edges(box_edges(b.center(), [Vec3::X, Vec3::Y, Vec3::Z], b.half_extents())),
+            b.center(),
+        ),
+        Shape3::Obb(b) => {
+            plain(Outline::Edges(box_edges(b.center(), b.axes(), b.half_extents())), b.center())
+        }
+        Shape3::Sphere(s) => plain(Outline::Ball { center: s.center(), radius: s.radius() }, s.center()),
+        Shape3::Plane(p) => {
+            let n = p.unit_normal();
+            let anchor = center - n * p.signed_distance(center);
+            let u = n.any_orthonormal_vector();
+            let v = n.cross(u);
+            let corners = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
+                .map(|(a, b)| anchor + (u * a + v * b) * reach);
+            ShapeDrawing { outline: Outline::Polygon(corners.to_vec()), label_at: anchor, normal: Some(n) }
+        }
+        Shape3::Triangle(t) => plain(Outline::Polygon(t.vertices().to_vec()), t.centroid()),
+        Shape3::Capsule(c) => plain(
+            Outline::Capsule { start: c.start(), end: c.end(), radius: c.radius() },
+            (c.start() + c.end()) / 2.0,
+        ),
+        Shape3::Segment(g) => plain(Outline::Segment(g.start(), g.end()), (g.start() + g.end()) / 2.0),
     }
 }
 
@@ -371,14 +434,7 @@ fn finite_points(items: &Items) -> Vec<Vec3> {
     match items {
         Items::Two { shapes, rays } => {
             for shape in shapes {
-                let b = match shape {
-                    Shape2::Aabb(b) => *b,
-                    Shape2::Obb(b) => b.to_aabb(),
-                    Shape2::Circle(c) => c.to_aabb(),
-                    Shape2::Capsule(c) => c.to_aabb(),
-                    Shape2::Segment(g) => g.to_aabb(),
-                };
-                points.extend([b.min().extend(0.0), b.max().extend(0.0)]);
+                points.extend(box_2d(shape));
             }
             for ray in rays {
                 points.extend(
@@ -391,16 +447,7 @@ fn finite_points(items: &Items) -> Vec<Vec3> {
         }
         Items::Three { shapes, rays } => {
             for shape in shapes {
-                let b = match shape {
-                    Shape3::Aabb(b) => *b,
-                    Shape3::Obb(b) => b.to_aabb(),
-                    Shape3::Sphere(s) => s.to_aabb(),
-                    Shape3::Triangle(t) => t.to_aabb(),
-                    Shape3::Capsule(c) => c.to_aabb(),
-                    Shape3::Segment(g) => g.to_aabb(),
-                    Shape3::Plane(_) => continue,
-                };
-                points.extend([b.min(), b.max()]);
+                points.extend(box_3d(shape).into_iter().flatten());
             }
             for ray in rays {
                 points.extend(
@@ -410,6 +457,44 @@ fn finite_points(items: &Items) -> Vec<Vec3> {
         }
     }
     points
+}
+
+/// The corners of the bounding box of shape `i` moved by `offset` (none for a plane, or if
+/// the move leaves the range of `f32`).
+fn moved_points(items: &Items, i: usize, offset: Vec3) -> Vec<Vec3> {
+    match items {
+        Items::Two { shapes, .. } => shapes[i].translated(offset.truncate()).map(|s| box_2d(&s).to_vec()),
+        Items::Three { shapes, .. } => {
+            shapes[i].translated(offset).map(|s| box_3d(&s).into_iter().flatten().collect())
+        }
+    }
+    .unwrap_or_default()
+}
+
+/// The min and max corners of a 2D shape's bounding box, at z = 0.
+fn box_2d(shape: &Shape2) -> [Vec3; 2] {
+    let b = match shape {
+        Shape2::Aabb(b) => *b,
+        Shape2::Obb(b) => b.to_aabb(),
+        Shape2::Circle(c) => c.to_aabb(),
+        Shape2::Capsule(c) => c.to_aabb(),
+        Shape2::Segment(g) => g.to_aabb(),
+    };
+    [b.min().extend(0.0), b.max().extend(0.0)]
+}
+
+/// The min and max corners of a 3D shape's bounding box; `None` for a plane.
+fn box_3d(shape: &Shape3) -> Option<[Vec3; 2]> {
+    let b = match shape {
+        Shape3::Aabb(b) => *b,
+        Shape3::Obb(b) => b.to_aabb(),
+        Shape3::Sphere(s) => s.to_aabb(),
+        Shape3::Triangle(t) => t.to_aabb(),
+        Shape3::Capsule(c) => c.to_aabb(),
+        Shape3::Segment(g) => g.to_aabb(),
+        Shape3::Plane(_) => return None,
+    };
+    Some([b.min(), b.max()])
 }
 
 /// The rays in 3D: origin, direction, `t_min`, `t_max`.
@@ -603,6 +688,26 @@ struct Flat {
     normals: Vec<[Vec2; 2]>,
     /// Contacts of overlapping pairs.
     contacts: Vec<FlatContact>,
+    /// One per moving shape.
+    sweeps: Vec<FlatSweep>,
+}
+
+/// A moving shape in the picture: where it ends, its path, where it first touches.
+struct FlatSweep {
+    /// Its index among the scene's shapes.
+    shape: usize,
+    /// The index of the shape it first touches, and the time.
+    touch: Option<(usize, f32)>,
+    /// The shape where its motion ends (none for a zero motion).
+    end: Option<FlatShape>,
+    /// From its reference point (centre, centroid, …) to where that point ends.
+    path: Option<[Vec2; 2]>,
+    /// The shape at the time of the first contact.
+    impact: Option<FlatShape>,
+    /// The contact point.
+    point: Option<Vec2>,
+    /// The contact normal, from the shape touched toward the moving one.
+    normal: Option<[Vec2; 2]>,
 }
 
 /// A contact in the picture: its points, the normal arrow, and the depth to print by it.
@@ -658,6 +763,16 @@ impl Flat {
         for c in &self.contacts {
             points.extend(c.points.iter().chain(c.arrow.iter().flatten()));
         }
+        for q in &self.sweeps {
+            for s in q.end.iter().chain(&q.impact) {
+                points.extend(s.polygons.iter().flatten());
+                points.extend(s.segments.iter().flatten());
+                points.extend(s.hidden.iter().flatten());
+                points.extend(s.circles.iter().flat_map(|&(c, r)| [c - Vec2::splat(r), c + Vec2::splat(r)]));
+            }
+            points.extend(q.path.iter().chain(&q.normal).flatten());
+            points.extend(q.point);
+        }
         points
     }
 }
@@ -669,6 +784,10 @@ fn picture(scene: &Scene, queries: &Queries, lines: &[String], width: u32) -> Re
 
     // The world box the picture is about: the finite geometry, or the 2D window.
     let mut points = finite_points(&scene.items);
+    // Where the moving shapes end is part of the picture too.
+    for q in &queries.sweeps {
+        points.extend(moved_points(&scene.items, q.shape, q.motion));
+    }
     if let Some((min, max)) = view.window {
         points = vec![min.extend(0.0), max.extend(0.0)];
     }
@@ -685,44 +804,30 @@ fn picture(scene: &Scene, queries: &Queries, lines: &[String], width: u32) -> Re
     let camera = Camera::new(&view, two_d, center, size)?;
 
     let mut flat = Flat::default();
-    for d in shape_drawings(&scene.items, center, 0.4 * size) {
-        let mut s = FlatShape::default();
-        match &d.outline {
-            Outline::Polygon(points) if points.iter().all(|&p| camera.visible(p)) => {
-                s.polygons.push(points.iter().map(|&p| camera.project(p)).collect());
-            }
-            Outline::Polygon(points) => {
-                let n = points.len();
-                s.segments.extend((0..n).filter_map(|i| camera.segment(points[i], points[(i + 1) % n])));
-            }
-            Outline::Edges(edges) => {
-                for e in edges {
-                    let hidden = e.faces.iter().all(|&(n, p)| !camera.faces_camera(n, p));
-                    let list = if hidden { &mut s.hidden } else { &mut s.segments };
-                    list.extend(camera.segment(e.ends[0], e.ends[1]));
-                }
-            }
-            Outline::Ball { center, radius } => match camera.ball(*center, *radius) {
-                Some(Ok(circle)) => s.circles.push(circle),
-                Some(Err(polygon)) => s.polygons.push(polygon),
-                None => {}
-            },
-            Outline::Capsule { start, end, radius } => {
-                if let (Some(a), Some(b)) = (camera.disc(*start, *radius), camera.disc(*end, *radius)) {
-                    s.polygons.push(two_disc_hull(a, b));
-                }
-                // The core segment, thin, so that the capsule's axis shows.
-                s.axes.extend(camera.segment(*start, *end));
-            }
-            Outline::Segment(a, b) => s.segments.extend(camera.segment(*a, *b)),
-        }
-        if camera.visible(d.label_at) {
-            s.label = Some(camera.project(d.label_at));
-        }
-        if let Some(n) = d.normal {
-            s.normal = camera.segment(d.label_at, d.label_at + n * 0.15 * size);
-        }
-        flat.shapes.push(s);
+    let reach_of_planes = 0.4 * size;
+    let drawings = shape_drawings(&scene.items, center, reach_of_planes);
+    for d in &drawings {
+        flat.shapes.push(flatten(&camera, d, size));
+    }
+
+    // Moving shapes: at the end of the motion and at the first contact, outlined alone
+    // (a plane without its normal); the path of the point its name hangs from.
+    let moved = |i: usize, offset: Vec3| {
+        moved_drawing(&scene.items, i, offset, center, reach_of_planes)
+            .map(|d| FlatShape { normal: None, ..flatten(&camera, &d, size) })
+    };
+    for q in &queries.sweeps {
+        let moving = q.motion != Vec3::ZERO;
+        let from = drawings[q.shape].label_at;
+        flat.sweeps.push(FlatSweep {
+            shape: q.shape,
+            touch: q.hit.map(|h| (h.other, h.t)),
+            end: if moving { moved(q.shape, q.motion) } else { None },
+            path: if moving { camera.segment(from, from + q.motion) } else { None },
+            impact: q.hit.and_then(|h| moved(q.shape, q.motion * h.t)),
+            point: q.hit.filter(|h| camera.visible(h.point)).map(|h| camera.project(h.point)),
+            normal: q.hit.and_then(|h| camera.segment(h.point, h.point + h.normal * 0.12 * size)),
+        });
     }
 
     // Rays: the part within a box around the scene (infinite rays end at its border).
@@ -781,6 +886,47 @@ fn picture(scene: &Scene, queries: &Queries, lines: &[String], width: u32) -> Re
     Ok(svg(scene, &flat, &overlapping, lines, width, window))
 }
 
+/// A shape's outline in the picture plane.
+fn flatten(camera: &Camera, d: &ShapeDrawing, size: f32) -> FlatShape {
+    let mut s = FlatShape::default();
+    match &d.outline {
+        Outline::Polygon(points) if points.iter().all(|&p| camera.visible(p)) => {
+            s.polygons.push(points.iter().map(|&p| camera.project(p)).collect());
+        }
+        Outline::Polygon(points) => {
+            let n = points.len();
+            s.segments.extend((0..n).filter_map(|i| camera.segment(points[i], points[(i + 1) % n])));
+        }
+        Outline::Edges(edges) => {
+            for e in edges {
+                let hidden = e.faces.iter().all(|&(n, p)| !camera.faces_camera(n, p));
+                let list = if hidden { &mut s.hidden } else { &mut s.segments };
+                list.extend(camera.segment(e.ends[0], e.ends[1]));
+            }
+        }
+        Outline::Ball { center, radius } => match camera.ball(*center, *radius) {
+            Some(Ok(circle)) => s.circles.push(circle),
+            Some(Err(polygon)) => s.polygons.push(polygon),
+            None => {}
+        },
+        Outline::Capsule { start, end, radius } => {
+            if let (Some(a), Some(b)) = (camera.disc(*start, *radius), camera.disc(*end, *radius)) {
+                s.polygons.push(two_disc_hull(a, b));
+            }
+            // The core segment, thin, so that the capsule's axis shows.
+            s.axes.extend(camera.segment(*start, *end));
+        }
+        Outline::Segment(a, b) => s.segments.extend(camera.segment(*a, *b)),
+    }
+    if camera.visible(d.label_at) {
+        s.label = Some(camera.project(d.label_at));
+    }
+    if let Some(n) = d.normal {
+        s.normal = camera.segment(d.label_at, d.label_at + n * 0.15 * size);
+    }
+    s
+}
+
 /// The shortest contact arrow drawn to scale, as a share of the scene's size: shallower
 /// contacts get an arrow this long from the contact point instead.
 const MIN_ARROW: f32 = 0.06;
@@ -822,9 +968,49 @@ fn escape(text: &str) -> String {
 
 const MAX_CAPTION_LINES: usize = 16;
 
+/// The legend line under pictures with moving shapes.
+const SWEEP_LEGEND: &str = "moving shapes: grey dashed where the motion ends, green where it first touches, ◆ there, → the normal there";
+
 /// The second legend line, under pictures with contacts.
 const CONTACT_LEGEND: &str =
     "◆ contact point · purple arrow: contact normal × depth, from the first shape to the second";
+
+/// The elements of a shape's outline (the caller's group sets the colours and dashes).
+fn outline_elements(out: &mut String, frame: &Frame, s: &FlatShape) {
+    for polygon in &s.polygons {
+        let pts: Vec<String> = polygon.iter().map(|&p| xy(frame.px(p))).collect();
+        let _ = writeln!(out, r#"<polygon points="{}"/>"#, pts.join(" "));
+    }
+    for &(c, r) in &s.circles {
+        let (x, y) = frame.px(c);
+        let _ = writeln!(out, r#"<circle cx="{x:.2}" cy="{y:.2}" r="{:.2}"/>"#, r * frame.scale);
+    }
+    for seg in &s.segments {
+        let ((x1, y1), (x2, y2)) = (frame.px(seg[0]), frame.px(seg[1]));
+        let _ = writeln!(out, r#"<line x1="{x1:.2}" y1="{y1:.2}" x2="{x2:.2}" y2="{y2:.2}"/>"#);
+    }
+    for seg in &s.axes {
+        let ((x1, y1), (x2, y2)) = (frame.px(seg[0]), frame.px(seg[1]));
+        let _ = writeln!(
+            out,
+            r#"<line class="axis" x1="{x1:.2}" y1="{y1:.2}" x2="{x2:.2}" y2="{y2:.2}" stroke-width="1" stroke-dasharray="2 3"/>"#
+        );
+    }
+    for seg in &s.hidden {
+        let ((x1, y1), (x2, y2)) = (frame.px(seg[0]), frame.px(seg[1]));
+        let _ = writeln!(
+            out,
+            r#"<line class="hidden" x1="{x1:.2}" y1="{y1:.2}" x2="{x2:.2}" y2="{y2:.2}" stroke-width="1" stroke-dasharray="5 4"/>"#
+        );
+    }
+    if let Some(seg) = s.normal {
+        let ((x1, y1), (x2, y2)) = (frame.px(seg[0]), frame.px(seg[1]));
+        let _ = writeln!(
+            out,
+            r#"<line class="plane-normal" x1="{x1:.2}" y1="{y1:.2}" x2="{x2:.2}" y2="{y2:.2}" stroke-dasharray="4 3"/>"#
+        );
+    }
+}
 
 fn svg(
     scene: &Scene,
@@ -838,7 +1024,7 @@ fn svg(
     let line_height = 15.0;
     let title_height = if scene.title.is_some() { 26.0 } else { 0.0 };
     let shown = lines.len().min(MAX_CAPTION_LINES) + usize::from(lines.len() > MAX_CAPTION_LINES);
-    let legends = 1 + usize::from(!flat.contacts.is_empty());
+    let legends = 1 + usize::from(!flat.contacts.is_empty()) + usize::from(!flat.sweeps.is_empty());
     let caption_height = (shown + legends) as f32 * line_height + 8.0;
 
     let points = match window {
@@ -859,6 +1045,7 @@ fn svg(
     let extent = (max - min).max(Vec2::splat(1e-3));
     // Wide enough for the longest caption line (about 6.6 px per character at 12 px).
     let legend = if flat.contacts.is_empty() { 72 } else { CONTACT_LEGEND.chars().count() };
+    let legend = if flat.sweeps.is_empty() { legend } else { legend.max(SWEEP_LEGEND.chars().count()) };
     let longest = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0).max(legend);
     let title = scene.title.as_ref().map_or(0.0, |t| t.chars().count() as f32 * 8.8);
     let width = width.max((longest as f32 * 6.6).max(title).ceil() as u32 + 2 * margin as u32);
@@ -888,12 +1075,19 @@ fn svg(
     }
     let _ = writeln!(
         out,
-        r#"<defs><marker id="arrow-ray" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="{RAY_COLOUR}"/></marker><marker id="arrow-normal" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="{NORMAL_COLOUR}"/></marker>{}</defs>"#,
+        r#"<defs><marker id="arrow-ray" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="{RAY_COLOUR}"/></marker><marker id="arrow-normal" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="{NORMAL_COLOUR}"/></marker>{}{}</defs>"#,
         if flat.contacts.is_empty() {
             String::new()
         } else {
             format!(
                 r#"<marker id="arrow-contact" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="5" markerHeight="5" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="{CONTACT_COLOUR}"/></marker>"#
+            )
+        },
+        if flat.sweeps.is_empty() {
+            String::new()
+        } else {
+            format!(
+                r#"<marker id="arrow-path" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="{PATH_COLOUR}"/></marker>"#
             )
         }
     );
@@ -915,6 +1109,7 @@ fn svg(
         r#"<clipPath id="drawing-area"><rect x="0" y="{clip_top:.2}" width="{w}" height="{clip_height:.2}"/></clipPath>"#
     );
     let _ = writeln!(out, r#"<g class="drawing" clip-path="url(#drawing-area)">"#);
+    sweep_elements(&mut out, &frame, scene, flat);
     let _ = writeln!(out, r#"<g class="shapes" stroke-width="2" stroke-linejoin="round">"#);
     for (i, s) in flat.shapes.iter().enumerate() {
         let ghost = scene.shape_ghosts[i];
@@ -931,39 +1126,7 @@ fn svg(
             scene.shape_kinds[i],
             overlapping[i]
         );
-        for polygon in &s.polygons {
-            let pts: Vec<String> = polygon.iter().map(|&p| xy(frame.px(p))).collect();
-            let _ = writeln!(out, r#"<polygon points="{}"/>"#, pts.join(" "));
-        }
-        for &(c, r) in &s.circles {
-            let (x, y) = frame.px(c);
-            let _ = writeln!(out, r#"<circle cx="{x:.2}" cy="{y:.2}" r="{:.2}"/>"#, r * frame.scale);
-        }
-        for seg in &s.segments {
-            let ((x1, y1), (x2, y2)) = (frame.px(seg[0]), frame.px(seg[1]));
-            let _ = writeln!(out, r#"<line x1="{x1:.2}" y1="{y1:.2}" x2="{x2:.2}" y2="{y2:.2}"/>"#);
-        }
-        for seg in &s.axes {
-            let ((x1, y1), (x2, y2)) = (frame.px(seg[0]), frame.px(seg[1]));
-            let _ = writeln!(
-                out,
-                r#"<line class="axis" x1="{x1:.2}" y1="{y1:.2}" x2="{x2:.2}" y2="{y2:.2}" stroke-width="1" stroke-dasharray="2 3"/>"#
-            );
-        }
-        for seg in &s.hidden {
-            let ((x1, y1), (x2, y2)) = (frame.px(seg[0]), frame.px(seg[1]));
-            let _ = writeln!(
-                out,
-                r#"<line class="hidden" x1="{x1:.2}" y1="{y1:.2}" x2="{x2:.2}" y2="{y2:.2}" stroke-width="1" stroke-dasharray="5 4"/>"#
-            );
-        }
-        if let Some(seg) = s.normal {
-            let ((x1, y1), (x2, y2)) = (frame.px(seg[0]), frame.px(seg[1]));
-            let _ = writeln!(
-                out,
-                r#"<line class="plane-normal" x1="{x1:.2}" y1="{y1:.2}" x2="{x2:.2}" y2="{y2:.2}" stroke-dasharray="4 3"/>"#
-            );
-        }
+        outline_elements(&mut out, &frame, s);
         let _ = writeln!(out, "</g>");
     }
     let _ = writeln!(out, "</g>");
@@ -1037,6 +1200,7 @@ fn svg(
         }
         let _ = writeln!(out, "</g>");
     }
+    sweep_hit_elements(&mut out, &frame, scene, flat);
     let _ = writeln!(out, r#"<g class="marks" stroke="{ENTRY_COLOUR}" stroke-width="2">"#);
     for &p in &flat.entries {
         let (x, y) = frame.px(p);
@@ -1091,6 +1255,13 @@ fn svg(
             r#"<text class="legend" x="{margin}" y="{y:.1}" fill="{LEGEND_COLOUR}">{CONTACT_LEGEND}</text>"#
         );
     }
+    if !flat.sweeps.is_empty() {
+        y += line_height;
+        let _ = writeln!(
+            out,
+            r#"<text class="legend" x="{margin}" y="{y:.1}" fill="{LEGEND_COLOUR}">{SWEEP_LEGEND}</text>"#
+        );
+    }
     for line in lines.iter().take(MAX_CAPTION_LINES) {
         y += line_height;
         let _ = writeln!(out, r#"<text x="{margin}" y="{y:.1}">{}</text>"#, escape(line));
@@ -1106,4 +1277,105 @@ fn svg(
     let _ = writeln!(out, "</g>");
     let _ = writeln!(out, "</svg>");
     out
+}
+
+/// The moving shapes, under everything else: where each ends (grey, dashed), its path (a
+/// dotted arrow) and where it first touches another shape (green).
+fn sweep_elements(out: &mut String, frame: &Frame, scene: &Scene, flat: &Flat) {
+    if flat.sweeps.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, r#"<g class="sweeps" stroke-linejoin="round">"#);
+    for q in &flat.sweeps {
+        let touch = match q.touch {
+            Some((other, t)) => {
+                format!(r#" data-touches="{}" data-t="{}""#, escape(&scene.shape_names[other]), num(t))
+            }
+            None => String::new(),
+        };
+        let _ =
+            writeln!(out, r#"<g class="sweep" data-name="{}"{touch}>"#, escape(&scene.shape_names[q.shape]));
+        if let Some(end) = &q.end {
+            let _ = writeln!(
+                out,
+                r#"<g class="sweep-end" stroke="{GHOST_COLOUR}" fill="{GHOST_COLOUR}" stroke-width="1.5" stroke-dasharray="6 4" fill-opacity="0">"#
+            );
+            outline_elements(out, frame, end);
+            let _ = writeln!(out, "</g>");
+        }
+        if let Some(seg) = q.path {
+            let ((x1, y1), (x2, y2)) = (frame.px(seg[0]), frame.px(seg[1]));
+            let _ = writeln!(
+                out,
+                r#"<line class="sweep-path" x1="{x1:.2}" y1="{y1:.2}" x2="{x2:.2}" y2="{y2:.2}" stroke="{PATH_COLOUR}" stroke-width="1.2" stroke-dasharray="2 3" marker-end="url(#arrow-path)"/>"#
+            );
+        }
+        if let Some(impact) = &q.impact {
+            let _ = writeln!(
+                out,
+                r#"<g class="sweep-impact" stroke="{IMPACT_COLOUR}" fill="{IMPACT_COLOUR}" stroke-width="2" fill-opacity="0.12">"#
+            );
+            outline_elements(out, frame, impact);
+            let _ = writeln!(out, "</g>");
+        }
+        let _ = writeln!(out, "</g>");
+    }
+    let _ = writeln!(out, "</g>");
+}
+
+/// Where each moving shape first touches: the contact point (a diamond, as a contact's),
+/// the normal (an arrow, as a ray hit's) and the time, under the shape at that time.
+fn sweep_hit_elements(out: &mut String, frame: &Frame, scene: &Scene, flat: &Flat) {
+    if flat.sweeps.iter().all(|q| q.touch.is_none()) {
+        return;
+    }
+    let _ = writeln!(out, r#"<g class="sweep-hits" stroke-width="2">"#);
+    for q in &flat.sweeps {
+        let Some((_, t)) = q.touch else { continue };
+        let _ = writeln!(out, r#"<g class="sweep-hit" data-name="{}">"#, escape(&scene.shape_names[q.shape]));
+        if let Some(seg) = q.normal {
+            let ((x1, y1), (x2, y2)) = (frame.px(seg[0]), frame.px(seg[1]));
+            let _ = writeln!(
+                out,
+                r#"<line class="sweep-normal" x1="{x1:.2}" y1="{y1:.2}" x2="{x2:.2}" y2="{y2:.2}" stroke="{NORMAL_COLOUR}" marker-end="url(#arrow-normal)"/>"#
+            );
+        }
+        if let Some(p) = q.point {
+            let (x, y) = frame.px(p);
+            let _ = writeln!(
+                out,
+                r#"<path class="sweep-point" d="M{:.2},{y:.2} L{x:.2},{:.2} L{:.2},{y:.2} L{x:.2},{:.2} z" fill="{CONTACT_COLOUR}" stroke="white" stroke-width="1"/>"#,
+                x - 5.0,
+                y - 5.0,
+                x + 5.0,
+                y + 5.0
+            );
+        }
+        // The time, just past the normal's tip (or by the point if the normal is hidden).
+        let tip = q.normal.map(|seg| (frame.px(seg[0]), frame.px(seg[1]))).or(q.point.map(|p| {
+            let (x, y) = frame.px(p);
+            ((x, y), (x, y - 1.0))
+        }));
+        if let Some(((x1, y1), (x2, y2))) = tip {
+            let (dx, dy) = (x2 - x1, y2 - y1);
+            let len = (dx * dx + dy * dy).sqrt().max(1e-3);
+            let (ux, uy) = (dx / len, dy / len);
+            let anchor = if ux < -0.5 {
+                "end"
+            } else if ux > 0.5 {
+                "start"
+            } else {
+                "middle"
+            };
+            // Text hangs from its baseline: 4 px of its 11 px lie below the centre line.
+            let (x, y) = (x2 + 7.0 * ux, y2 + 7.0 * uy + 4.0 + 4.0 * uy);
+            let _ = writeln!(
+                out,
+                r#"<text class="sweep-t" x="{x:.2}" y="{y:.2}" fill="{IMPACT_COLOUR}" stroke="white" stroke-width="3" paint-order="stroke" font-size="11" text-anchor="{anchor}">t = {}</text>"#,
+                num(t)
+            );
+        }
+        let _ = writeln!(out, "</g>");
+    }
+    let _ = writeln!(out, "</g>");
 }
