@@ -793,7 +793,6 @@ fn parallel_slivers_landing_where_only_nearly_parallel_edges_cross() {
 /// The root of the sliver miss, still there for a segment (and a capsule of radius zero):
 /// a segment dropped onto a sliver that it crosses at small angles only.
 #[test]
-#[ignore = "bug: Segment3 (and zero-radius Capsule3) sweeps against a triangle skip nearly parallel edges (triangle_capsule.rs case (c)) and miss this contact"]
 fn a_segment_landing_across_a_sliver() {
     let h = 1e-4f32;
     let seg = Segment3::new(v(0.0, 0.0, 1.0), v(4.0, 0.0, 1.0));

@@ -301,6 +301,93 @@ pub(crate) fn sat_entry(
     Some((enter.min(exit + exit_slack), normal))
 }
 
+/// The first contact time of two flat or thin polytopes (a triangle, or a segment, against
+/// a triangle) given by their vertices, `a` moving by `t v`, by the separating-axis test
+/// over time on `axes`, which must be complete for the pair (every disjoint placement
+/// separated along one of them), and the axis entered last (unnormalised, pointing from `b`
+/// toward `a`; `None` when they touch within rounding of the start). For shapes that the
+/// exact test found apart at `t = 0`, with a finite, non-zero `v`.
+///
+/// Along each axis the projections of `a + t v` and `b` overlap for `t` in an interval, and
+/// the first contact is the latest interval start, if it comes before the earliest end
+/// (Ericson, *Real-Time Collision Detection*, 5.5.8). Axes are not normalised: a time does
+/// not depend on the axis's length, and a zero axis (parallel edges) bounds nothing. Each
+/// projection is off by a few ulps of the largest coordinate times `|l|₁`, which pads
+/// every comparison (a touch within rounding is a touch, not a miss); an axis along which
+/// the whole motion moves the shapes by no more than that rounding (a face normal of two
+/// triangles sliding in their common plane, whose `v · n` is rounding) bounds no time, only
+/// whether they can meet. A rounded axis is still an axis: its test is a necessary
+/// condition of the exact overlap, so rounding can only make a contact come early by about
+/// the rounding over the closing speed, never lose it. A touch within rounding of the start
+/// comes at the least positive `f32` time, since `t = 0` is left to the exact test.
+pub(crate) fn thin_sat_entry(
+    a: &[DVec3],
+    v: DVec3,
+    b: &[DVec3],
+    axes: &[DVec3],
+) -> Option<(f64, Option<DVec3>)> {
+    let size = a.iter().chain(b).fold(0.0f64, |m, x| m.max(x.abs().max_element()));
+    let speed = v.abs().max_element();
+    let span = |vs: &[DVec3], l: DVec3| {
+        vs.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| (lo.min(x.dot(l)), hi.max(x.dot(l))))
+    };
+    let (mut enter, mut exit, mut normal) = (0.0f64, 1.0f64, None);
+    let (mut enter_slack, mut exit_slack) = (0.0f64, 0.0f64);
+    for &l in axes {
+        let l1 = l.x.abs() + l.y.abs() + l.z.abs();
+        if l1 == 0.0 {
+            continue;
+        }
+        let ((a_lo, a_hi), (b_lo, b_hi)) = (span(a, l), span(b, l));
+        // The rounding of a projection, and of the motion's projection.
+        let pad = 64.0 * f64::EPSILON * size * l1;
+        let s_noise = 64.0 * f64::EPSILON * speed * l1;
+        let s = v.dot(l);
+        if s.abs() <= pad + s_noise {
+            // The motion moves the shapes along `l` by no more than rounding: this axis
+            // bounds no time, only whether they can meet at all.
+            let (lo, hi) = (a_lo + s.min(0.0), a_hi + s.max(0.0));
+            if hi + pad < b_lo || b_hi + pad < lo {
+                return None;
+            }
+            continue;
+        }
+        // `a` moves up `l` (s > 0): it meets `b` from below, the contact normal (static to
+        // moving) is `-l`; moving down, from above.
+        let (t_in, t_out, n) = if s > 0.0 {
+            ((b_lo - a_hi) / s, (b_hi - a_lo) / s, -l)
+        } else {
+            ((b_hi - a_lo) / s, (b_lo - a_hi) / s, l)
+        };
+        let slack = (pad + s_noise) / s.abs();
+        if t_in > enter {
+            (enter, enter_slack, normal) = (t_in, slack, Some(n));
+        }
+        if t_out < exit {
+            (exit, exit_slack) = (t_out, slack);
+        }
+        // Apart unless some time in [0, 1] has every entry and exit within its rounding.
+        if (enter - enter_slack).max(0.0) > exit + exit_slack {
+            return None;
+        }
+    }
+    // A touch within the roundings reports a time inside the window; one within rounding of
+    // the start, the least positive `f32` time.
+    let tiny = f64::from(f32::from_bits(1));
+    Some((enter.min(exit + exit_slack).clamp(tiny, 1.0), normal))
+}
+
+/// The unit contact normal of a separating-axis sweep (static toward moving): the axis
+/// entered last, or for a touch within rounding of the start, the direction between the
+/// closest points `on_a` (moving) and `on_b`, or against the motion when they coincide.
+pub(crate) fn contact_normal(axis: Option<DVec3>, on_a: DVec3, on_b: DVec3, v: DVec3) -> DVec3 {
+    match axis {
+        Some(n) => n.normalize(),
+        None if on_a != on_b => (on_a - on_b).normalize(),
+        None => -v.normalize(),
+    }
+}
+
 /// Conservative advancement (Mirtich 1996; van den Bergen 2004): from the closest points
 /// of the cores at time `t`, their distance `D(t)` and the direction `n` between them;
 /// advance by the gap `D(t) - reach` over the closing speed `v · n`. That is Newton's step

@@ -58,6 +58,7 @@ use glam::{DVec3, Vec3};
 use super::sphere_triangle::{TOUCH_NOISE, ball_touch, ball_triangle_time};
 use super::{SweepHit3, Toi, contact_start, hit3};
 use crate::query::closest::closest_point_on_segment;
+use crate::query::distance::{Core, Rounded};
 use crate::query::ray::capsule_roots;
 use crate::{Capsule3, Contact, Overlaps, Sweep, Triangle3};
 
@@ -104,6 +105,11 @@ enum Touch {
 /// The first contact of the capsule `(s0, s1, r)` moving by `t v`, `t` in `[0, 1]`, with
 /// the triangle, for a capsule that does not touch it at `t = 0`.
 pub(super) fn capsule_triangle_toi(s0: Vec3, s1: Vec3, r: f32, v: Vec3, tri: [Vec3; 3]) -> Option<Toi> {
+    if r == 0.0 {
+        // A zero-radius capsule is its segment (the closed form below skips nearly
+        // parallel edges, which only a radius makes safe).
+        return super::triangle_segment::segment_triangle_toi(s0, s1, v, tri);
+    }
     let (p, q, vd, rd) = (s0.as_dvec3(), s1.as_dvec3(), v.as_dvec3(), f64::from(r));
     let k = tri.map(Vec3::as_dvec3);
     let (mut first, mut touch) = (f64::INFINITY, None);
@@ -131,6 +137,7 @@ pub(super) fn capsule_triangle_toi(s0: Vec3, s1: Vec3, r: f32, v: Vec3, tri: [Ve
 
     // (c) The body against each edge, along the lines' common normal n = d × e.
     let d = q - p;
+    let mut nearly_parallel = false;
     for i in 0..3 {
         let (e0, e) = (k[i], k[(i + 1) % 3] - k[i]);
         let n = d.cross(e);
@@ -138,10 +145,13 @@ pub(super) fn capsule_triangle_toi(s0: Vec3, s1: Vec3, r: f32, v: Vec3, tri: [Ve
         if nn <= 1e-8 * d.length_squared() * e.length_squared() || speed == 0.0 {
             // Parallel lines (covered by (a) and (b)), or a separation that never changes
             // (the closest points can only come into range at an end or a vertex). Nearly
-            // parallel lines (within 1e-4 rad) too: their closest points are ill-conditioned,
-            // and where they fall inside both segments the distance along the overlap is flat
-            // to second order, so an end or a vertex touches within `(L sin θ)² / 2h` of the
-            // same time.
+            // parallel lines (within 1e-4 rad) too, as their closest points are
+            // ill-conditioned: where those fall inside both segments the distance along the
+            // overlap is flat to second order, so an end or a vertex touches within
+            // `(L sin θ)² / 2r` of the same time, but only when the radius `r` reaches past
+            // `L sin θ`; a thinner capsule landing across a sliver may touch nothing else.
+            // Those pairs are settled below.
+            nearly_parallel |= nn > 0.0 && speed != 0.0;
             continue;
         }
         let len = nn.sqrt();
@@ -181,6 +191,17 @@ pub(super) fn capsule_triangle_toi(s0: Vec3, s1: Vec3, r: f32, v: Vec3, tri: [Ve
         }
     }
 
+    if nearly_parallel {
+        // Conservative advancement on the GJK distance never passes the first contact: where
+        // it comes before every candidate above, a skipped edge was touched first.
+        let capsule = Rounded { core: Core::Segment(p, q), radius: rd };
+        let triangle = Rounded { core: Core::Triangle(k), radius: 0.0 };
+        if let Some(toi) = super::sweep_apart(&capsule, vd, &triangle, false)
+            && toi.t < first.min(1.0)
+        {
+            return Some(toi);
+        }
+    }
     if first > 1.0 {
         return None;
     }
@@ -407,6 +428,23 @@ mod tests {
                 (Some(h), None) | (None, Some(h)) => prop_assert!(grazing(&h, motion), "{:?} vs {:?}", new, old),
                 (None, None) => {}
             }
+        }
+    }
+
+    /// A thin capsule dropped across a sliver (edges within `1e-4` rad of its core, which
+    /// the closed form's edge case skips, and no end or vertex in reach): it lands, as the
+    /// exact overlap test says, when its core is its radius above the sliver.
+    #[test]
+    fn a_thin_capsule_landing_across_a_sliver() {
+        let sliver =
+            Triangle3::new(Vec3::new(0.0, 1e-4, 0.0), Vec3::new(4.0, -1e-4, 0.0), Vec3::new(2.0, -1e-4, 0.0));
+        for r in [1e-7f32, 1e-6, 1e-5, 1e-3] {
+            let c = Capsule3::new(Vec3::new(0.0, 0.0, 1.0), Vec3::new(4.0, 0.0, 1.0), r);
+            let hit =
+                c.sweep(Vec3::new(0.0, 0.0, -2.0), &sliver).unwrap_or_else(|| panic!("r = {r}: missed"));
+            let expected = (1.0 - r) / 2.0;
+            assert!((hit.t - expected).abs() < 1e-5, "r = {r}: t = {}, expected {expected}", hit.t);
+            assert!(hit.normal.z > 0.99, "r = {r}: {hit:?}");
         }
     }
 }

@@ -1,15 +1,26 @@
-//! Moving segment against a static triangle (3D): the closed form of `triangle_capsule.rs`
-//! with a zero radius (a segment is a capsule of radius zero), whose cases then read: an end
-//! of the segment reaching the triangle (a ray against the triangle), a vertex of the
-//! triangle reaching the segment, or the segment crossing an edge (the two lines' common
-//! normal separation reaching zero). The start is decided by the pair's `Contact`, `Some`
-//! exactly when the exact overlap test of `overlap/triangle_segment.rs` says so: `t = 0`,
-//! its point and its normal reversed; a zero motion is that test.
+//! Moving segment against a static triangle (3D): the separating-axis test over time
+//! (`thin_sat_entry` in `mod.rs`) on the 8 axes that are complete for a segment `d` and a
+//! triangle (normal `n`, edges `e_i`). The two meet when the motion lies in their Minkowski
+//! difference, a prism (the triangle drawn along `d`) whose facets are normal to `n` and to
+//! `d × e_i`, or, when `d` lies in the triangle's plane and the prism is flat, a polygon in
+//! that plane whose edges are normal to `n × e_i` and `n × d`. A zero-radius `Capsule3`
+//! takes the same path (`triangle_capsule.rs`), so the two agree to the bit.
+//!
+//! (The capsule's closed form with a zero radius, the method before this one, skips the
+//! edge case for lines within `1e-4` rad of parallel, where its closest points are
+//! ill-conditioned; with no radius a segment landing across a sliver, meeting only such
+//! edges, was then missed.)
+//!
+//! The start is decided by the pair's `Contact`, `Some` exactly when the exact overlap test
+//! of `overlap/triangle_segment.rs` says so: `t = 0`, its point and its normal reversed; a
+//! zero motion is that test. The point is the midpoint of the closest pair at the contact
+//! time (an end of the segment and the triangle, or the segment and an edge), the normal
+//! the axis entered last.
 
-use glam::Vec3;
+use glam::{DVec3, Vec3};
 
-use super::triangle_capsule::capsule_triangle_toi;
-use super::{SweepHit3, contact_start, hit3};
+use super::{SweepHit3, Toi, contact_normal, contact_start, hit3, thin_sat_entry};
+use crate::query::closest::{closest_point_on_triangle, closest_points_segment_segment};
 use crate::{Contact, Segment3, Sweep, Triangle3};
 
 impl Sweep<Triangle3> for Segment3 {
@@ -20,8 +31,45 @@ impl Sweep<Triangle3> for Segment3 {
         if let Some(done) = contact_start(motion, || self.contact(other)) {
             return done;
         }
-        capsule_triangle_toi(self.start(), self.end(), 0.0, motion, other.vertices()).map(hit3)
+        segment_triangle_toi(self.start(), self.end(), motion, other.vertices()).map(hit3)
     }
+}
+
+/// The first contact of the segment `[s0, s1]` moving by `t v`, `t` in `[0, 1]`, with the
+/// triangle, for a segment that the exact test found apart from it at `t = 0`.
+pub(super) fn segment_triangle_toi(s0: Vec3, s1: Vec3, v: Vec3, tri: [Vec3; 3]) -> Option<Toi> {
+    let (p, q, v) = (s0.as_dvec3(), s1.as_dvec3(), v.as_dvec3());
+    let k = tri.map(Vec3::as_dvec3);
+    let (d, e) = (q - p, [k[1] - k[0], k[2] - k[1], k[0] - k[2]]);
+    let n = e[0].cross(k[2] - k[0]);
+    let axes = [
+        n,
+        d.cross(e[0]),
+        d.cross(e[1]),
+        d.cross(e[2]),
+        n.cross(e[0]),
+        n.cross(e[1]),
+        n.cross(e[2]),
+        n.cross(d),
+    ];
+    let (t, axis) = thin_sat_entry(&[p, q], v, &k, &axes)?;
+    let (p, q) = (p + v * t, q + v * t);
+    // The closest pair: an end and the triangle, or the segment and an edge.
+    let mut best = (f64::INFINITY, p, k[0]);
+    let mut consider = |x: DVec3, y: DVec3| {
+        let gap = x.distance_squared(y);
+        if gap < best.0 {
+            best = (gap, x, y);
+        }
+    };
+    consider(p, closest_point_on_triangle(p, k));
+    consider(q, closest_point_on_triangle(q, k));
+    for i in 0..3 {
+        let (x, y) = closest_points_segment_segment((p, q), (k[i], k[(i + 1) % 3]));
+        consider(x, y);
+    }
+    let (_, on_a, on_b) = best;
+    Some(Toi { t, point: (on_a + on_b) / 2.0, normal: contact_normal(axis, on_a, on_b, v) })
 }
 
 #[cfg(test)]

@@ -36,7 +36,7 @@
 
 use glam::{DVec3, Vec3};
 
-use super::{SweepHit3, Toi, contact_start, hit3, reversed_sweep};
+use super::{SweepHit3, Toi, contact_normal, contact_start, hit3, reversed_sweep, thin_sat_entry};
 use crate::query::closest::{closest_point_on_triangle, closest_points_segment_segment};
 use crate::{Aabb3, Capsule3, Contact, Obb3, Segment3, Sphere, Sweep, Triangle3};
 
@@ -88,63 +88,9 @@ fn axes(a: [DVec3; 3], b: [DVec3; 3]) -> [DVec3; 17] {
 /// The first contact of the triangle `a` moving by `t v`, `t` in `[0, 1]`, with `b`, for
 /// triangles that the exact test found apart at `t = 0` and a finite, non-zero `v`.
 fn triangles_toi(a: [DVec3; 3], v: DVec3, b: [DVec3; 3]) -> Option<Toi> {
-    let size = a.iter().chain(&b).fold(0.0f64, |m, x| m.max(x.abs().max_element()));
-    let speed = v.abs().max_element();
-    let span = |vs: &[DVec3; 3], l: DVec3| {
-        let d = vs.map(|x| x.dot(l));
-        (d[0].min(d[1]).min(d[2]), d[0].max(d[1]).max(d[2]))
-    };
-    let (mut enter, mut exit, mut normal) = (0.0f64, 1.0f64, None);
-    let (mut enter_slack, mut exit_slack) = (0.0f64, 0.0f64);
-    for l in axes(a, b) {
-        let l1 = l.x.abs() + l.y.abs() + l.z.abs();
-        if l1 == 0.0 {
-            continue;
-        }
-        let ((a_lo, a_hi), (b_lo, b_hi)) = (span(&a, l), span(&b, l));
-        // The rounding of a projection, and of the motion's projection.
-        let pad = 64.0 * f64::EPSILON * size * l1;
-        let s_noise = 64.0 * f64::EPSILON * speed * l1;
-        let s = v.dot(l);
-        if s.abs() <= pad + s_noise {
-            // The motion moves the shapes along `l` by no more than rounding: this axis
-            // bounds no time, only whether they can meet at all.
-            let (lo, hi) = (a_lo + s.min(0.0), a_hi + s.max(0.0));
-            if hi + pad < b_lo || b_hi + pad < lo {
-                return None;
-            }
-            continue;
-        }
-        // `a` moves up `l` (s > 0): it meets `b` from below, the contact normal (static to
-        // moving) is `-l`; moving down, from above.
-        let (t_in, t_out, n) = if s > 0.0 {
-            ((b_lo - a_hi) / s, (b_hi - a_lo) / s, -l)
-        } else {
-            ((b_hi - a_lo) / s, (b_lo - a_hi) / s, l)
-        };
-        let slack = (pad + s_noise) / s.abs();
-        if t_in > enter {
-            (enter, enter_slack, normal) = (t_in, slack, Some(n));
-        }
-        if t_out < exit {
-            (exit, exit_slack) = (t_out, slack);
-        }
-        // Apart unless some time in [0, 1] has every entry and exit within its rounding.
-        if (enter - enter_slack).max(0.0) > exit + exit_slack {
-            return None;
-        }
-    }
-    // A touch within the roundings reports a time inside the window; one within rounding of
-    // the start, the least positive `f32` time (the exact test found the triangles apart).
-    let tiny = f64::from(f32::from_bits(1));
-    let t = enter.min(exit + exit_slack).clamp(tiny, 1.0);
+    let (t, normal) = thin_sat_entry(&a, v, &b, &axes(a, b))?;
     let (on_a, on_b) = closest_pair(a.map(|x| x + v * t), b);
-    let normal = match normal {
-        Some(n) => n.normalize(),
-        None if on_a != on_b => (on_a - on_b).normalize(),
-        None => -v.normalize(),
-    };
-    Some(Toi { t, point: (on_a + on_b) / 2.0, normal })
+    Some(Toi { t, point: (on_a + on_b) / 2.0, normal: contact_normal(normal, on_a, on_b, v) })
 }
 
 /// The closest pair of points of two triangles, `(on a, on b)`: between a vertex of one and
