@@ -986,3 +986,29 @@ fn shapes_far_apart_never_touch() {
     let t = Triangle3::new(v(5e-16, 0.1, 0.0), v(5e-16 + 1.0, 0.1, 0.0), v(5e-16, 1.0, 0.0));
     assert_eq!(b.sweep(v(1e-15, -1.0, 0.0), &t), None, "a box moving away in y, creeping in x");
 }
+
+/// A box a hair (`1e-12`) above a triangle `1e4` across, or beside a long segment, moving
+/// along it: the separating-axis sweep reads the gap as rounding, a touch; but the exact
+/// overlap test says apart, so the sweep must not answer `t = 0` (which it keeps for shapes
+/// that overlap at the start). A touch within rounding of the start comes at the least
+/// positive `f32` time.
+#[test]
+fn a_hair_apart_at_the_start_is_not_t_zero() {
+    let big = Triangle3::new(Vec3::new(-1e4, -1e4, 0.0), Vec3::new(1e4, -1e4, 0.0), Vec3::new(0.0, 1e4, 0.0));
+    let b = raybox::Aabb3::new(Vec3::new(-1.0, -1.0, 1e-12), Vec3::new(1.0, 1.0, 2.0));
+    let o = Obb3::new(Vec3::new(0.0, 0.0, 1.0 + 1e-12), Vec3::ONE, glam::Quat::IDENTITY);
+    let rod = Segment3::new(Vec3::new(-1e4, 0.0, -1e-12), Vec3::new(1e4, 0.0, -1e-12));
+    for motion in [Vec3::new(3.0, 1.0, 0.0), Vec3::new(0.0, 0.0, -1.0)] {
+        assert!(!b.overlaps(&big) && !b.overlaps(&rod));
+        for hit in [b.sweep(motion, &big), b.sweep(motion, &rod), big.sweep(-motion, &b)] {
+            assert!(hit.is_none_or(|h| h.t > 0.0), "{motion}: {hit:?}");
+        }
+        if !o.overlaps(&big) {
+            let hit = o.sweep(motion, &big);
+            assert!(hit.is_none_or(|h| h.t > 0.0), "{motion}: {hit:?}");
+        }
+    }
+    // Moving down onto it: a contact right at the start, but after it.
+    let down = b.sweep(Vec3::new(0.0, 0.0, -1.0), &big).unwrap();
+    assert!(down.t > 0.0 && down.t < 1e-6 && down.normal == Vec3::Z, "{down:?}");
+}

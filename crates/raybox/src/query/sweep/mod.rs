@@ -297,8 +297,11 @@ pub(crate) fn sat_entry(
         }
     }
     // A touch within the roundings reports a time inside the window (the entry itself when
-    // it is not past the exit).
-    Some((enter.min(exit + exit_slack), normal))
+    // it is not past the exit); one within rounding of the start, the least positive `f32`
+    // time: every caller found the shapes apart at `t = 0` (by an exact overlap test, or by
+    // GJK's distance), and `t = 0` is that test's to give.
+    let tiny = f64::from(f32::from_bits(1));
+    Some((enter.min(exit + exit_slack).max(tiny), normal))
 }
 
 /// The first contact time of two flat or thin polytopes (a triangle, or a segment, against
