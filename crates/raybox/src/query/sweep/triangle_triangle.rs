@@ -37,7 +37,7 @@
 use glam::{DVec3, Vec3};
 
 use super::{SweepHit3, Toi, contact_normal, contact_start, hit3, reversed_sweep, thin_sat_entry};
-use crate::query::closest::{closest_point_on_triangle, closest_points_segment_segment};
+use crate::query::closest::closest_points_triangle_triangle;
 use crate::{Aabb3, Capsule3, Contact, Obb3, Segment3, Sphere, Sweep, Triangle3};
 
 impl Sweep<Triangle3> for Triangle3 {
@@ -89,30 +89,8 @@ fn axes(a: [DVec3; 3], b: [DVec3; 3]) -> [DVec3; 17] {
 /// triangles that the exact test found apart at `t = 0` and a finite, non-zero `v`.
 fn triangles_toi(a: [DVec3; 3], v: DVec3, b: [DVec3; 3]) -> Option<Toi> {
     let (t, normal) = thin_sat_entry(&a, v, &b, &axes(a, b))?;
-    let (on_a, on_b) = closest_pair(a.map(|x| x + v * t), b);
+    let (on_a, on_b) = closest_points_triangle_triangle(a.map(|x| x + v * t), b);
     Some(Toi { t, point: (on_a + on_b) / 2.0, normal: contact_normal(normal, on_a, on_b, v) })
-}
-
-/// The closest pair of points of two triangles, `(on a, on b)`: between a vertex of one and
-/// the other triangle, or between an edge of each (a closest pair of two triangles has one
-/// of these forms).
-fn closest_pair(a: [DVec3; 3], b: [DVec3; 3]) -> (DVec3, DVec3) {
-    let mut best = (f64::INFINITY, a[0], b[0]);
-    let mut consider = |x: DVec3, y: DVec3| {
-        let d = x.distance_squared(y);
-        if d < best.0 {
-            best = (d, x, y);
-        }
-    };
-    for i in 0..3 {
-        consider(a[i], closest_point_on_triangle(a[i], b));
-        consider(closest_point_on_triangle(b[i], a), b[i]);
-        for j in 0..3 {
-            let (x, y) = closest_points_segment_segment((a[i], a[(i + 1) % 3]), (b[j], b[(j + 1) % 3]));
-            consider(x, y);
-        }
-    }
-    (best.1, best.2)
 }
 
 reversed_sweep!(3D: Triangle3 => Sphere, Triangle3 => Aabb3, Triangle3 => Obb3, Triangle3 => Capsule3, Triangle3 => Segment3);
