@@ -24,10 +24,10 @@
 //! that these cases hold every first contact); box against box (axis-aligned) the slab test
 //! on the Minkowski sum; anything against a plane the support distances along the normal.
 //! A box against a box, a segment or a triangle (no radius), either one moving: the
-//! separating-axis test over time, exact up to `f64` rounding. A segment against a triangle
-//! is the capsule's closed form with a zero radius, and a triangle against a triangle the
-//! separating-axis test over time on the 17 axes that are complete for two triangles,
-//! coplanar ones included (`triangle_triangle.rs`). A shape moving against
+//! separating-axis test over time, exact up to `f64` rounding. A segment (or a capsule of
+//! radius zero) against a triangle, and a triangle against a triangle, are the
+//! separating-axis test over time on the 8 and 17 axes complete for those pairs, coplanar
+//! ones included (`thin_sat_entry`; `triangle_segment.rs`, `triangle_triangle.rs`). A shape moving against
 //! one whose own sweep against it is written (a triangle or a plane moving, a box against a
 //! ball) is that one moving the other way (`reversed_sweep!`). Every other pair (the other rounded
 //! ones: capsules against boxes, capsules and segments, balls against capsules and
