@@ -27,9 +27,10 @@
 //! separating-axis test over time, exact up to `f64` rounding. A segment (or a capsule of
 //! radius zero) against a triangle, and a triangle against a triangle, are the
 //! separating-axis test over time on the 8 and 17 axes complete for those pairs, coplanar
-//! ones included (`thin_sat_entry`; `triangle_segment.rs`, `triangle_triangle.rs`). A shape moving against
-//! one whose own sweep against it is written (a triangle or a plane moving, a box against a
-//! ball) is that one moving the other way (`reversed_sweep!`). Every other pair (the other rounded
+//! ones included (`thin_sat_entry`; `triangle_segment.rs`, `triangle_triangle.rs`). A
+//! shape moving against one whose own sweep against it is written (a triangle or a plane
+//! moving, a box against a ball) is that one moving the other way (`reversed_sweep!`).
+//! Every other pair (the other rounded
 //! ones: capsules against boxes, capsules and segments, balls against capsules and
 //! segments, and segments against segments, a capsule pair with both radii zero) uses
 //! conservative advancement on the GJK distance
