@@ -84,6 +84,50 @@ fn body_sign(p: Vec2, q: Vec2, c: Vec2, r: f32) -> f64 {
     sum_sign(terms)
 }
 
+/// The same three tests from the differences `e = q - p`, `w = c - p` and `z = q - c` in
+/// `f64`, each answered only when it clears its rounding: `Some(answer)` is the exact
+/// answer, `None` sends the pair to the expansions above. A difference of two `f32` values
+/// is within `u` of exact (`u = 2⁻⁵³`), so a dot product of two of them, `Σ xᵢ yᵢ`, is
+/// within `γ₄ Σ|xᵢ yᵢ|` (two differences, a product, a sum) and a squared length minus `r²`
+/// within `γ₅ (|w|² + r²)`; the tests ask for `8u` of those sums, which covers both and the
+/// rounding of the sums themselves. The body test is the estimate of `body_sign` with its
+/// `32u` bound (there from 6 exact terms, `γ₅`; here from 2 rounded products, `γ₄`).
+#[inline(always)]
+fn quick_circle_segment(p: Vec2, q: Vec2, c: Vec2, r: f32) -> Option<bool> {
+    const U: f64 = f64::EPSILON / 2.0;
+    let diff = |a: Vec2, b: Vec2| (f64::from(a.x) - f64::from(b.x), f64::from(a.y) - f64::from(b.y));
+    let ((ex, ey), (wx, wy), (zx, zy)) = (diff(q, p), diff(c, p), diff(q, c));
+    let rr = f64::from(r) * f64::from(r); // exact
+    let sure = |x: f64, size: f64| x.abs() > 8.0 * U * size;
+    let inside = |(x, y): (f64, f64)| {
+        let g = x * x + y * y - rr;
+        sure(g, x * x + y * y + rr).then_some(g <= 0.0)
+    };
+    if p == q {
+        return None;
+    }
+    let start = wx * ex + wy * ey; // (c - p)·e: at most 0, nearest to p
+    if !sure(start, (wx * ex).abs() + (wy * ey).abs()) {
+        return None;
+    }
+    if start < 0.0 {
+        return inside((wx, wy));
+    }
+    let end = zx * ex + zy * ey; // (q - c)·e: at most 0, nearest to q
+    if !sure(end, (zx * ex).abs() + (zy * ey).abs()) {
+        return None;
+    }
+    if end < 0.0 {
+        return inside((zx, zy));
+    }
+    let (a, b) = (ex * wy, ey * wx);
+    let (cross, len2) = (a - b, ex * ex + ey * ey);
+    let estimate = cross * cross - rr * len2;
+    let m_c = a.abs() + b.abs();
+    let bound = 32.0 * U * (m_c * m_c + rr * len2);
+    (estimate.abs() > bound).then_some(estimate <= 0.0)
+}
+
 /// The closed disc and the closed segment share a point; exact.
 ///
 /// ```
@@ -98,14 +142,19 @@ fn body_sign(p: Vec2, q: Vec2, c: Vec2, r: f32) -> f64 {
 impl Overlaps<Segment2> for Circle {
     fn overlaps(&self, other: &Segment2) -> bool {
         let (p, q, c, r) = (other.start(), other.end(), self.center(), self.radius());
-        if p == q || sum_sign(dot_terms(c, p, p, q)) <= 0.0 {
-            return sum_sign(end_terms(c, p, r)) <= 0.0; // nearest to the start
-        }
-        if sum_sign(dot_terms(q, c, p, q)) <= 0.0 {
-            return sum_sign(end_terms(c, q, r)) <= 0.0; // nearest to the end
-        }
-        body_sign(p, q, c, r) <= 0.0
+        quick_circle_segment(p, q, c, r).unwrap_or_else(|| exact_circle_segment(p, q, c, r))
     }
+}
+
+/// The three tests on exact expansions (see the module docs).
+fn exact_circle_segment(p: Vec2, q: Vec2, c: Vec2, r: f32) -> bool {
+    if p == q || sum_sign(dot_terms(c, p, p, q)) <= 0.0 {
+        return sum_sign(end_terms(c, p, r)) <= 0.0; // nearest to the start
+    }
+    if sum_sign(dot_terms(q, c, p, q)) <= 0.0 {
+        return sum_sign(end_terms(c, q, r)) <= 0.0; // nearest to the end
+    }
+    body_sign(p, q, c, r) <= 0.0
 }
 
 reverse_overlaps!(Circle => Segment2);
@@ -228,5 +277,56 @@ mod tests_3d {
         }
         let out = Vec3::new(4.0, 2.0, 2.0 + 1e-5);
         assert!(!s(out, out).overlaps(&ball));
+    }
+
+    #[test]
+    fn the_quick_tests_give_the_exact_answer() {
+        // Circles around random segments at scales from 1e-20 to 1e20, with the radius set to
+        // the f64 distance and one f32 step either side, and centres on the end regions'
+        // borders: where the quick tests answer, they agree with the expansions.
+        let mut next = crate::test_util::signed_units(0x5e65_0d11);
+        let mut answered = 0;
+        for scale in [1e-20f32, 1e-3, 1.0, 1e3, 1e20] {
+            for i in 0..20_000 {
+                let mut v = || Vec2::new(next(), next()) * scale;
+                let (p, q) = (v(), v());
+                let c = match i % 4 {
+                    0 => p + Vec2::new(q.y - p.y, p.x - q.x) * next(), // on the border at p
+                    1 => v() + (q - p) * 8.0 * next(),
+                    _ => v() * 2.0,
+                };
+                let s = Segment2::new(p, q);
+                let dist = crate::ClosestPoint::distance_to_point(&s, c);
+                for r in [dist, dist.next_up(), dist.next_down().max(0.0), next().abs() * scale] {
+                    let exact = exact_circle_segment(p, q, c, r);
+                    if let Some(quick) = quick_circle_segment(p, q, c, r) {
+                        answered += 1;
+                        assert_eq!(quick, exact, "{p} {q} {c} {r}");
+                    }
+                    assert_eq!(Circle::new(c, r).overlaps(&s), exact);
+                }
+            }
+        }
+        assert!(answered > 200_000, "{answered}");
+        // Exact touching on slanted segments: direction (3, 4) k, the centre (-4, 3) m off the
+        // line over an inside point, at distance exactly 5 m (integers below 2^22, exact in
+        // f32, and the products too many bits for f64 to keep): touching overlaps, one f32
+        // step less does not.
+        let mut int = |bits: u32| ((next() * 0.5 + 0.5) * (1u32 << bits) as f32).floor().max(1.0);
+        for _ in 0..20_000 {
+            let (k, m) = (int(20), int(20));
+            let j = (int(20) % k).max(1.0);
+            let p = Vec2::new(int(21) - 1048576.0, int(21) - 1048576.0);
+            let q = p + Vec2::new(3.0, 4.0) * k;
+            let c = p + Vec2::new(3.0, 4.0) * j + Vec2::new(-4.0, 3.0) * m;
+            let r = 5.0 * m;
+            for (r, expected) in [(r, true), (r.next_down(), false)] {
+                let exact = exact_circle_segment(p, q, c, r);
+                assert_eq!(exact, expected, "{p} {q} {c} {r}");
+                if let Some(quick) = quick_circle_segment(p, q, c, r) {
+                    assert_eq!(quick, exact, "{p} {q} {c} {r}");
+                }
+            }
+        }
     }
 }
