@@ -250,59 +250,7 @@ pub(crate) fn sat_entry(
     let (axes, count) = sat_axes(a, b, planar);
     // Each core's vertices once (`project` would make a box's eight corners per axis).
     let ((va, na), (vb, nb)) = (a.vertices(), b.vertices());
-    let (va, vb) = (&va[..na], &vb[..nb]);
-    let span = |vs: &[DVec3], l: DVec3| {
-        vs.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| (lo.min(x.dot(l)), hi.max(x.dot(l))))
-    };
-    // The rounding of a projection: a few ulps of the largest coordinate times `|l|_1`. An
-    // entry past an exit by no more than the two axes' roundings (over their speeds) is a
-    // touch, not a miss: shapes that touch exactly (a point moving through an edge two
-    // triangles share, say) are otherwise found a hair apart on both sides. The times
-    // themselves are not padded, so a contact found keeps its computed time.
-    let size = va.iter().chain(vb).fold(0.0f64, |m, x| m.max(x.abs().max_element()));
-    let (mut enter, mut exit, mut normal) = (0.0f64, horizon, None);
-    let (mut enter_slack, mut exit_slack) = (0.0f64, 0.0f64);
-    // Apart unless some time in `[0, horizon]` has both the entry and the exit within their
-    // roundings: the window `[max(enter - enter_slack, 0), exit + exit_slack]` must not be
-    // empty. (A slack is large when its axis's speed is tiny: the window, not the slack,
-    // keeps that from reaching outside `[0, horizon]`.)
-    let apart = |enter: f64, enter_slack: f64, exit: f64, exit_slack: f64| {
-        (enter - enter_slack).max(0.0) > exit + exit_slack
-    };
-    for &l in &axes[..count] {
-        let ((a_lo, a_hi), (b_lo, b_hi)) = (span(va, l), span(vb, l));
-        let pad = 64.0 * f64::EPSILON * size * (l.x.abs() + l.y.abs() + l.z.abs());
-        let s = v.dot(l);
-        if s == 0.0 {
-            if a_hi + pad < b_lo || b_hi + pad < a_lo {
-                return None; // separated along `l` for every `t`
-            }
-            continue;
-        }
-        // `a` moves up `l` (s > 0): it meets `b` from below, the contact normal (static to
-        // moving) is `-l`; moving down, from above.
-        let (t_in, t_out, n) = if s > 0.0 {
-            ((b_lo - a_hi) / s, (b_hi - a_lo) / s, -l)
-        } else {
-            ((b_hi - a_lo) / s, (b_lo - a_hi) / s, l)
-        };
-        let slack = pad / s.abs();
-        if t_in > enter {
-            (enter, enter_slack, normal) = (t_in, slack, Some(n));
-        }
-        if t_out < exit {
-            (exit, exit_slack) = (t_out, slack);
-        }
-        if apart(enter, enter_slack, exit, exit_slack) {
-            return None;
-        }
-    }
-    // A touch within the roundings reports a time inside the window (the entry itself when
-    // it is not past the exit); one within rounding of the start, the least positive `f32`
-    // time: every caller found the shapes apart at `t = 0` (by an exact overlap test, or by
-    // GJK's distance), and `t = 0` is that test's to give.
-    let tiny = f64::from(f32::from_bits(1));
-    Some((enter.min(exit + exit_slack).max(tiny), normal))
+    sat_window(&va[..na], v, &vb[..nb], &axes[..count], horizon)
 }
 
 /// The first contact time of two flat or thin polytopes (a triangle, or a segment, against
@@ -330,12 +278,25 @@ pub(crate) fn thin_sat_entry(
     b: &[DVec3],
     axes: &[DVec3],
 ) -> Option<(f64, Option<DVec3>)> {
+    sat_window(a, v, b, axes, 1.0)
+}
+
+/// The separating-axis test over time shared by [`sat_entry`] and [`thin_sat_entry`], on
+/// the shapes' vertices and a complete axis set; contacts after `horizon` (at most 1) are
+/// found apart as soon as an axis puts the entry past it.
+fn sat_window(
+    a: &[DVec3],
+    v: DVec3,
+    b: &[DVec3],
+    axes: &[DVec3],
+    horizon: f64,
+) -> Option<(f64, Option<DVec3>)> {
     let size = a.iter().chain(b).fold(0.0f64, |m, x| m.max(x.abs().max_element()));
     let speed = v.abs().max_element();
     let span = |vs: &[DVec3], l: DVec3| {
         vs.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| (lo.min(x.dot(l)), hi.max(x.dot(l))))
     };
-    let (mut enter, mut exit, mut normal) = (0.0f64, 1.0f64, None);
+    let (mut enter, mut exit, mut normal) = (0.0f64, horizon, None);
     let (mut enter_slack, mut exit_slack) = (0.0f64, 0.0f64);
     for &l in axes {
         let l1 = l.x.abs() + l.y.abs() + l.z.abs();
