@@ -27,6 +27,9 @@
 //!   impls' closest points (GJK or the segment kernel) are apart exactly when the pair
 //!   does not overlap, on pairs whose distance is clearly zero or clearly positive.
 
+mod common;
+
+use common::exact::{Q, Range, range};
 use glam::Vec2;
 use parry2d::math as m2;
 use proptest::prelude::*;
@@ -55,37 +58,6 @@ fn dot(a: P, b: P) -> i128 {
 }
 fn sub(a: P, b: P) -> P {
     (a.0 - b.0, a.1 - b.1)
-}
-
-/// A rational `num / den`, `den > 0`.
-#[derive(Clone, Copy, Debug)]
-struct Q(i128, i128);
-impl Q {
-    fn new(num: i128, den: i128) -> Q {
-        if den < 0 { Q(-num, -den) } else { Q(num, den) }
-    }
-    fn le(self, o: Q) -> bool {
-        self.0 * o.1 <= o.0 * self.1
-    }
-    fn f(self) -> f64 {
-        self.0 as f64 / self.1 as f64
-    }
-}
-
-/// `t` bounds: `None` for infinite.
-#[derive(Clone, Copy, Debug)]
-struct Range {
-    lo: Option<i64>,
-    hi: Option<i64>,
-}
-
-fn range() -> impl Strategy<Value = Range> {
-    prop_oneof![
-        Just(Range { lo: Some(0), hi: None }),
-        Just(Range { lo: None, hi: None }),
-        (-12i64..=12, 0i64..=12).prop_map(|(a, w)| Range { lo: Some(a), hi: Some(a + w) }),
-        (-12i64..=12).prop_map(|a| Range { lo: Some(a), hi: None }),
-    ]
 }
 
 fn ray(o: P, d: P, r: Range, scale: f32) -> Ray2 {

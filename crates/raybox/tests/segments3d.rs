@@ -36,6 +36,9 @@
 //!   a unit perpendicular of the segment facing the ray, but not always in the plane of
 //!   the ray and the segment (ours is): the two are checked for what they share.
 
+mod common;
+
+use common::exact::{Q, Range, range};
 use glam::{DVec3, Vec2, Vec3};
 use parry3d::math as m3;
 use proptest::prelude::*;
@@ -62,36 +65,7 @@ fn cross(a: P, b: P) -> P {
     [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
 }
 
-/// A rational `num / den`, `den > 0`.
-#[derive(Clone, Copy, Debug)]
-struct Q(i128, i128);
-impl Q {
-    fn new(num: i128, den: i128) -> Q {
-        if den < 0 { Q(-num, -den) } else { Q(num, den) }
-    }
-    fn le(self, o: Q) -> bool {
-        self.0 * o.1 <= o.0 * self.1
-    }
-    fn f(self) -> f64 {
-        self.0 as f64 / self.1 as f64
-    }
-}
-
-/// `t` bounds in quarter units: `None` for infinite.
-#[derive(Clone, Copy, Debug)]
-struct Range {
-    lo: Option<i64>,
-    hi: Option<i64>,
-}
-
-fn range() -> impl Strategy<Value = Range> {
-    prop_oneof![
-        Just(Range { lo: Some(0), hi: None }),
-        Just(Range { lo: None, hi: None }),
-        (-12i64..=12, 0i64..=12).prop_map(|(a, w)| Range { lo: Some(a), hi: Some(a + w) }),
-        (-12i64..=12).prop_map(|a| Range { lo: Some(a), hi: None }),
-    ]
-}
+// `t` bounds (`Range`) are in quarter units here.
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Kind {

@@ -5,6 +5,7 @@
 // and may use only part of it.
 #![allow(dead_code)]
 
+pub mod exact;
 pub mod strategies;
 
 use std::fmt::{Display, Write as _};
