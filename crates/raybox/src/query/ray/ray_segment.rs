@@ -80,28 +80,55 @@ fn unit(v: DVec2) -> Vec2 {
     (v / v.length()).as_vec2()
 }
 
-/// The hit where the ray crosses the segment `pq` at `span.t_enter`: the point, and the
-/// segment's unit normal facing the ray's origin (zero when the ray starts on the segment).
-/// `den_sign` is the sign of `cross(d, q - p)`.
-fn crossing_hit(
-    o: Vec2,
-    d: Vec2,
-    p: Vec2,
-    q: Vec2,
-    span: RaySpan,
-    starts_on: bool,
-    den_sign: f64,
-) -> SegmentHit {
-    let point = Vec2::from_array(point_at(o.to_array(), d.to_array(), span.t_enter));
-    let normal = if starts_on {
-        Vec2::ZERO
-    } else {
-        // perp(e) = (-e.y, e.x) has perp(e)·d = -cross(d, e): it faces the ray's origin
-        // side when den > 0.
-        let e = q.as_dvec2() - p.as_dvec2();
-        unit(DVec2::new(-e.y, e.x) * den_sign)
-    };
-    SegmentHit { span, point, normal }
+/// How a ray meets a segment in the plane, before the point and normal are computed
+/// (`ray_span` needs neither).
+#[derive(Clone, Copy, Debug)]
+enum Meet {
+    /// The ray crosses the segment's line at a point of the segment: `span` is `[t, t]`;
+    /// `den_sign` is the sign of `cross(d, q - p)`.
+    Crossing { span: RaySpan, starts_on: bool, den_sign: f64 },
+    /// The segment lies on the ray's line; `first` is the end reached first from outside
+    /// it (`None` when `r(t_min)` is already on the segment).
+    Along { span: RaySpan, first: Option<Vec2> },
+}
+
+impl Meet {
+    fn span(self) -> RaySpan {
+        match self {
+            Meet::Crossing { span, .. } | Meet::Along { span, .. } => span,
+        }
+    }
+
+    /// The first point and its normal: for a crossing, the segment's unit normal facing
+    /// the ray's origin; along the segment's line, `-d` normalised at the end reached first;
+    /// zero when the ray starts on the segment.
+    fn hit(self, o: Vec2, d: Vec2, p: Vec2, q: Vec2) -> SegmentHit {
+        let at = |t: f32| Vec2::from_array(point_at(o.to_array(), d.to_array(), t));
+        match self {
+            Meet::Crossing { span, starts_on: true, .. } | Meet::Along { span, first: None } => {
+                SegmentHit { span, point: at(span.t_enter), normal: Vec2::ZERO }
+            }
+            Meet::Crossing { span, starts_on: false, den_sign } => {
+                // perp(e) = (-e.y, e.x) has perp(e)·d = -cross(d, e): it faces the ray's
+                // origin side when den > 0. In f32 when |e|² is a normal f32 number (as
+                // `unit_f32` argues: within 2⁻²¹ of the direction), else in f64.
+                let e = q - p;
+                let len2 = e.length_squared();
+                let normal = if len2.is_normal() {
+                    Vec2::new(-e.y, e.x) * (den_sign as f32 / len2.sqrt())
+                } else {
+                    let e = q.as_dvec2() - p.as_dvec2();
+                    unit(DVec2::new(-e.y, e.x) * den_sign)
+                };
+                SegmentHit { span, point: at(span.t_enter), normal }
+            }
+            // Reaching the first end from outside, along the segment: the normal points back
+            // toward the ray.
+            Meet::Along { span, first: Some(a) } => {
+                SegmentHit { span, point: a, normal: unit(-d.as_dvec2()) }
+            }
+        }
+    }
 }
 
 /// `u`, the unit roundoff of `f64` (`2⁻⁵³`).
@@ -300,8 +327,112 @@ pub(super) fn crossing(o: Vec2, d: Vec2, (t_min, t_max): (f32, f32), p: Vec2, q:
     Some(Crossed { span, starts_on, den_sign })
 }
 
+/// What [`quick`] decided.
+pub(super) enum Quick {
+    /// Both ends strictly on one side of the ray's line (or the crossing out of range).
+    Miss,
+    /// A crossing at `[t, t]` (not at `t_min`: the ray does not start on the segment), its
+    /// comparisons and its `t` settled; the sign of `cross(d, q - p)`.
+    Crossing(RaySpan, f64),
+    /// Out of range, or within rounding of a decision: run the full kernel.
+    Unsure,
+}
+
+/// The kernel's common case, in `f64` on the coordinate differences `a = p - o`,
+/// `b = q - o` (each rounded once), with error bounds that prove every decision and the
+/// `t` it returns: the answer is the full kernel's, bit for bit, or [`Quick::Unsure`].
+///
+/// **Sides.** `s_p = d.x a.y - d.y a.x` (and `s_q` from `b`) is `cross(d, p - o)`. Each
+/// product has three roundings (the difference, the product) and the subtraction one more,
+/// so `s_p` is within `4.1 u m_p` of the exact value, `m_p = |d.x a.y| + |d.y a.x|` as
+/// computed (Higham, *Accuracy and Stability of Numerical Algorithms*, 3.1; every operand
+/// is an `f32` value or a difference of two, products of two lie within `2^±260`, so no
+/// under- or overflow). `|s_p| > 8 u m_p` proves its sign.
+///
+/// **Crossing.** With the sides of opposite strict signs, `den = cross(d, q - p) = s_q - s_p`
+/// (no cancellation; within `5.2 u (m_p + m_q)`) and `num = cross(p - o, q - o) = a.x b.y -
+/// a.y b.x` (within `4.2 u m_n`). `num - τ den` for a finite bound `τ` errs by at most
+/// `4.2 u m_n + 6.3 u |τ| (m_p + m_q) + 1.01 u |v|` (`v` the computed value), so
+/// `|v| > 16 u (m_n + |τ| (m_p + m_q))` proves its sign: never zero, so the ray does not
+/// start on the segment here.
+///
+/// **`t`.** The full kernel's `t` is `fl(num' / den')` clamped and rounded to `f32`, with
+/// `num'`, `den'` the exact expansions of `num`'s six and `den`'s four products rounded
+/// ([`sum_rounded`]), within `16 u` times the sum of those products' magnitudes of the exact
+/// values ([`Crossing::t`]); those sums are at most `6 L²` and `4 L L_d` (`L` the largest
+/// coordinate magnitude of `o`, `p`, `q`, `L_d` of `d`). When `|num| > 2⁻¹² (m_n + 8 L²)`
+/// and `|den| > 2⁻¹² (m_p + m_q + 8 L L_d)`, both `num / den` here and `num' / den'` lie
+/// within a factor `1 ± 2⁻³⁶` of the exact quotient, so within `t ∓ 2⁻³⁵ |t|`; when both
+/// ends of that interval give the same `f32` (clamped), so does the full kernel.
+#[inline(always)]
+pub(super) fn quick(o: Vec2, d: Vec2, (t_min, t_max): (f32, f32), p: Vec2, q: Vec2) -> Quick {
+    let (o, d, p, q) = (o.as_dvec2(), d.as_dvec2(), p.as_dvec2(), q.as_dvec2());
+    let (a, b) = (p - o, q - o);
+    let side = |a: DVec2| {
+        let (x, y) = (d.x * a.y, d.y * a.x);
+        (x - y, x.abs() + y.abs())
+    };
+    let ((s_p, m_p), (s_q, m_q)) = (side(a), side(b));
+    let sure = |s: f64, m: f64| s.abs() > 8.0 * U * m;
+    if !(sure(s_p, m_p) && sure(s_q, m_q)) {
+        return Quick::Unsure;
+    }
+    if (s_p > 0.0) == (s_q > 0.0) {
+        return Quick::Miss;
+    }
+    let den = s_q - s_p;
+    let m_d = m_p + m_q;
+    let (x, y) = (a.x * b.y, a.y * b.x);
+    let (num, m_n) = (x - y, x.abs() + y.abs());
+    // sign(t - τ) = sign(den) sign(num - τ den), when proven.
+    let order = |tau: f32| {
+        let tau = f64::from(tau);
+        let v = num - tau * den;
+        if v.abs() > 16.0 * U * (m_n + tau.abs() * m_d) { v * den } else { f64::NAN }
+    };
+    let after_min = t_min == f32::NEG_INFINITY || order(t_min) > 0.0;
+    let before_max = t_max == f32::INFINITY || order(t_max) < 0.0;
+    if !(after_min && before_max) {
+        // Out of range, or unsure (NaN): only a proven order misses here.
+        let out = (t_min != f32::NEG_INFINITY && order(t_min) < 0.0)
+            || (t_max != f32::INFINITY && order(t_max) > 0.0);
+        return if out { Quick::Miss } else { Quick::Unsure };
+    }
+    let l = o.abs().max(p.abs()).max(q.abs()).max_element();
+    let l_d = d.abs().max_element();
+    let filter = 1.0 / (1u64 << 12) as f64;
+    if !(num.abs() > filter * (m_n + 8.0 * l * l) && den.abs() > filter * (m_d + 8.0 * l * l_d)) {
+        return Quick::Unsure;
+    }
+    let t = num / den;
+    let w = t.abs() * (1.0 / (1u64 << 35) as f64);
+    let (lo, hi) = (f64::from(t_min), f64::from(t_max));
+    let round = |x: f64| x.clamp(lo, hi) as f32;
+    let (t_lo, t_hi) = (round(t - w), round(t + w));
+    if t_lo.to_bits() != t_hi.to_bits() {
+        return Quick::Unsure;
+    }
+    match f32_span(f64::from(t_lo), f64::from(t_lo)) {
+        Some(span) => Quick::Crossing(span, den.signum()),
+        None => Quick::Miss,
+    }
+}
+
 /// The ray–segment kernel; see the module docs.
-fn ray_segment2(ray: &Ray2, p: Vec2, q: Vec2) -> Option<SegmentHit> {
+#[inline]
+fn ray_segment2(ray: &Ray2, p: Vec2, q: Vec2) -> Option<Meet> {
+    let (o, d) = (ray.origin(), ray.dir());
+    match quick(o, d, (ray.t_min(), ray.t_max()), p, q) {
+        Quick::Miss => None,
+        Quick::Crossing(span, den_sign) => Some(Meet::Crossing { span, starts_on: false, den_sign }),
+        Quick::Unsure => full_ray_segment2(ray, p, q),
+    }
+}
+
+/// The kernel without [`quick`]: exact decisions, filtered.
+#[cold]
+#[inline(never)]
+fn full_ray_segment2(ray: &Ray2, p: Vec2, q: Vec2) -> Option<Meet> {
     let (o, d) = (ray.origin(), ray.dir());
     let (side_p, side_q) = (side(o, d, p), side(o, d, q));
     if side_p * side_q > 0.0 {
@@ -311,21 +442,15 @@ fn ray_segment2(ray: &Ray2, p: Vec2, q: Vec2) -> Option<SegmentHit> {
         return collinear(ray, p, q);
     }
     let c = crossing(o, d, (ray.t_min(), ray.t_max()), p, q)?;
-    Some(crossing_hit(o, d, p, q, c.span, c.starts_on, c.den_sign))
+    Some(Meet::Crossing { span: c.span, starts_on: c.starts_on, den_sign: c.den_sign })
 }
 
-/// The segment on the ray's line, in 2D: [`collinear_span`], with the point and normal.
-fn collinear(ray: &Ray2, p: Vec2, q: Vec2) -> Option<SegmentHit> {
+/// The segment on the ray's line, in 2D: [`collinear_span`].
+#[cold]
+fn collinear(ray: &Ray2, p: Vec2, q: Vec2) -> Option<Meet> {
     let (o, d) = (ray.origin().to_array(), ray.dir().to_array());
     let (span, first) = collinear_span(o, d, (ray.t_min(), ray.t_max()), p.to_array(), q.to_array())?;
-    Some(match first {
-        None => {
-            SegmentHit { span, point: Vec2::from_array(point_at(o, d, span.t_enter)), normal: Vec2::ZERO }
-        }
-        // Reaching the first end from outside, along the segment: the normal points back
-        // toward the ray.
-        Some(a) => SegmentHit { span, point: Vec2::from_array(a), normal: unit(-ray.dir().as_dvec2()) },
-    })
+    Some(Meet::Along { span, first: first.map(Vec2::from_array) })
 }
 
 /// A segment `p q` on the ray's line (both ends on it, exactly), in any dimension: the
@@ -402,15 +527,13 @@ impl RayCast for Segment2 {
     type Hit = RayHit2;
 
     fn ray_span(&self, ray: &Ray2) -> Option<RaySpan> {
-        ray_segment2(ray, self.start(), self.end()).map(|h| h.span)
+        ray_segment2(ray, self.start(), self.end()).map(Meet::span)
     }
 
     fn cast_ray(&self, ray: &Ray2) -> Option<RayHit2> {
-        ray_segment2(ray, self.start(), self.end()).map(|h| RayHit2 {
-            t: h.span.t_enter,
-            point: h.point,
-            normal: h.normal,
-        })
+        let (p, q) = (self.start(), self.end());
+        let h = ray_segment2(ray, p, q)?.hit(ray.origin(), ray.dir(), p, q);
+        Some(RayHit2 { t: h.span.t_enter, point: h.point, normal: h.normal })
     }
 }
 
@@ -429,7 +552,7 @@ pub(super) mod tests {
             return None;
         }
         if side_p == 0.0 && side_q == 0.0 {
-            return collinear(ray, p, q);
+            return collinear(ray, p, q).map(|m| m.hit(o, d, p, q));
         }
         let f = |v: f32| f64::from(v);
         let num = [
@@ -465,7 +588,7 @@ pub(super) mod tests {
             (sum_rounded(num) / sum_rounded(den)).clamp(f(t_min), f(t_max))
         };
         let span = f32_span(t, t)?;
-        Some(crossing_hit(o, d, p, q, span, starts_on, den_sign))
+        Some(Meet::Crossing { span, starts_on, den_sign }.hit(o, d, p, q))
     }
 
     /// Every float of a hit, as bits (so `-0.0` and `0.0` differ).
@@ -545,7 +668,8 @@ pub(super) mod tests {
         let mut rng = Rng(0x0005_eed0_f5e9);
         let (mut cases, mut hits, mut starts, mut along) = (0u32, 0u32, 0u32, 0u32);
         let mut check = |ray: Ray2, p: Vec2, q: Vec2| {
-            let (new, old) = (ray_segment2(&ray, p, q), reference_ray_segment2(&ray, p, q));
+            let new = ray_segment2(&ray, p, q).map(|m| m.hit(ray.origin(), ray.dir(), p, q));
+            let old = reference_ray_segment2(&ray, p, q);
             assert_eq!(hit_bits(new), hit_bits(old), "{ray:?} {p:?} {q:?}");
             cases += 1;
             if let Some(h) = old {
@@ -641,6 +765,77 @@ pub(super) mod tests {
         }
         assert!(cases >= 600_000 && hits > 100_000 && starts > 1_000 && along > 1_000);
         println!("{cases} cases, {hits} hits, {starts} starting on, {along} along");
+    }
+
+    #[test]
+    fn the_quick_path_decides_most_cases_as_the_full_kernel_does() {
+        // Random scenes in a box, far from the origin, and with t_min / t_max a few steps
+        // from the crossing: whenever `quick` decides, the full kernel agrees to the bit.
+        let mut rng = Rng(0x0000_0b5e_55ed);
+        let (mut decided, mut total, mut crossings) = (0u32, 0u32, 0u32);
+        for i in 0..200_000u32 {
+            let shift = if i % 4 == 0 { vec(rng.uniform(1e6), rng.uniform(1e6)) } else { Vec2::ZERO };
+            let mut u = || rng.uniform(4.0);
+            let (o, d, p, q) =
+                (vec(u(), u()) + shift, vec(u(), u()), vec(u(), u()) + shift, vec(u(), u()) + shift);
+            if d == Vec2::ZERO {
+                continue;
+            }
+            let start = rng.uniform(2.0);
+            let mut ranges = vec![(0.0, f32::INFINITY), (start, start + 2.0)];
+            if let Some(m) = full_ray_segment2(&Ray2::new(o, d), p, q) {
+                let t = m.span().t_enter;
+                ranges.extend([(rng.near(t), f32::INFINITY), (0.0, rng.near(t).max(0.0))]);
+            }
+            for (t_min, t_max) in ranges {
+                let ray = Ray2::with_range(o, d, t_min, t_max);
+                let full = full_ray_segment2(&ray, p, q);
+                total += 1;
+                match quick(o, d, (t_min, t_max), p, q) {
+                    Quick::Unsure => continue,
+                    Quick::Miss => assert!(full.is_none(), "{ray:?} {p:?} {q:?}: {full:?}"),
+                    Quick::Crossing(span, den_sign) => {
+                        let m = Meet::Crossing { span, starts_on: false, den_sign };
+                        let bits = |m: Meet| m.hit(o, d, p, q);
+                        assert_eq!(hit_bits(Some(bits(m))), hit_bits(full.map(bits)), "{ray:?} {p:?} {q:?}");
+                        crossings += 1;
+                    }
+                }
+                decided += 1;
+            }
+        }
+        assert!(
+            f64::from(decided) > 0.9 * f64::from(total) && crossings > 50_000,
+            "{decided} {total} {crossings}"
+        );
+    }
+
+    #[test]
+    fn crossing_normals_are_the_f64_unit_perpendicular() {
+        // Segments at every scale, crossed from either side: the normal (f32 where |q - p|²
+        // is a normal f32, f64 otherwise) is within 2⁻²⁰ of the f64 unit perpendicular,
+        // and faces the ray.
+        let mut rng = Rng(0x0000_7e57_0a11);
+        let mut checked = 0;
+        for i in 0..50_000u32 {
+            let scale = 2f32.powi((i % 241) as i32 - 120);
+            let mut u = || rng.uniform(4.0) * scale;
+            let (p, q, o) = (vec(u(), u()), vec(u(), u()), vec(u(), u()));
+            let mid = (p + q) * 0.5;
+            let Ok(ray) = Ray2::try_new(o, mid - o) else { continue };
+            let Some(meet) = ray_segment2(&ray, p, q) else { continue };
+            let Meet::Crossing { starts_on: false, .. } = meet else { continue };
+            let n = meet.hit(o, ray.dir(), p, q).normal;
+            let e = q.as_dvec2() - p.as_dvec2();
+            let want = DVec2::new(-e.y, e.x).normalize();
+            let want = if want.dot(ray.dir().as_dvec2()) > 0.0 { -want } else { want };
+            assert!(
+                (n.as_dvec2() - want).length() < 1.0 / f64::from(1 << 20),
+                "{p:?} {q:?} {o:?}: {n:?} {want:?}"
+            );
+            checked += 1;
+        }
+        assert!(checked > 40_000, "{checked}");
     }
 
     fn seg(a: (f32, f32), b: (f32, f32)) -> Segment2 {

@@ -45,7 +45,9 @@
 use glam::{DVec3, Vec2, Vec3};
 
 use super::point_at;
-use super::ray_segment::{collinear_span, crossing, den_terms, num_terms, side, sum_and_magnitude};
+use super::ray_segment::{
+    Quick, collinear_span, crossing, den_terms, num_terms, quick, side, sum_and_magnitude,
+};
 use crate::query::distance::{sum_rounded, two_product, two_sum};
 use crate::query::overlap::det3_filtered;
 use crate::{Ray3, RayCast, RayHit3, RaySpan, Segment3};
@@ -105,6 +107,15 @@ fn ray_segment3(ray: &Ray3, p: Vec3, q: Vec3) -> Option<Meet> {
 fn meet_projected(ray: &Ray3, p: Vec3, q: Vec3, first: usize) -> Option<Meet> {
     let (o, d) = (ray.origin(), ray.dir());
     let range = (ray.t_min(), ray.t_max());
+    // The 2D kernel's filtered fast path on the first projection; its answers are the
+    // exact ones below (`ray_segment::quick`).
+    match quick(project(o, first), project(d, first), range, project(p, first), project(q, first)) {
+        Quick::Miss => return None,
+        Quick::Crossing(span, _) => {
+            return coplanar(o, d, p, q).then_some(Meet::Crossing { span, starts_on: false });
+        }
+        Quick::Unsure => {}
+    }
     for k in [first, (first + 1) % 3, (first + 2) % 3] {
         let (o2, d2, p2, q2) = (project(o, k), project(d, k), project(p, k), project(q, k));
         // Exact: the signs of (d × (p - o))ₖ and (d × (q - o))ₖ.
