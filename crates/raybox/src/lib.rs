@@ -169,7 +169,8 @@ mod test_util;
 pub use bvh::{BoxSoup, BuildBvhError, BuildQuality, Bvh, Bvh2, BvhStats, kernel_name, with_each_kernel};
 pub use error::ShapeError;
 pub use mesh::{
-    FirstHit, LoadMeshError, MeshData, MeshError, MeshHit, MeshPairDistance, MeshQuery, MeshSweepHit, TriMesh,
+    FirstHit, InstanceError, InstanceHit, LoadMeshError, MeshData, MeshError, MeshHit, MeshInstances,
+    MeshPairDistance, MeshQuery, MeshSweepHit, TriMesh,
 };
 pub use query::{
     ClosestPoint, Contact, Contact2, Contact3, ContactPoints2, ContactPoints3, ContainsPoint, Distance,

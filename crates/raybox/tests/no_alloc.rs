@@ -1,5 +1,5 @@
 //! Ray queries allocate nothing: a counting global allocator watches the single-ray calls
-//! of `TriMesh` and `Bvh` over thousands of rays, and the mesh's shape queries (sweeps,
+//! of `TriMesh`, `MeshInstances` and `Bvh` over thousands of rays, and the mesh's shape queries (sweeps,
 //! overlap tests, contacts; with a plane; with a second mesh).
 
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -72,6 +72,17 @@ fn ray_queries_do_not_allocate() {
         })
         .collect();
     let cube = TriMesh::from_data(scene::closed_terrain(4, 9)).unwrap();
+    // The terrain placed four times (instances), turned and scaled.
+    let shared = std::sync::Arc::new(TriMesh::from_data(scene::terrain(16, 4)).unwrap());
+    let instances = raybox::MeshInstances::new((0..4).map(|i| {
+        let turn = glam::Quat::from_rotation_y(i as f32);
+        let at = Vec3::new(0.5 * i as f32, 0.0, 0.0);
+        (
+            shared.clone(),
+            glam::Affine3A::from_scale_rotation_translation(Vec3::splat(0.5 + 0.3 * i as f32), turn, at),
+        )
+    }))
+    .unwrap();
     // Warm up: the first query detects the CPU's kernel once.
     let _ = mesh.cast_ray(&rays[0]);
 
@@ -82,6 +93,10 @@ fn ray_queries_do_not_allocate() {
         hits += usize::from(mesh.cast_ray(r).is_some());
         hits += usize::from(mesh.first_hit(r).is_some());
         hits += usize::from(mesh.occluded(r));
+    }
+    for r in &rays {
+        hits += usize::from(instances.cast_ray(r).is_some());
+        hits += usize::from(instances.occluded(r));
     }
     for r in &bvh_rays {
         let closest = bvh.cast_ray(r, |i, r| boxes[i as usize].ray_span(r).map(|s| s.t_enter));
@@ -111,7 +126,7 @@ fn ray_queries_do_not_allocate() {
     }
     let allocated = ALLOCATIONS.load(Ordering::Relaxed) - before;
     WATCHED.with(|w| w.set(false));
-    assert_eq!(allocated, 0, "{allocated} allocations during 25,000 ray queries");
+    assert_eq!(allocated, 0, "{allocated} allocations during 35,000 ray queries");
     assert!(hits > 2000, "only {hits} hits: the test would not exercise the walks");
     assert!(met > 20 && met < 180, "the second mesh met the first {met} times in 200");
 }

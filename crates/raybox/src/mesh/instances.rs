@@ -1,0 +1,454 @@
+//! Many meshes placed in one world: [`MeshInstances`], instances of shared [`TriMesh`]es,
+//! each with a pose.
+//!
+//! A two-level hierarchy, as in Embree's instancing: a [`Bvh`] over the instances' boxes in
+//! the world, and below each instance its mesh's own BVH, in the mesh's frame. A ray that
+//! may enter an instance's box is carried into the mesh's frame by the inverse of the pose
+//! and cast there. An affine map keeps the ray's parameter: the point `o + t d` maps to
+//! `A⁻¹(o) + t A⁻¹(d)`, so the `t` the mesh reports is the world ray's `t`, whatever the
+//! rotation, scale or shear.
+//!
+//! **Precision.** The inverse pose is computed in `f64` from the `f32` pose, and the carried
+//! origin and direction are rounded to `f32` once: the mesh is cast with a ray within
+//! half an `f32` ulp of the exact carried ray, so a hit is what the mesh's own exact,
+//! watertight test says for that ray. Against the world geometry (the mesh's vertices
+//! mapped exactly by the pose), that is a relative error of about `2⁻²⁴` times the pose's
+//! condition number, in the coordinates and along the distance travelled: a ray that
+//! grazes an instance within that may be found or not, and `t` carries that error. An
+//! instance's box is its mesh's box mapped by the pose in `f64` and grown by `2⁻¹²` of its
+//! size plus its distance from the origin, so that the walk does not cull an instance the
+//! carried ray hits: the carried ray strays from the world ray by about `2⁻²³ κ (|o| + s)`
+//! near the box (`κ` the pose's condition number, `s` the box's size), which that margin
+//! covers for rays starting within a hundred box sizes (`κ` up to 10). Farther out, a hit
+//! grazing the box within that much may be missed.
+//! Normals are carried back by the inverse transpose of the pose's linear part (in `f64`),
+//! so a mirroring pose keeps an outward normal outward, and `front_facing` is the same in
+//! both frames.
+
+use std::sync::Arc;
+
+use glam::{Affine3A, DAffine3, DMat3, DVec3, Vec3};
+
+use crate::query::ray::point_at;
+use crate::{Aabb3, BuildBvhError, BuildQuality, Bvh, FirstHit, Ray3, TriMesh};
+
+/// The closest hit of a ray on [`MeshInstances`], in world coordinates.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct InstanceHit {
+    /// The instance hit (its index in the list the set was built from).
+    pub instance: u32,
+    /// The ray parameter of the hit (the world ray's: poses keep it).
+    pub t: f32,
+    /// The index of the triangle hit, in the instance's mesh.
+    pub triangle: u32,
+    /// Barycentric weight of the triangle's second vertex (`P = w v0 + u v1 + v v2`).
+    pub u: f32,
+    /// Barycentric weight of the triangle's third vertex.
+    pub v: f32,
+    /// The triangle's unit normal in the world: the mesh's geometric normal carried by the
+    /// inverse transpose of the pose, so it stays on the mesh's front side (outward for a
+    /// closed, outward-wound mesh) whatever the pose. A mirroring pose reverses the
+    /// winding of the placed triangle, whose own right-hand normal is then the opposite.
+    pub normal: Vec3,
+    /// `true` when the ray arrives from the front (`dir · normal < 0`).
+    pub front_facing: bool,
+    /// The point hit, on the world ray.
+    pub point: Vec3,
+}
+
+/// Why a [`MeshInstances`] cannot be built or moved.
+#[derive(Clone, Debug, PartialEq)]
+pub enum InstanceError {
+    /// A pose with a NaN or infinite entry.
+    NonFinitePose {
+        /// The instance's index.
+        instance: usize,
+    },
+    /// A pose whose linear part cannot be inverted (a zero scale, a flattening shear), or
+    /// whose inverse overflows.
+    SingularPose {
+        /// The instance's index.
+        instance: usize,
+    },
+    /// `set_poses` named an instance that does not exist.
+    NoSuchInstance {
+        /// The index given.
+        instance: usize,
+        /// How many instances there are.
+        count: usize,
+    },
+    /// The top-level BVH could not be built (too many instances).
+    Build(BuildBvhError),
+}
+
+impl core::fmt::Display for InstanceError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Self::NonFinitePose { instance } => {
+                write!(f, "instance {instance}: the pose has a NaN or infinite entry")
+            }
+            Self::SingularPose { instance } => {
+                write!(
+                    f,
+                    "instance {instance}: the pose cannot be inverted (a zero scale or a flattening shear)"
+                )
+            }
+            Self::NoSuchInstance { instance, count } => {
+                write!(f, "no instance {instance}: there are {count}")
+            }
+            Self::Build(e) => write!(f, "building the instances' BVH: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for InstanceError {}
+
+/// One instance's pose, its inverse, and its box in the world.
+#[derive(Clone, Debug)]
+struct Placement {
+    pose: Affine3A,
+    /// The inverse pose, in `f64`.
+    to_local: DAffine3,
+    /// The inverse transpose of the pose's linear part: carries normals to the world.
+    normal_to_world: DMat3,
+}
+
+impl Placement {
+    fn new(instance: usize, pose: Affine3A) -> Result<Self, InstanceError> {
+        if !pose.is_finite() {
+            return Err(InstanceError::NonFinitePose { instance });
+        }
+        let pose64 = pose.as_daffine3();
+        let det = pose64.matrix3.determinant();
+        let to_local = pose64.inverse();
+        if det == 0.0 || !det.is_finite() || !to_local.is_finite() {
+            return Err(InstanceError::SingularPose { instance });
+        }
+        Ok(Self { pose, to_local, normal_to_world: to_local.matrix3.transpose() })
+    }
+
+    /// The ray in the mesh's frame, rounded to `f32`; `None` when that overflows or the
+    /// direction rounds to zero (the mesh is then out of the ray's reach in `f32`).
+    #[inline]
+    fn carry(&self, ray: &Ray3) -> Option<Ray3> {
+        let o = self.to_local.transform_point3(ray.origin().as_dvec3()).as_vec3();
+        let d = self.to_local.transform_vector3(ray.dir().as_dvec3()).as_vec3();
+        Ray3::try_with_range(o, d, ray.t_min(), ray.t_max()).ok()
+    }
+
+    /// The world box of `mesh` placed by this pose (see the module docs); a point at the
+    /// pose's origin for a mesh with no triangle (no ray reaches it through the mesh).
+    fn world_box(&self, mesh: &TriMesh) -> Aabb3 {
+        let Some(local) = mesh.bounds() else {
+            let at = Vec3::from(self.pose.translation);
+            return Aabb3::new(at, at);
+        };
+        let pose = self.pose.as_daffine3();
+        let (lo, hi) = (local.min().as_dvec3(), local.max().as_dvec3());
+        let (mut min, mut max) = (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY));
+        for corner in 0..8 {
+            let pick = |axis: usize| if corner >> axis & 1 == 0 { lo[axis] } else { hi[axis] };
+            let p = pose.transform_point3(DVec3::new(pick(0), pick(1), pick(2)));
+            (min, max) = (min.min(p), max.max(p));
+        }
+        let margin =
+            ((max - min).max_element() + min.abs().max(max.abs()).max_element()) / f64::from(1u32 << 12);
+        let (min, max) = (min - margin, max + margin);
+        // Rounded outwards to f32, and kept finite.
+        let down = |x: f64| {
+            let r = (x as f32).max(f32::MIN);
+            if f64::from(r) > x { r.next_down().max(f32::MIN) } else { r }
+        };
+        let up = |x: f64| {
+            let r = (x as f32).min(f32::MAX);
+            if f64::from(r) < x { r.next_up().min(f32::MAX) } else { r }
+        };
+        Aabb3::new(Vec3::from_array(min.to_array().map(down)), Vec3::from_array(max.to_array().map(up)))
+    }
+}
+
+/// Meshes placed in one world by poses: instances of shared [`TriMesh`]es (a level's
+/// rocks, a warehouse's shelves, a robot's links), with ray casts over all of them through
+/// a two-level hierarchy (see the module docs for the precision).
+///
+/// Poses are any invertible affine maps (rotation, translation, uniform or non-uniform
+/// scale, shear, mirror). The ray's `t` is the world ray's; hits report the instance, the
+/// mesh's triangle and barycentrics, and the normal and point in the world. Of instances
+/// hit at exactly the same `t`, the one with the lowest index.
+///
+/// ```
+/// use std::sync::Arc;
+/// use glam::{Affine3A, Quat, Vec3};
+/// use raybox::{MeshInstances, Ray3, TriMesh, mesh};
+///
+/// let bunny = Arc::new(TriMesh::from_data(mesh::bunny()).unwrap());
+/// // Three bunnies in a row along x, the last one twice as large and turned.
+/// let poses = [
+///     Affine3A::from_translation(Vec3::new(0.0, 0.0, 0.0)),
+///     Affine3A::from_translation(Vec3::new(10.0, 0.0, 0.0)),
+///     Affine3A::from_scale_rotation_translation(Vec3::splat(2.0), Quat::from_rotation_y(1.0), Vec3::new(20.0, 0.0, 0.0)),
+/// ];
+/// let mut world = MeshInstances::new(poses.map(|p| (bunny.clone(), p))).unwrap();
+///
+/// // A ray down onto the middle bunny's centre.
+/// let centre = world.bounds_of(1).unwrap().center();
+/// let ray = Ray3::new(centre + Vec3::new(0.0, 50.0, 0.0), Vec3::NEG_Y);
+/// let hit = world.cast_ray(&ray).unwrap();
+/// assert_eq!(hit.instance, 1);
+/// assert!(hit.normal.y > 0.0 && hit.front_facing);
+///
+/// // Move it away: the same ray now misses.
+/// world.set_poses([(1, Affine3A::from_translation(Vec3::new(10.0, 0.0, 100.0)))]).unwrap();
+/// assert!(world.cast_ray(&ray).is_none());
+/// ```
+#[derive(Clone, Debug)]
+pub struct MeshInstances {
+    meshes: Vec<Arc<TriMesh>>,
+    placements: Vec<Placement>,
+    boxes: Vec<Aabb3>,
+    bvh: Bvh,
+}
+
+impl MeshInstances {
+    /// Places each mesh by its pose, with a [`BuildQuality::Balanced`] top-level BVH.
+    ///
+    /// # Errors
+    /// [`InstanceError::NonFinitePose`] or [`InstanceError::SingularPose`] for a pose that
+    /// cannot be inverted, naming the first such instance; [`InstanceError::Build`] past
+    /// 2^27 instances.
+    pub fn new(instances: impl IntoIterator<Item = (Arc<TriMesh>, Affine3A)>) -> Result<Self, InstanceError> {
+        Self::with_quality(instances, BuildQuality::Balanced)
+    }
+
+    /// [`MeshInstances::new`] with the top-level BVH's build quality.
+    ///
+    /// # Errors
+    /// As [`MeshInstances::new`].
+    pub fn with_quality(
+        instances: impl IntoIterator<Item = (Arc<TriMesh>, Affine3A)>,
+        quality: BuildQuality,
+    ) -> Result<Self, InstanceError> {
+        let (mut meshes, mut placements) = (Vec::new(), Vec::new());
+        for (i, (mesh, pose)) in instances.into_iter().enumerate() {
+            placements.push(Placement::new(i, pose)?);
+            meshes.push(mesh);
+        }
+        let boxes: Vec<Aabb3> = placements.iter().zip(&meshes).map(|(p, m)| p.world_box(m)).collect();
+        let bvh = Bvh::build(&boxes, quality).map_err(InstanceError::Build)?;
+        Ok(Self { meshes, placements, boxes, bvh })
+    }
+
+    /// The number of instances.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.meshes.len()
+    }
+
+    /// `true` when there is no instance.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.meshes.is_empty()
+    }
+
+    /// Instance `i`'s mesh.
+    #[must_use]
+    pub fn mesh(&self, i: usize) -> Option<&Arc<TriMesh>> {
+        self.meshes.get(i)
+    }
+
+    /// Instance `i`'s pose.
+    #[must_use]
+    pub fn pose(&self, i: usize) -> Option<Affine3A> {
+        self.placements.get(i).map(|p| p.pose)
+    }
+
+    /// Instance `i`'s box in the world (its mesh's box carried by the pose, grown by
+    /// `2⁻¹²` of its size and position;
+    /// a point at the pose's origin for a mesh with no triangle).
+    #[must_use]
+    pub fn bounds_of(&self, i: usize) -> Option<Aabb3> {
+        self.boxes.get(i).copied()
+    }
+
+    /// The box around every instance, or `None` when there is none.
+    #[must_use]
+    pub fn bounds(&self) -> Option<Aabb3> {
+        self.bvh.bounds()
+    }
+
+    /// Moves instances: each `(i, pose)` gives instance `i` a new pose, then the top-level
+    /// BVH is refitted once (its structure kept: rebuild with [`MeshInstances::new`] when
+    /// the instances have moved far from where they were built, for speed).
+    ///
+    /// # Errors
+    /// [`InstanceError::NoSuchInstance`], [`InstanceError::NonFinitePose`] or
+    /// [`InstanceError::SingularPose`] for the first bad update; then nothing is moved.
+    pub fn set_poses(
+        &mut self,
+        updates: impl IntoIterator<Item = (usize, Affine3A)>,
+    ) -> Result<(), InstanceError> {
+        let count = self.len();
+        let mut checked = Vec::new();
+        for (i, pose) in updates {
+            if i >= count {
+                return Err(InstanceError::NoSuchInstance { instance: i, count });
+            }
+            checked.push((i, Placement::new(i, pose)?));
+        }
+        for (i, placement) in checked {
+            self.boxes[i] = placement.world_box(&self.meshes[i]);
+            self.placements[i] = placement;
+        }
+        self.bvh.refit(&self.boxes).map_err(InstanceError::Build)
+    }
+
+    /// The closest hit along the ray within `[t_min, t_max]`: the instance and its mesh's
+    /// [`FirstHit`] (`t`, triangle, barycentrics), without the normal and point.
+    #[must_use]
+    pub fn first_hit(&self, ray: &Ray3) -> Option<(u32, FirstHit)> {
+        let mut last: Option<(u32, FirstHit)> = None;
+        let (winner, t) = self.bvh.cast_ray(ray, |i, narrowed| {
+            let hit = self.meshes[i as usize].first_hit(&self.placements[i as usize].carry(narrowed)?)?;
+            // Ties at the narrowed t_max (the best so far) go to the lower index.
+            if let Some((j, best)) = last
+                && hit.t == best.t
+                && j < i
+            {
+                return None;
+            }
+            last = Some((i, hit));
+            Some(hit.t)
+        })?;
+        // The walk accepts every t returned (each lies in the narrowed range), so the
+        // last one recorded is the winner.
+        last.filter(|&(i, h)| i == winner && h.t == t)
+    }
+
+    /// The closest hit along the ray within `[t_min, t_max]`, with the world normal,
+    /// facing and point.
+    #[must_use]
+    pub fn cast_ray(&self, ray: &Ray3) -> Option<InstanceHit> {
+        let (instance, hit) = self.first_hit(ray)?;
+        let placement = &self.placements[instance as usize];
+        let local = placement.carry(ray)?;
+        let details = self.meshes[instance as usize].hit_details(&local, &hit)?;
+        let normal = (placement.normal_to_world * details.normal.as_dvec3()).normalize().as_vec3();
+        let point = Vec3::from_array(point_at(ray.origin().to_array(), ray.dir().to_array(), hit.t));
+        Some(InstanceHit {
+            instance,
+            t: hit.t,
+            triangle: hit.triangle,
+            u: hit.u,
+            v: hit.v,
+            normal,
+            front_facing: details.front_facing,
+            point,
+        })
+    }
+
+    /// Whether any instance's triangle lies on the ray within `[t_min, t_max]` (stops at
+    /// the first found).
+    #[must_use]
+    pub fn occluded(&self, ray: &Ray3) -> bool {
+        self.bvh
+            .any_hit(ray, |i, ray| {
+                self.placements[i as usize]
+                    .carry(ray)
+                    .is_some_and(|local| self.meshes[i as usize].occluded(&local))
+            })
+            .is_some()
+    }
+
+    /// [`MeshInstances::cast_ray`] for many rays, on all cores (with the `rayon` feature).
+    #[must_use]
+    pub fn cast_rays(&self, rays: &[Ray3]) -> Vec<Option<InstanceHit>> {
+        #[cfg(feature = "rayon")]
+        {
+            use rayon::prelude::*;
+            rays.par_iter().map(|r| self.cast_ray(r)).collect()
+        }
+        #[cfg(not(feature = "rayon"))]
+        {
+            rays.iter().map(|r| self.cast_ray(r)).collect()
+        }
+    }
+
+    /// [`MeshInstances::occluded`] for many rays, on all cores (with the `rayon` feature).
+    #[must_use]
+    pub fn occluded_rays(&self, rays: &[Ray3]) -> Vec<bool> {
+        #[cfg(feature = "rayon")]
+        {
+            use rayon::prelude::*;
+            rays.par_iter().map(|r| self.occluded(r)).collect()
+        }
+        #[cfg(not(feature = "rayon"))]
+        {
+            rays.iter().map(|r| self.occluded(r)).collect()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::Quat;
+
+    fn ball() -> Arc<TriMesh> {
+        Arc::new(TriMesh::from_data(crate::mesh::scene::icosphere(1)).unwrap())
+    }
+
+    #[test]
+    fn bad_poses_are_refused_and_nothing_moves() {
+        let m = ball();
+        let nan = Affine3A::from_translation(Vec3::new(f32::NAN, 0.0, 0.0));
+        assert_eq!(
+            MeshInstances::new([(m.clone(), Affine3A::IDENTITY), (m.clone(), nan)]).unwrap_err(),
+            InstanceError::NonFinitePose { instance: 1 }
+        );
+        let flat = Affine3A::from_scale(Vec3::new(1.0, 0.0, 1.0));
+        assert_eq!(
+            MeshInstances::new([(m.clone(), flat)]).unwrap_err(),
+            InstanceError::SingularPose { instance: 0 }
+        );
+        let mut world = MeshInstances::new([(m.clone(), Affine3A::IDENTITY)]).unwrap();
+        let moved = Affine3A::from_translation(Vec3::X * 5.0);
+        assert_eq!(
+            world.set_poses([(0, moved), (3, moved)]).unwrap_err(),
+            InstanceError::NoSuchInstance { instance: 3, count: 1 }
+        );
+        assert_eq!(world.pose(0), Some(Affine3A::IDENTITY)); // the first update was not applied
+        assert!(world.cast_ray(&Ray3::new(Vec3::Z * 5.0, Vec3::NEG_Z)).is_some());
+    }
+
+    #[test]
+    fn empty_sets_and_empty_meshes_answer_no_hit() {
+        let world = MeshInstances::new(Vec::new()).unwrap();
+        assert!(world.is_empty() && world.bounds().is_none());
+        let ray = Ray3::new(Vec3::Z * 5.0, Vec3::NEG_Z);
+        assert!(world.cast_ray(&ray).is_none() && !world.occluded(&ray));
+        // A mesh whose only triangle has no area: no box, nothing to hit.
+        let flat = Arc::new(TriMesh::new(vec![Vec3::ZERO, Vec3::X, Vec3::X * 2.0], vec![[0, 1, 2]]).unwrap());
+        assert!(flat.bounds().is_none());
+        let world = MeshInstances::new([(flat, Affine3A::IDENTITY)]).unwrap();
+        assert!(world.cast_ray(&ray).is_none() && !world.occluded(&ray));
+    }
+
+    #[test]
+    fn a_mirrored_scaled_instance_keeps_outward_normals() {
+        // An icosphere (closed, outward winding) mirrored in x and stretched: rays from
+        // outside toward its centre hit its front, with a world normal facing the ray.
+        let pose = Affine3A::from_scale_rotation_translation(
+            Vec3::new(-2.0, 0.5, 3.0),
+            Quat::from_rotation_z(0.4),
+            Vec3::new(1.0, 2.0, 3.0),
+        );
+        let world = MeshInstances::new([(ball(), pose)]).unwrap();
+        let centre = Vec3::new(1.0, 2.0, 3.0);
+        for dir in [Vec3::X, Vec3::NEG_Y, Vec3::Z, Vec3::new(1.0, 1.0, -1.0)] {
+            let ray = Ray3::new(centre - dir * 20.0, dir);
+            let hit = world.cast_ray(&ray).unwrap();
+            assert!(hit.front_facing && hit.normal.dot(dir) < 0.0, "{dir}: {hit:?}");
+            assert!((hit.normal.length() - 1.0).abs() < 1e-6);
+        }
+    }
+}
