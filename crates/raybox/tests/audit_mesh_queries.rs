@@ -940,3 +940,52 @@ fn refitting_an_empty_bvh_leaves_it_as_built() {
         assert_eq!(refitted.nearest(Vec3::ZERO, |_, _| Some(0.0)), None);
     }
 }
+
+/// Balls, capsules and oriented boxes whose boxes reach past `f32::MAX` (valid shapes: only
+/// their `to_aabb` would overflow) against meshes near the top of the `f32` range: every
+/// query answers as brute force does, and none panics.
+#[test]
+fn shapes_reaching_past_f32_max_agree_with_brute_force() {
+    let mut seen = Seen::default();
+    for (round, soup) in soups(10).into_iter().enumerate() {
+        if soup.name == "far" || soup.name == "huge and tiny" {
+            continue; // (their coordinates would overflow at this scale)
+        }
+        let s = pow2(125);
+        let soup = soup.scaled(s);
+        for quality in QUALITIES {
+            let mesh = TriMesh::with_quality(soup.vertices.clone(), soup.indices.clone(), quality).unwrap();
+            let tris = triangles(&mesh);
+            let mut rng = Rng::new(1000 + round as u64);
+            for case in 0..40 {
+                let what = format!("{} 2^125 {quality:?} case {case}", soup.name);
+                let p = near_point(&mut rng, &mesh, s) * 0.5;
+                let q = near_point(&mut rng, &mesh, s) * 0.5;
+                let m = rng.point(-1, 1, 2) * s;
+                let r = rng.grid(2, 7, 1) * s;
+                check_shape(&mesh, &tris, &Sphere::new(p, r), m, &what, &mut seen);
+                check_shape(&mesh, &tris, &Capsule3::new(p, q, r), m, &what, &mut seen);
+                let o = Obb3::new(p, rng.point(2, 6, 1) * s, random_quat(&mut rng));
+                check_shape(&mesh, &tris, &o, m, &what, &mut seen);
+            }
+        }
+    }
+    assert!(seen.overlapping > seen.cases / 4, "{} of {}", seen.overlapping, seen.cases);
+}
+
+/// A point whose distance to the mesh is past `f32::MAX` gets `inf`, as from each triangle,
+/// not `None` (which means "no triangle").
+#[test]
+fn distances_past_f32_max_are_infinite_not_none() {
+    let big = 3.0e38f32;
+    for quality in QUALITIES {
+        let v = vec![Vec3::new(big, 0.0, 0.0), Vec3::new(big, 1e38, 0.0), Vec3::new(big, 0.0, 1e38)];
+        let tri = Triangle3::new(v[0], v[1], v[2]);
+        let mesh = TriMesh::with_quality(v, vec![[0, 1, 2], [0, 2, 1]], quality).unwrap();
+        for p in [Vec3::new(-big, 0.0, 0.0), Vec3::new(-big, -big, 0.0), Vec3::new(0.0, -big, -big)] {
+            let want = tri.distance_to_point(p);
+            assert_eq!(mesh.distance_to_point(p), Some(want), "{quality:?}: {p}");
+        }
+        assert_eq!(mesh.distance_to_point(Vec3::ZERO), Some(tri.distance_to_point(Vec3::ZERO)));
+    }
+}
