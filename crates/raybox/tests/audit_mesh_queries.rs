@@ -989,3 +989,99 @@ fn distances_past_f32_max_are_infinite_not_none() {
         assert_eq!(mesh.distance_to_point(Vec3::ZERO), Some(tri.distance_to_point(Vec3::ZERO)));
     }
 }
+
+/// The octahedron `|x| + |y| + |z| <= n` about `c`, each face cut into `n^2` lattice triangles
+/// (slanted faces: a point on them is not on a coordinate plane).
+fn octa(n: i32, c: Vec3) -> (Vec<Vec3>, Vec<[u32; 3]>) {
+    let mut v = vec![];
+    let mut ix = vec![];
+    for sx in [-1.0f32, 1.0] {
+        for sy in [-1.0f32, 1.0] {
+            for sz in [-1.0f32, 1.0] {
+                // face with corners n*X*sx, n*Y*sy, n*Z*sz; barycentric lattice (i, j, n-i-j)
+                let p = |i: i32, j: i32| c + Vec3::new(sx * i as f32, sy * j as f32, sz * (n - i - j) as f32);
+                let flip = sx * sy * sz < 0.0;
+                let mut add = |a: Vec3, b: Vec3, d: Vec3| {
+                    let k = v.len() as u32;
+                    v.extend([a, b, d]);
+                    ix.push(if flip { [k, k + 2, k + 1] } else { [k, k + 1, k + 2] });
+                };
+                for i in 0..n {
+                    for j in 0..(n - i) {
+                        add(p(i, j), p(i + 1, j), p(i, j + 1));
+                        if i + j + 1 < n {
+                            add(p(i + 1, j), p(i + 1, j + 1), p(i, j + 1));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    (v, ix)
+}
+
+#[test]
+fn contains_point_on_a_gridded_octahedron_is_exact() {
+    let (mut inside, mut boundary, mut checked) = (0, 0, 0);
+    for (c, name) in [(Vec3::ZERO, "at the origin"), (Vec3::new(1048576.0, 524288.0, -262144.0), "far")] {
+        let n = 4;
+        let (v, ix) = octa(n, c);
+        for k in SCALES {
+            let s = pow2(k);
+            for quality in QUALITIES {
+                let mesh =
+                    TriMesh::with_quality(v.iter().map(|&x| x * s).collect(), ix.clone(), quality).unwrap();
+                // Every half-lattice point of [-5, 5]^3: inside, outside, on faces, edges, vertices.
+                for x in -10..=10 {
+                    for y in -10..=10 {
+                        for z in (-10..=10).step_by(3) {
+                            let off = Vec3::new(x as f32, y as f32, z as f32) * 0.5;
+                            let l1 = off.x.abs() + off.y.abs() + off.z.abs();
+                            let want = l1 <= n as f32;
+                            let got = mesh.contains_point((c + off) * s);
+                            assert_eq!(got, want, "{name} 2^{k} {quality:?}: {off}");
+                            inside += usize::from(want);
+                            boundary += usize::from(l1 == n as f32);
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        inside > checked / 20 && boundary > checked / 50,
+        "{inside} inside, {boundary} on the surface, of {checked}"
+    );
+}
+
+/// A saved and loaded `TriMesh` answers the shape and ray queries as the original.
+#[cfg(feature = "serde")]
+#[test]
+fn saved_and_loaded_meshes_answer_the_same() {
+    for soup in soups(11) {
+        for quality in QUALITIES {
+            let mesh = TriMesh::with_quality(soup.vertices.clone(), soup.indices.clone(), quality).unwrap();
+            let back: TriMesh = serde_json::from_str(&serde_json::to_string(&mesh).unwrap()).unwrap();
+            assert_eq!(back.bvh_stats(), mesh.bvh_stats());
+            let mut rng = Rng::new(1100);
+            let unit = if soup.name == "far" { 0.5 } else { 1.0 };
+            for _ in 0..100 {
+                let p = near_point(&mut rng, &mesh, unit);
+                let d = rng.point(-3, 3, 1) * unit;
+                let ball = Sphere::new(p + d, rng.grid(0, 4, 4) * unit);
+                assert_eq!(
+                    back.overlapping_triangles(&ball),
+                    mesh.overlapping_triangles(&ball),
+                    "{}",
+                    soup.name
+                );
+                assert_eq!(back.sweep(&ball, -d), mesh.sweep(&ball, -d), "{}", soup.name);
+                assert_eq!(back.distance_to_point(p + d), mesh.distance_to_point(p + d), "{}", soup.name);
+                if let Ok(ray) = Ray3::try_new(p + d, -d) {
+                    assert_eq!(back.cast_ray(&ray), mesh.cast_ray(&ray), "{}", soup.name);
+                }
+            }
+        }
+    }
+}
