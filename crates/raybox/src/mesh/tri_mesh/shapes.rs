@@ -133,8 +133,8 @@ pub struct MeshSweepHit {
 }
 
 /// How much the walk grows a query box, relative to its coordinates: far above the rounding
-/// of an `Obb3`'s `f32` rotation against its exact one (a few `2^-24`) and of the `f64` box tests (`2^-52`), and far below anything
-/// that costs visits.
+/// of an `Obb3`'s `f32` rotation against its exact one (a few `2^-24`) and of the `f64` box
+/// tests (`2^-52`), and far below anything that costs visits.
 const GROW: f64 = 1.0 / (1u64 << 20) as f64;
 
 /// The shape's box `[lo, hi]`, grown so that it holds the exact shape (see [`GROW`]).
