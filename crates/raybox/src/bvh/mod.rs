@@ -218,6 +218,12 @@ impl Tree {
     /// Recomputes every box bottom-up from new primitive boxes (nodes are stored parents
     /// first, so a reverse sweep sees children before parents).
     pub fn refit(&mut self, prims: &[Bounds]) {
+        // The empty tree has nothing to refit: its root box stays the finite zero box that
+        // `Tree::empty` gives it (an empty `+inf..-inf` box cannot be saved as JSON), and its
+        // counts stay zero (`ChildRef::EMPTY` has the leaf bit, and would count as a leaf).
+        if self.is_empty() {
+            return;
+        }
         let leaf_bounds = |order: &[u32], r: ChildRef| {
             let (first, count) = r.leaf_range();
             order[first..first + count].iter().fold(Bounds::EMPTY, |b, &p| b.union(&prims[p as usize]))
@@ -238,10 +244,7 @@ impl Tree {
             }
             self.nodes[i].fill_orders();
         }
-        // (`ChildRef::EMPTY`, the empty tree's root, has the leaf bit set: test it first.)
-        let root = if self.root == ChildRef::EMPTY {
-            Bounds::EMPTY
-        } else if self.root.is_leaf() {
+        let root = if self.root.is_leaf() {
             leaf_bounds(&self.order, self.root)
         } else if self.nodes.is_empty() {
             Bounds::EMPTY

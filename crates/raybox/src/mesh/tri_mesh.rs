@@ -596,7 +596,9 @@ impl TriMesh {
         self.overlaps(aabb)
     }
 
-    /// The distance from `point` to the nearest triangle (`None` if there is none).
+    /// The distance from `point` to the nearest triangle (`None` if there is none; `inf`
+    /// when it is past `f32::MAX`, as [`ClosestPoint::distance_to_point`](crate::ClosestPoint)
+    /// rounds it).
     #[must_use]
     pub fn distance_to_point(&self, point: Vec3) -> Option<f32> {
         if self.tree.is_empty() {
@@ -604,7 +606,12 @@ impl TriMesh {
         }
         let p = point.as_dvec3();
         let mut box_dist = |b: &Bounds| box_distance_squared(b, p.to_array()).sqrt() as f32;
+        // Whether a leaf was reached: a distance past `f32::MAX` rounds to `inf`, which is
+        // still the distance to a triangle (the tree is not empty, so the walk reaches one:
+        // no box is farther than `inf`).
+        let mut reached = false;
         let mut leaf = |first: usize, count: usize, best: f32| {
+            reached = true;
             let d = self
                 .triangles_of(first, count)
                 .map(|tri| {
@@ -615,7 +622,7 @@ impl TriMesh {
             (d < best).then_some(d)
         };
         let d = traverse::nearest(&self.tree.nodes, self.tree.root, f32::INFINITY, &mut box_dist, &mut leaf);
-        d.is_finite().then_some(d)
+        reached.then_some(d)
     }
 
     #[inline(always)]

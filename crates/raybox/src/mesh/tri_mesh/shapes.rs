@@ -39,7 +39,8 @@ pub trait MeshQuery: sealed::Sealed {
 impl sealed::Sealed for Sphere {}
 impl MeshQuery for Sphere {
     fn reach(&self) -> Reach {
-        Reach::boxed(self.to_aabb())
+        let (c, r) = (self.center().as_dvec3(), f64::from(self.radius()));
+        Reach::around(c - r, c + r)
     }
     fn sweep_time(&self, motion: Vec3, tri: &Triangle3, _: f32) -> Option<f32> {
         crate::query::sweep::sphere_triangle_time(self, motion, tri)
@@ -49,7 +50,8 @@ impl MeshQuery for Sphere {
 impl sealed::Sealed for Capsule3 {}
 impl MeshQuery for Capsule3 {
     fn reach(&self) -> Reach {
-        Reach::boxed(self.to_aabb())
+        let (a, b, r) = (self.start().as_dvec3(), self.end().as_dvec3(), f64::from(self.radius()));
+        Reach::around(a.min(b) - r, a.max(b) + r)
     }
     fn sweep_time(&self, motion: Vec3, tri: &Triangle3, _: f32) -> Option<f32> {
         crate::query::sweep::capsule_triangle_time(self, motion, tri)
@@ -59,7 +61,7 @@ impl MeshQuery for Capsule3 {
 impl sealed::Sealed for Aabb3 {}
 impl MeshQuery for Aabb3 {
     fn reach(&self) -> Reach {
-        Reach::boxed(*self)
+        Reach::around(self.min().as_dvec3(), self.max().as_dvec3())
     }
     fn sweep_time(&self, motion: Vec3, tri: &Triangle3, limit: f32) -> Option<f32> {
         crate::query::sweep::box_triangle_time(self, motion, tri, limit)
@@ -69,7 +71,13 @@ impl MeshQuery for Aabb3 {
 impl sealed::Sealed for Obb3 {}
 impl MeshQuery for Obb3 {
     fn reach(&self) -> Reach {
-        Reach::boxed(self.to_aabb())
+        // `|R| h` about the centre (Arvo 1990), in `f64`.
+        let (r, h) = (self.rotation(), self.half_extents().as_dvec3());
+        let reach = r.x_axis.abs().as_dvec3() * h.x
+            + r.y_axis.abs().as_dvec3() * h.y
+            + r.z_axis.abs().as_dvec3() * h.z;
+        let c = self.center().as_dvec3();
+        Reach::around(c - reach, c + reach)
     }
     fn sweep_time(&self, motion: Vec3, tri: &Triangle3, limit: f32) -> Option<f32> {
         crate::query::sweep::box_triangle_time(self, motion, tri, limit)
@@ -79,7 +87,8 @@ impl MeshQuery for Obb3 {
 impl sealed::Sealed for Triangle3 {}
 impl MeshQuery for Triangle3 {
     fn reach(&self) -> Reach {
-        Reach::boxed(self.to_aabb())
+        let [a, b, c] = self.vertices().map(Vec3::as_dvec3);
+        Reach::around(a.min(b).min(c), a.max(b).max(c))
     }
     fn sweep_time(&self, motion: Vec3, tri: &Triangle3, _: f32) -> Option<f32> {
         self.sweep(motion, tri).map(|h| h.t)
@@ -99,7 +108,8 @@ impl MeshQuery for Plane {
 impl sealed::Sealed for Segment3 {}
 impl MeshQuery for Segment3 {
     fn reach(&self) -> Reach {
-        Reach::boxed(Aabb3::new(self.start().min(self.end()), self.start().max(self.end())))
+        let (a, b) = (self.start().as_dvec3(), self.end().as_dvec3());
+        Reach::around(a.min(b), a.max(b))
     }
     fn sweep_time(&self, motion: Vec3, tri: &Triangle3, _: f32) -> Option<f32> {
         self.sweep(motion, tri).map(|h| h.t)
@@ -123,13 +133,12 @@ pub struct MeshSweepHit {
 }
 
 /// How much the walk grows a query box, relative to its coordinates: far above the rounding
-/// of `to_aabb` (a few `2^-24`) and of the `f64` box tests (`2^-52`), and far below anything
-/// that costs visits.
+/// of an `Obb3`'s `f32` rotation against its exact one (a few `2^-24`) and of the `f64` box
+/// tests (`2^-52`), and far below anything that costs visits.
 const GROW: f64 = 1.0 / (1u64 << 20) as f64;
 
-/// The shape's box, grown so that it holds the exact shape (see [`GROW`]).
-fn grown(b: Aabb3) -> (DVec3, DVec3) {
-    let (lo, hi) = (b.min().as_dvec3(), b.max().as_dvec3());
+/// The shape's box `[lo, hi]`, grown so that it holds the exact shape (see [`GROW`]).
+fn grown(lo: DVec3, hi: DVec3) -> (DVec3, DVec3) {
     let slack = (lo.abs() + hi.abs()) * GROW + f64::from(f32::MIN_POSITIVE);
     (lo - slack, hi + slack)
 }
@@ -145,8 +154,10 @@ pub enum Reach {
 }
 
 impl Reach {
-    fn boxed(b: Aabb3) -> Self {
-        let (lo, hi) = grown(b);
+    /// The box `[lo, hi]`, computed in `f64` from the shape (not through `to_aabb`, which
+    /// panics where a shape's box reaches past `f32::MAX`), grown.
+    fn around(lo: DVec3, hi: DVec3) -> Self {
+        let (lo, hi) = grown(lo, hi);
         Self::Box(lo, hi)
     }
 
