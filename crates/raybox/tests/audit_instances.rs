@@ -151,3 +151,30 @@ fn exactly_singular_poses_are_refused() {
     let thin = Affine3A::from_scale(Vec3::new(1.0, 1e-30, 1.0));
     assert!(MeshInstances::new([(ball, thin)]).is_ok());
 }
+
+#[test]
+fn ties_on_shared_edges_answer_as_the_definition() {
+    // Copies of one mesh at one place (every hit a tie between instances), and rays through
+    // the mesh's vertices and edge midpoints (ties between triangles within a mesh): the
+    // hit, triangle and barycentrics are the definition's, whichever instance the walk
+    // meets first.
+    let ball = Arc::new(TriMesh::from_data(scene::icosphere(2)).unwrap());
+    let pose = Affine3A::from_scale_rotation_translation(Vec3::splat(2.0), glam::Quat::IDENTITY, Vec3::ONE);
+    let meshes = vec![ball.clone(), ball.clone(), ball.clone(), ball.clone()];
+    let poses = vec![pose; 4];
+    let world = place(&meshes, &poses);
+    let mut rng = Pcg32::new(8);
+    let (vertices, indices) = (ball.vertices(), ball.indices());
+    let mut hits = 0;
+    for k in 0..3000 {
+        let [a, b, _] = indices[rng.next_u32() as usize % indices.len()].map(|i| vertices[i as usize]);
+        let local = if k % 2 == 0 { a } else { (a + b) * 0.5 };
+        let aim = pose.transform_point3(local);
+        let o = Vec3::ONE + rng.unit_vector() * 8.0;
+        let ray = Ray3::new(o, aim - o);
+        let want = by_definition(&meshes, &poses, &ray);
+        assert_eq!(world.first_hit(&ray), want, "{ray:?}");
+        hits += usize::from(want.is_some());
+    }
+    assert!(hits > 2000, "{hits}");
+}
