@@ -15,12 +15,18 @@
 //! mapped exactly by the pose), that is a relative error of about `2⁻²⁴` times the pose's
 //! condition number, in the coordinates and along the distance travelled: a ray that
 //! grazes an instance within that may be found or not, and `t` carries that error. An
-//! instance's box is its mesh's box mapped by the pose in `f64` and grown by `2⁻¹²` of its
-//! size plus its distance from the origin, so that the walk does not cull an instance the
-//! carried ray hits: the carried ray strays from the world ray by about `2⁻²³ κ (|o| + s)`
-//! near the box (`κ` the pose's condition number, `s` the box's size), which that margin
-//! covers for rays starting within a hundred box sizes (`κ` up to 10). Farther out, a hit
-//! grazing the box within that much may be missed.
+//! instance's box is its mesh's box mapped by the pose in `f64` and grown by
+//! `2⁻¹² (s + P) + 2⁻²⁰ ‖A‖ m` (`s` the box's size, `P` its largest coordinate magnitude,
+//! `A` the pose's linear part, `‖A‖` its ∞-norm, `m` the largest coordinate magnitude of
+//! the mesh's own box), so that the walk does not cull an instance the carried ray hits.
+//! At a hit's `t` the carried ray's point is in the mesh's box, so its origin is within
+//! `m + |t d'|` of the mesh's frame's origin, and the rounding of the carried origin and
+//! direction (`2⁻²⁴` each, relative) moves the world point by at most about
+//! `2⁻²⁴ (‖A‖ m + 2 κ |t d|)` (`κ` the pose's condition number): the margin covers the
+//! first term (a mesh modelled far from its own origin, placed back near the world's)
+//! sixteen times over, and the second for hits within `2¹¹ (s + P) / κ` of the ray's
+//! origin (two hundred box sizes for `κ` up to 10). Farther out, a hit grazing the box
+//! within that much may be missed.
 //! Normals are carried back by the inverse transpose of the pose's linear part (in `f64`),
 //! so a mirroring pose keeps an outward normal outward, and `front_facing` is the same in
 //! both frames.
@@ -29,6 +35,7 @@ use std::sync::Arc;
 
 use glam::{Affine3A, DAffine3, DMat3, DVec3, Vec3};
 
+use crate::query::overlap::orient3d;
 use crate::query::ray::point_at;
 use crate::{Aabb3, BuildBvhError, BuildQuality, Bvh, FirstHit, Ray3, TriMesh};
 
@@ -64,8 +71,9 @@ pub enum InstanceError {
         /// The instance's index.
         instance: usize,
     },
-    /// A pose whose linear part cannot be inverted (a zero scale, a flattening shear), or
-    /// whose inverse overflows.
+    /// A pose whose linear part is singular (a zero scale, a flattening shear: decided
+    /// exactly, by the determinant's sign computed without rounding), or so nearly that its
+    /// inverse, computed in `f64`, is not finite.
     SingularPose {
         /// The instance's index.
         instance: usize,
@@ -118,10 +126,15 @@ impl Placement {
         if !pose.is_finite() {
             return Err(InstanceError::NonFinitePose { instance });
         }
-        let pose64 = pose.as_daffine3();
-        let det = pose64.matrix3.determinant();
-        let to_local = pose64.inverse();
-        if det == 0.0 || !det.is_finite() || !to_local.is_finite() {
+        // Singular exactly: the f64 determinant of f32 entries is rounded (its 72-bit
+        // products are not exact), and a singular matrix's can come out non-zero.
+        let m = pose.matrix3;
+        let columns = [m.x_axis, m.y_axis, m.z_axis].map(Vec3::from);
+        if orient3d(Vec3::ZERO, columns[0], columns[1], columns[2]) == 0.0 {
+            return Err(InstanceError::SingularPose { instance });
+        }
+        let to_local = pose.as_daffine3().inverse();
+        if !to_local.is_finite() {
             return Err(InstanceError::SingularPose { instance });
         }
         Ok(Self { pose, to_local, normal_to_world: to_local.matrix3.transpose() })
@@ -151,8 +164,13 @@ impl Placement {
             let p = pose.transform_point3(DVec3::new(pick(0), pick(1), pick(2)));
             (min, max) = (min.min(p), max.max(p));
         }
-        let margin =
-            ((max - min).max_element() + min.abs().max(max.abs()).max_element()) / f64::from(1u32 << 12);
+        // The carried origin's rounding is relative to its size in the mesh's frame, which
+        // the box's own coordinates bound there (see the module docs): 2⁻²⁰ ‖A‖∞ m.
+        let norm = (0..3).map(|i| pose.matrix3.row(i).abs().element_sum()).fold(0.0, f64::max);
+        let local_size = lo.abs().max(hi.abs()).max_element();
+        let margin = ((max - min).max_element() + min.abs().max(max.abs()).max_element())
+            / f64::from(1u32 << 12)
+            + norm * local_size / f64::from(1u32 << 20);
         let (min, max) = (min - margin, max + margin);
         // Rounded outwards to f32, and kept finite.
         let down = |x: f64| {
@@ -263,8 +281,9 @@ impl MeshInstances {
     }
 
     /// Instance `i`'s box in the world (its mesh's box carried by the pose, grown by
-    /// `2⁻¹²` of its size and position;
-    /// a point at the pose's origin for a mesh with no triangle).
+    /// `2⁻¹²` of its size and position and `2⁻²⁰` of the mesh's own extent from its origin
+    /// carried by the pose, see the module docs; a point at the pose's origin for a mesh
+    /// with no triangle).
     #[must_use]
     pub fn bounds_of(&self, i: usize) -> Option<Aabb3> {
         self.boxes.get(i).copied()

@@ -767,6 +767,68 @@ pub(super) mod tests {
         println!("{cases} cases, {hits} hits, {starts} starting on, {along} along");
     }
 
+    /// Any finite `f32` of magnitude `2^-149 .. 2^127` (subnormals included), or zero.
+    fn any_magnitude(rng: &mut Rng) -> f32 {
+        let sign = if rng.below(2) == 0 { 1.0 } else { -1.0 };
+        match rng.below(8) {
+            0 => sign * f32::from_bits(1 + rng.below(1 << 23) as u32),
+            1 => 0.0,
+            _ => sign * f32::from_bits(((1 + rng.below(254)) << 23 | rng.below(1 << 23)) as u32),
+        }
+    }
+
+    #[test]
+    fn extreme_magnitudes_match_the_reference_to_the_bit() {
+        // Every coordinate of any magnitude from 2^-149 to 2^127; ends put on the ray's
+        // line (o + s d, rounded), the origin put on the segment, ranges on and one step off
+        // the crossing, t_min = -inf: the kernel with its fast path gives the reference's
+        // bits, and never NaN.
+        let mut rng = Rng(0x00ad_7e55_a1ee);
+        let (mut cases, mut hits, mut normals) = (0u32, 0u32, 0u32);
+        for i in 0..200_000u32 {
+            let mut w = || any_magnitude(&mut rng);
+            let (mut o, d, mut p, q) = (vec(w(), w()), vec(w(), w()), vec(w(), w()), vec(w(), w()));
+            match i % 4 {
+                1 => p = o + d * any_magnitude(&mut rng),
+                2 => o = p + (q - p) * rng.uniform(1.0),
+                _ => {}
+            }
+            if d == Vec2::ZERO || !(o.is_finite() && p.is_finite()) {
+                continue;
+            }
+            let mut rays = vec![Ray2::new(o, d), Ray2::with_range(o, d, f32::NEG_INFINITY, f32::INFINITY)];
+            if let Some(m) = reference_ray_segment2(&rays[1], p, q) {
+                let t = m.span.t_enter;
+                for tau in [t, t.next_up(), t.next_down()].into_iter().filter(|x| x.is_finite()) {
+                    rays.push(Ray2::with_range(o, d, tau, f32::INFINITY));
+                    rays.push(Ray2::with_range(o, d, f32::NEG_INFINITY, tau));
+                }
+            }
+            for ray in rays {
+                let new = ray_segment2(&ray, p, q).map(|m| m.hit(ray.origin(), ray.dir(), p, q));
+                let old = reference_ray_segment2(&ray, p, q);
+                assert_eq!(hit_bits(new), hit_bits(old), "{ray:?} {p:?} {q:?}");
+                if let Some(h) = new {
+                    assert!(!(h.point.is_nan() || h.normal.is_nan()), "{ray:?} {p:?} {q:?}");
+                    hits += 1;
+                    // A crossing (not along the line, not starting on it): the normal is
+                    // the f64 unit perpendicular facing the ray, within 2⁻²¹.
+                    let along = side(o, d, p) == 0.0 && side(o, d, q) == 0.0;
+                    if !along && h.normal != Vec2::ZERO {
+                        let e = q.as_dvec2() - p.as_dvec2();
+                        let want = DVec2::new(-e.y, e.x).normalize();
+                        let want = if want.dot(d.as_dvec2()) > 0.0 { -want } else { want };
+                        let err = (h.normal.as_dvec2() - want).length();
+                        assert!(err <= 1.0 / f64::from(1 << 21), "{ray:?} {p:?} {q:?}: {err:e}");
+                        normals += 1;
+                    }
+                }
+                cases += 1;
+            }
+        }
+        assert!(cases > 400_000 && hits > 50_000 && normals > 20_000, "{cases} {hits} {normals}");
+    }
+
     #[test]
     fn the_quick_path_decides_most_cases_as_the_full_kernel_does() {
         // Random scenes in a box, far from the origin, and with t_min / t_max a few steps
