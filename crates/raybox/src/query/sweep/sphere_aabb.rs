@@ -55,15 +55,23 @@ pub(crate) fn ray_rounded_box<const N: usize>(
         }
     };
     let at = |t: f64| -> [f64; N] { core::array::from_fn(|k| o[k] + v[k] * t) };
-    // The box grown along one axis: the face of it the centre enters is a face of the
-    // rounded box (or lies inside another piece, which was then entered no later).
+    // The box grown along one axis: a face of it across the grown axis is a face of the
+    // rounded box. Its other faces lie inside other pieces (the box grown along their own
+    // axis, the corner discs, the edge cylinders), entered no later; at the same time only
+    // where such a face meets a grown one, when the two slabs' entries tie. `slab_entry`
+    // then names either axis, but the rounded box's normal there is the grown axis's (the
+    // disc's or cylinder's at its extreme point): a circle of radius 2 at (1, 0) moving by
+    // (2, 8) reaches the box [2, 4] x [6, 9] below its corner (2, 6), normal -y, not -x.
     for axis in 0..N {
         let (mut lo, mut hi) = (min, max);
         lo[axis] -= r; // exact in f64 for f32 bounds and radius (of any sizes within 2^29)
         hi[axis] += r;
         if let Some((t, Some(i))) = slab_entry(o, v, lo, hi) {
+            let near = if v[axis] > 0.0 { lo[axis] } else { hi[axis] };
+            let tie = i != axis && v[axis] != 0.0 && (near - o[axis]) / v[axis] == t;
+            let k = if tie { axis } else { i };
             let mut normal = [0.0; N];
-            normal[i] = -v[i].signum();
+            normal[k] = -v[k].signum();
             consider(t, Some(normal));
         }
     }
