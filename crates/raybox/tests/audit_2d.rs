@@ -452,7 +452,9 @@ fn check_contact(rep: &mut Report, a: &S, b: &S) {
         bad.push("no points".into());
     }
     let back = pair!(a, b, |x, y| y.contact(x)).unwrap();
-    if back.normal != -c.normal || back.depth != c.depth {
+    // (Two equal shapes: the two orders are one call.)
+    let same = format!("{a:?}") == format!("{b:?}");
+    if (back.normal != -c.normal && !same) || back.depth != c.depth {
         bad.push(format!("reverse contact {back:?}"));
     }
     if !bad.is_empty() {
@@ -611,7 +613,7 @@ fn scale(k: i32) -> f32 {
 fn lattice_overlaps_contacts_distances_exact_in_both_orders() {
     let mut rep = Report::new();
     let mut rng = Rng::new(1);
-    for i in 0..12_000u64 {
+    for i in 0..12_000 * mult() {
         let a = lattice_shape(&mut rng, i, 6, 4);
         let b = {
             let k = i / 5 + rng.next() % 5;
@@ -628,7 +630,7 @@ fn lattice_overlaps_contacts_distances_exact_in_both_orders() {
 fn lattice_far_from_the_origin() {
     let mut rep = Report::new();
     let mut rng = Rng::new(2);
-    for i in 0..6_000u64 {
+    for i in 0..6_000 * mult() {
         let a = lattice_shape(&mut rng, i, 6, 4);
         let b = {
             let k = rng.next();
@@ -647,7 +649,7 @@ fn lattice_far_from_the_origin() {
 fn contacts_against_the_minkowski_reference() {
     let mut rep = Report::new();
     let mut rng = Rng::new(3);
-    for i in 0..8_000u64 {
+    for i in 0..8_000 * mult() {
         let a = lattice_shape(&mut rng, i, 5, 4);
         let b = {
             let k = rng.next();
@@ -664,7 +666,7 @@ fn contacts_against_the_minkowski_reference() {
 fn distances_against_the_minkowski_reference() {
     let mut rep = Report::new();
     let mut rng = Rng::new(4);
-    for i in 0..8_000u64 {
+    for i in 0..8_000 * mult() {
         let a = lattice_shape(&mut rng, i, 8, 4);
         let b = {
             let k = rng.next();
@@ -681,7 +683,7 @@ fn distances_against_the_minkowski_reference() {
 fn sweeps_against_the_minkowski_reference() {
     let mut rep = Report::new();
     let mut rng = Rng::new(5);
-    for i in 0..8_000u64 {
+    for i in 0..8_000 * mult() {
         let a = lattice_shape(&mut rng, i, 8, 3);
         let b = {
             let k = rng.next();
@@ -699,7 +701,7 @@ fn sweeps_against_the_minkowski_reference() {
 fn points_against_the_reference() {
     let mut rep = Report::new();
     let mut rng = Rng::new(6);
-    for i in 0..10_000u64 {
+    for i in 0..10_000 * mult() {
         let a = lattice_shape(&mut rng, i, 6, 4);
         let p = Vec2::new(rng.int(-9, 9) as f32, rng.int(-9, 9) as f32);
         let k = SCALES[(i % 7) as usize];
@@ -712,7 +714,7 @@ fn points_against_the_reference() {
 fn turned_boxes_against_the_reference() {
     let mut rep = Report::new();
     let mut rng = Rng::new(7);
-    for i in 0..6_000u64 {
+    for i in 0..6_000 * mult() {
         let a = turned_obb(&mut rng, 6, 4);
         let b = if i % 3 == 0 {
             turned_obb(&mut rng, 6, 4)
@@ -1046,3 +1048,32 @@ fn zero_radius_capsule_rays_hit_like_their_segment() {
     }
     rep.finish("zero-radius capsule rays");
 }
+
+/// A ball sliding along the plane of a grown box's face (its centre exactly `r` beside the
+/// box's side) touches the box at a corner, where the normal is that face's: `+y` for a
+/// circle of radius 1 at (5, 0) moving by (-5, 0) onto the box [4, 4] x [-4, -1]. The
+/// kernel took the normal of the slab it entered last (`+x`), with the point (3, 0) off
+/// the box.
+#[test]
+fn ball_sliding_along_a_grown_face_gets_its_normal() {
+    let mut rep = Report::new();
+    for k in -60..=60 {
+        let s = scale(k);
+        let ball = Circle::new(Vec2::new(5.0, 0.0) * s, s);
+        let v = Vec2::new(-5.0, 0.0) * s;
+        let bx = Aabb2::new(Vec2::new(4.0, -4.0) * s, Vec2::new(4.0, -1.0) * s);
+        let ob =
+            Obb2::try_from_rotation(Vec2::new(4.0, -2.5) * s, Vec2::new(0.0, 1.5) * s, Vec2::NEG_X).unwrap();
+        for other in [S::Aabb(bx), S::Obb(ob)] {
+            check_sweep(&mut rep, &S::Circle(ball), v, &other, f64::from(s));
+            check_sweep(&mut rep, &other, -v, &S::Circle(ball), f64::from(s));
+        }
+        let hit = ball.sweep(v, &bx).unwrap();
+        rep.count += 1;
+        if hit.normal != Vec2::Y || hit.point != Vec2::new(4.0, -1.0) * s || hit.t != 0.2 {
+            rep.fail(format!("scale 2^{k}: {hit:?}"));
+        }
+    }
+    rep.finish("ball sliding along a grown face");
+}
+
