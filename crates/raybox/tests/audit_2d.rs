@@ -1077,3 +1077,33 @@ fn ball_sliding_along_a_grown_face_gets_its_normal() {
     rep.finish("ball sliding along a grown face");
 }
 
+/// A point (a circle of radius 0) moving onto a segment (a capsule of radius 0) 0.2 away,
+/// at coordinates near 1e6: conservative advancement lands on the contact in one step,
+/// where the direction between the touching cores is noise, and it had kept no direction
+/// from the start (a gap below `1e-7` of the coordinates counted as unreliable): the normal
+/// came out either way across the segment. The segment's normal toward the point is
+/// `(4, -9) / √97`.
+#[test]
+fn point_onto_a_segment_far_out_gets_the_segment_normal() {
+    let mut rep = Report::new();
+    let mut rng = Rng::new(13);
+    for _ in 0..200 {
+        let o = Vec2::new(rng.int(-1 << 22, 1 << 22) as f32, rng.int(-1 << 22, 1 << 22) as f32);
+        let (p, q) = (Vec2::new(4.0, 2.0) + o, Vec2::new(-5.0, -2.0) + o);
+        let ball = Circle::new(o, 0.0);
+        let v = Vec2::new(-7.0, 0.0);
+        let want = Vec2::new(4.0, -9.0) / 97f32.sqrt();
+        for (a, b) in [
+            (S::Circle(ball), S::Cap(Capsule2::new(p, q, 0.0))),
+            (S::Circle(ball), S::Seg(Segment2::new(p, q))),
+        ] {
+            check_sweep(&mut rep, &a, v, &b, 1.0);
+            let hit = pair!(&a, &b, |x, y| x.sweep(v, y)).unwrap();
+            rep.count += 1;
+            if (hit.normal - want).length() > 1e-4 {
+                rep.fail(format!("{a:?} by {v} onto {b:?}: {hit:?}"));
+            }
+        }
+    }
+    rep.finish("point onto a segment far out");
+}

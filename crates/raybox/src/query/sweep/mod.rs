@@ -369,8 +369,13 @@ fn advance(a: &Rounded, v: DVec3, b: &Rounded, planar: bool) -> Option<Toi> {
     // The rounding of a distance or a separation computed from these coordinates.
     let noise = 16.0 * f64::EPSILON * (size + v.length());
     let reach = a.radius + b.radius;
-    // Below this core distance, GJK's direction is rounding noise (see `gjk.rs`).
-    let reliable = 1e-7 * size;
+    // Below this core distance, GJK's direction is rounding noise (see `gjk.rs`): its
+    // closest points are within about `noise` of exact, so above `1e5 * noise` the
+    // direction is within about 1e-5 rad. (It was `1e-7 * size`, which far from the origin
+    // is a visible gap: a point 0.2 from a segment at coordinates near 1e6 had no reliable
+    // direction, and touched it with the noise of coincident points for a normal, as often
+    // pointing along the motion as against it.)
+    let reliable = 1e5 * noise;
     let mut t = 0.0;
     let mut last_direction = None;
     for step in 0..=SWEEP_MAX_STEPS {
