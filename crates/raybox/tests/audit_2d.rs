@@ -1133,3 +1133,28 @@ fn same_type_distances_are_symmetric_to_the_bit() {
     }
     rep.finish("same-type distances");
 }
+
+/// A point box at the centre of a flat turned box touches it (`Overlaps` and `Contact`
+/// say so), so a sweep starts at `t = 0`. The box sweeps decided the start by `f64` GJK,
+/// which read the pair as a hair apart, and answered `t = 1e-45` with a normal along the
+/// motion.
+#[test]
+fn box_sweeps_start_where_overlaps_says() {
+    let mut rep = Report::new();
+    for k in -60..=60 {
+        let s = scale(k);
+        let c = Vec2::new(4.0, 4.0) * s;
+        let flat = Obb2::try_from_rotation(c, Vec2::new(2.0, 0.0) * s, Vec2::new(5.0, 12.0)).unwrap();
+        let dot = Obb2::try_from_rotation(c, Vec2::ZERO, Vec2::new(1.0, 2.0)).unwrap();
+        let v = Vec2::new(13.0, -12.0) * s;
+        for a in [S::Obb(dot), S::Aabb(Aabb2::new(c, c))] {
+            rep.count += 1;
+            let (ov, hit, back) =
+                pair!(&a, &S::Obb(flat), |x, y| (x.overlaps(y), x.sweep(v, y), y.sweep(-v, x)));
+            if !ov || hit.is_none_or(|h| h.t != 0.0) || back.is_none_or(|h| h.t != 0.0) {
+                rep.fail(format!("scale 2^{k}: {a:?} {flat:?}: overlaps {ov}, sweeps {hit:?} / {back:?}"));
+            }
+        }
+    }
+    rep.finish("box sweeps start where overlaps says");
+}
