@@ -1158,3 +1158,36 @@ fn box_sweeps_start_where_overlaps_says() {
     }
     rep.finish("box sweeps start where overlaps says");
 }
+
+/// A 2D capsule touching another shape exactly (a box corner, a disc, a segment's end or
+/// a point on its rim) overlaps it, contains that point, and is at distance zero from it,
+/// in both orders and at every scale. Capsule pairs ran GJK in `f64`, which read such
+/// touching lattice pairs as `1e-16` apart: (2, 1) was outside the capsule (6, -1)-(2, -4)
+/// of radius 4, and the point box at (0, 4) did not touch the zero-radius capsule
+/// (1, 5)-(-4, 0) that the segment test says passes through it.
+#[test]
+fn capsules_touching_exactly_overlap() {
+    let mut rep = Report::new();
+    let cap = Capsule2::new(Vec2::new(6.0, -1.0), Vec2::new(2.0, -4.0), 4.0);
+    let stick = Capsule2::new(Vec2::new(1.0, 5.0), Vec2::new(-4.0, 0.0), 0.0);
+    for k in -60..=60 {
+        let s = scale(k);
+        let c = mapped(&S::Cap(cap), s, Vec2::ZERO);
+        let st = mapped(&S::Cap(stick), s, Vec2::ZERO);
+        let p = Vec2::new(2.0, 1.0) * s;
+        check_point(&mut rep, &c, p, f64::from(s));
+        let q = Vec2::new(0.0, 4.0) * s;
+        let others = [
+            (c, S::Aabb(Aabb2::new(p, p + Vec2::splat(s)))),
+            (c, S::Circle(Circle::new(p - Vec2::new(0.0, s), s))),
+            (c, S::Seg(Segment2::new(p, p + Vec2::new(3.0, 2.0) * s))),
+            (c, S::Cap(Capsule2::new(p + Vec2::new(0.0, s), p + Vec2::new(3.0, 3.0) * s, s))),
+            (st, S::Aabb(Aabb2::new(q, q))),
+            (st, S::Obb(Obb2::try_from_rotation(q, Vec2::ZERO, Vec2::Y).unwrap())),
+        ];
+        for (a, b) in others {
+            check_overlap_family(&mut rep, &a, &b, f64::from(s));
+        }
+    }
+    rep.finish("capsules touching exactly");
+}

@@ -8,8 +8,9 @@
 //!   the moving one (the static surface's outward normal, as a ray hit's).
 //! - Shapes that already overlap at `t = 0` give `t = 0`, the contact point, and the
 //!   penetration normal (the reverse of [`crate::Contact`]'s `normal`). Pairs with an exact
-//!   overlap test of their own (the triangle pairs, and every segment pair) let it decide
-//!   the start, through their contact, so that `t = 0` exactly when `Overlaps` says so.
+//!   overlap test of their own (the triangle pairs, every segment pair, and in 2D the
+//!   oriented-box pairs and every capsule pair) let it decide the start, through their
+//!   contact, so that `t = 0` exactly when `Overlaps` says so.
 //! - A zero `motion` is a plain overlap test; a motion with a NaN or infinite component
 //!   touches nothing (`None`).
 //! - `None` when they do not touch for any `t` in `[0, 1]`.
