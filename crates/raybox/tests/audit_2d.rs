@@ -1191,3 +1191,20 @@ fn capsules_touching_exactly_overlap() {
     }
     rep.finish("capsules touching exactly");
 }
+
+/// Rays against circles and segments (kernels `ray_sphere.rs` and `ray_segment.rs`),
+/// against the same reference as the other shapes.
+#[test]
+fn circle_and_segment_rays_against_the_reference() {
+    let mut rep = Report::new();
+    let mut rng = Rng::new(15);
+    for i in 0..6_000 * mult() {
+        let kind = [2u64, 4][(i % 2) as usize];
+        let a = lattice_shape(&mut rng, kind, 5, 3);
+        let ray = lattice_ray(&mut rng, 7);
+        let s = scale(SCALES[(i % 7) as usize]);
+        let r2 = Ray2::with_range(ray.origin() * s, ray.dir(), ray.t_min(), ray.t_max());
+        check_ray(&mut rep, &mapped(&a, s, Vec2::ZERO), &r2);
+    }
+    rep.finish("circle and segment rays");
+}
