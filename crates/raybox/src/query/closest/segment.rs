@@ -57,7 +57,7 @@ pub(crate) fn closest_points_segment_segment(
 }
 
 macro_rules! segment_point_impls {
-    ($Segment:ident, $Capsule:ident, $V:ident, $d:ident, $f:ident) => {
+    ($Segment:ident, $Capsule:ident, $V:ident, $d:ident, $f:ident, $holds:ident) => {
         impl ContainsPoint for $Segment {
             type Point = $V;
 
@@ -85,11 +85,10 @@ macro_rules! segment_point_impls {
         impl ContainsPoint for $Capsule {
             type Point = $V;
 
-            /// `true` when `point` is within `radius` of the core segment (squared, in `f64`).
+            /// `true` when `point` is within `radius` of the core segment (exact in 2D, the
+            /// disc–segment test of `overlap/sphere_segment.rs`; squared, in `f64`, in 3D).
             fn contains_point(&self, point: $V) -> bool {
-                let x = $d(point);
-                let r = f64::from(self.radius());
-                x.distance_squared(closest_point_on_segment(x, $d(self.start()), $d(self.end()))) <= r * r
+                $holds(self, point)
             }
         }
 
@@ -100,20 +99,38 @@ macro_rules! segment_point_impls {
                 let x = $d(point);
                 let c = closest_point_on_segment(x, $d(self.start()), $d(self.end()));
                 let (d, r) = (x.distance(c), f64::from(self.radius()));
-                if d <= r { point } else { $f(c + (x - c) * (r / d)) }
+                if d <= r || $holds(self, point) { point } else { $f(c + (x - c) * (r / d)) }
             }
 
+            /// Zero exactly when the capsule contains the point.
             fn distance_to_point(&self, point: $V) -> f32 {
+                if $holds(self, point) {
+                    return 0.0;
+                }
                 let x = $d(point);
                 let c = closest_point_on_segment(x, $d(self.start()), $d(self.end()));
-                (x.distance(c) - f64::from(self.radius())).max(0.0) as f32
+                ((x.distance(c) - f64::from(self.radius())) as f32).max(f32::MIN_POSITIVE)
             }
         }
     };
 }
 
-segment_point_impls!(Segment2, Capsule2, Vec2, d2, f2);
-segment_point_impls!(Segment3, Capsule3, Vec3, d3, f3);
+/// A 2D capsule holds a point within its radius of the core: the exact disc–segment test
+/// (the `f64` squared distance read a point exactly on the rim, (2, 1) for the capsule
+/// (6, -1)-(2, -4) of radius 4, as outside).
+fn capsule2_holds(c: &Capsule2, p: Vec2) -> bool {
+    crate::Overlaps::overlaps(&crate::Circle::new(p, c.radius()), &c.segment())
+}
+
+/// A 3D capsule holds a point within its radius of the core (squared, in `f64`).
+fn capsule3_holds(c: &Capsule3, p: Vec3) -> bool {
+    let x = d3(p);
+    let r = f64::from(c.radius());
+    x.distance_squared(closest_point_on_segment(x, d3(c.start()), d3(c.end()))) <= r * r
+}
+
+segment_point_impls!(Segment2, Capsule2, Vec2, d2, f2, capsule2_holds);
+segment_point_impls!(Segment3, Capsule3, Vec3, d3, f3, capsule3_holds);
 
 #[cfg(test)]
 mod tests {

@@ -2,10 +2,11 @@
 //! kernel of `rounded.rs` (closest points when the core is outside the box, the
 //! separating-axis penetration plus the radius when it passes through).
 
+use super::gated_contact;
 use super::rounded_contact;
 use crate::{Aabb2, Aabb3, Capsule2, Capsule3};
 
-rounded_contact!(2D: Aabb2, Capsule2);
+gated_contact!(2D: Aabb2, Capsule2);
 rounded_contact!(3D: Aabb3, Capsule3);
 
 #[cfg(test)]

@@ -242,7 +242,8 @@ pub(crate) trait FixedOrder {
     fn key(&self) -> Self::Key;
 }
 
-/// `FixedOrder` for each shape with a same-type contact kernel that can tie.
+/// `FixedOrder` for each shape with a same-type contact kernel that can tie, or a same-type
+/// distance (`query/distance/mod.rs`, `gjk_distance!(same: ...)`).
 macro_rules! fixed_order {
     ($($T:ty, $N:literal, |$s:ident| $values:expr;)*) => {
         $(impl FixedOrder for $T {
@@ -266,6 +267,11 @@ fixed_order! {
     crate::Obb3, 15, |b| {
         let (c, h, r) = (b.center(), b.half_extents(), b.rotation().to_cols_array());
         [c.x, c.y, c.z, h.x, h.y, h.z, r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8]]
+    };
+    crate::Capsule2, 5, |c| [c.start().x, c.start().y, c.end().x, c.end().y, c.radius()];
+    crate::Capsule3, 7, |c| {
+        let (p, q) = (c.start(), c.end());
+        [p.x, p.y, p.z, q.x, q.y, q.z, c.radius()]
     };
     crate::Circle, 3, |b| [b.center().x, b.center().y, b.radius()];
     crate::Sphere, 4, |b| [b.center().x, b.center().y, b.center().z, b.radius()];

@@ -2,10 +2,11 @@
 //! kernel of `rounded.rs`: along the line between the centre and the nearest core point,
 //! `depth = r_ball + r_capsule - distance` (Ericson, *Real-Time Collision Detection*, 4.5.1).
 
+use super::gated_contact;
 use super::rounded_contact;
 use crate::{Capsule2, Capsule3, Circle, Sphere};
 
-rounded_contact!(2D: Circle, Capsule2);
+gated_contact!(2D: Circle, Capsule2);
 rounded_contact!(3D: Sphere, Capsule3);
 
 #[cfg(test)]

@@ -201,8 +201,28 @@ macro_rules! gjk_distance {
           // The reverse order calls the forward one, so that it is symmetric to the bit.
           crate::query::distance::reverse_distance!($V; $A => $B);)*
     };
+    // Two shapes of one type: GJK runs with the two in a fixed order (the lesser
+    // `FixedOrder::key` first), so that `b.distance(&a)` is `a.distance(&b)` to the bit
+    // and the closest points swap (in either order, GJK's rounding differs: two oriented
+    // boxes 1.8 apart came out 1.8 one way and 1.8000001 the other).
     (same: $($A:ty => $V:ty, $f:path, $exact:tt);* $(;)?) => {
-        $(gjk_distance!(@one $A, $A, $V, $f, $exact);)*
+        $(impl crate::Distance<$A> for $A {
+            type Point = $V;
+            fn distance(&self, other: &$A) -> f32 {
+                use crate::query::contact::FixedOrder;
+                let (a, b) = if other.key() < self.key() { (other, self) } else { (self, other) };
+                gjk_distance!(@dist a, b, $A, $exact)
+            }
+            fn closest_points(&self, other: &$A) -> ($V, $V) {
+                use crate::query::contact::FixedOrder;
+                use crate::query::distance::ToRounded;
+                let swap = other.key() < self.key();
+                let (a, b) = if swap { (other, self) } else { (self, other) };
+                let c = crate::query::distance::rounded_closest(&a.to_rounded(), &b.to_rounded());
+                let (p, q) = ($f(c.on_a), $f(c.on_b));
+                if swap { (q, p) } else { (p, q) }
+            }
+        })*
     };
 }
 pub(crate) use gjk_distance;

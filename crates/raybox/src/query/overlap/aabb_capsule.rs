@@ -4,7 +4,24 @@
 use super::rounded_overlaps;
 use crate::{Aabb2, Aabb3, Capsule2, Capsule3};
 
-rounded_overlaps!(Aabb2, Capsule2; Aabb3, Capsule3);
+rounded_overlaps!(Aabb3, Capsule3);
+
+/// A box and a 2D capsule: the core within the radius of the box, exactly
+/// (`capsule_segment.rs`, `segment_within_2d`).
+impl crate::Overlaps<Capsule2> for Aabb2 {
+    fn overlaps(&self, other: &Capsule2) -> bool {
+        let b = *self;
+        super::capsule_segment::segment_within_2d(
+            other.start(),
+            other.end(),
+            other.radius(),
+            &b.corners(),
+            |s| s.overlaps(&b),
+            |c| c.overlaps(&b),
+        )
+    }
+}
+crate::query::reverse_overlaps!(Aabb2 => Capsule2);
 
 #[cfg(test)]
 mod tests {

@@ -22,7 +22,29 @@ macro_rules! capsule_capsule_overlaps {
     };
 }
 
-capsule_capsule_overlaps!(Capsule2, Capsule3);
+capsule_capsule_overlaps!(Capsule3);
+
+/// Two 2D capsules: the cores within the summed radius, exactly when `f32` holds that sum
+/// (`capsule_segment.rs`, `segment_within_2d`).
+impl Overlaps<Capsule2> for Capsule2 {
+    fn overlaps(&self, other: &Capsule2) -> bool {
+        if self.radius() == 0.0 && other.radius() == 0.0 {
+            return self.segment().overlaps(&other.segment());
+        }
+        let Some(r) = super::capsule_segment::exact_radius_sum(self.radius(), other.radius()) else {
+            return rounded_overlaps(&self.to_rounded(), &other.to_rounded());
+        };
+        let g = other.segment();
+        super::capsule_segment::segment_within_2d(
+            self.start(),
+            self.end(),
+            r,
+            &[g.start(), g.end()],
+            |s| s.overlaps(&g),
+            |c| c.overlaps(&g),
+        )
+    }
+}
 
 #[cfg(test)]
 mod tests {

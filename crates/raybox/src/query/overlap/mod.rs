@@ -10,7 +10,9 @@
 //! the exact ones for any finite inputs; plane against plane compares exact products.
 //! Capsule against triangle uses both: squared distances from the core segment's ends to
 //! the triangle and from the segment to its edges, then the exact segment–triangle test for
-//! a segment through the face (exact outright for a zero radius).
+//! a segment through the face (exact outright for a zero radius). A 2D capsule against
+//! any 2D shape is exact too: its core meets the shape, or an end of the core or a vertex
+//! of the shape is within the radius (the exact disc–segment test), `capsule_segment.rs`.
 
 mod aabb_aabb;
 mod aabb_capsule;

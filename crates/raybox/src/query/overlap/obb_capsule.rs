@@ -4,7 +4,25 @@
 use super::rounded_overlaps;
 use crate::{Capsule2, Capsule3, Obb2, Obb3};
 
-rounded_overlaps!(Obb2, Capsule2; Obb3, Capsule3);
+rounded_overlaps!(Obb3, Capsule3);
+
+/// An oriented box and a 2D capsule: the core within the radius of the box
+/// (`capsule_segment.rs`, `segment_within_2d`; exact where the
+/// box's corners are, as for a quarter turn).
+impl crate::Overlaps<Capsule2> for Obb2 {
+    fn overlaps(&self, other: &Capsule2) -> bool {
+        let b = *self;
+        super::capsule_segment::segment_within_2d(
+            other.start(),
+            other.end(),
+            other.radius(),
+            &b.corners(),
+            |s| s.overlaps(&b),
+            |c| c.overlaps(&b),
+        )
+    }
+}
+crate::query::reverse_overlaps!(Obb2 => Capsule2);
 
 #[cfg(test)]
 mod tests {

@@ -5,7 +5,20 @@
 use super::rounded_overlaps;
 use crate::{Capsule2, Capsule3, Circle, Sphere};
 
-rounded_overlaps!(Circle, Capsule2; Sphere, Capsule3);
+rounded_overlaps!(Sphere, Capsule3);
+
+/// A disc and a 2D capsule: the centre within the summed radius of the core, by the exact
+/// disc–segment test when `f32` holds that sum.
+impl crate::Overlaps<Capsule2> for Circle {
+    fn overlaps(&self, other: &Capsule2) -> bool {
+        use crate::query::distance::ToRounded;
+        match super::capsule_segment::exact_radius_sum(self.radius(), other.radius()) {
+            Some(r) => crate::Overlaps::overlaps(&Circle::new(self.center(), r), &other.segment()),
+            None => crate::query::distance::rounded_overlaps(&self.to_rounded(), &other.to_rounded()),
+        }
+    }
+}
+crate::query::reverse_overlaps!(Circle => Capsule2);
 
 #[cfg(test)]
 mod tests {

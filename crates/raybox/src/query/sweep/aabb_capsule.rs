@@ -2,9 +2,10 @@
 //! on the GJK distance (see `mod.rs`).
 
 use super::ca_sweep;
+use super::decided_sweep;
 use crate::{Aabb2, Aabb3, Capsule2, Capsule3};
 
-ca_sweep!(2D: Aabb2, Capsule2);
+decided_sweep!(2D: Aabb2, Capsule2);
 ca_sweep!(3D: Aabb3, Capsule3);
 
 #[cfg(test)]

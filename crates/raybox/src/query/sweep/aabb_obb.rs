@@ -1,10 +1,11 @@
-//! Moving axis-aligned box against oriented box (and back), 2D and 3D: conservative
-//! advancement on the GJK distance (see `mod.rs`).
+//! Moving axis-aligned box against oriented box (and back), 2D and 3D: the separating-axis
+//! test over time (see `mod.rs`). In 2D the start is decided by the pair's own contact,
+//! as for two oriented boxes (`obb_obb.rs`).
 
-use super::ca_sweep;
+use super::{ca_sweep, decided_sweep};
 use crate::{Aabb2, Aabb3, Obb2, Obb3};
 
-ca_sweep!(2D: Aabb2, Obb2);
+decided_sweep!(2D: Aabb2, Obb2);
 ca_sweep!(3D: Aabb3, Obb3);
 
 #[cfg(test)]

@@ -2,9 +2,10 @@
 //! (see `mod.rs`).
 
 use super::ca_sweep;
+use super::decided_sweep;
 use crate::{Capsule2, Capsule3};
 
-ca_sweep!(moving 2D: Capsule2, Capsule2);
+decided_sweep!(@2D Capsule2, Capsule2);
 ca_sweep!(moving 3D: Capsule3, Capsule3);
 
 #[cfg(test)]

@@ -8,8 +8,9 @@
 //!   the moving one (the static surface's outward normal, as a ray hit's).
 //! - Shapes that already overlap at `t = 0` give `t = 0`, the contact point, and the
 //!   penetration normal (the reverse of [`crate::Contact`]'s `normal`). Pairs with an exact
-//!   overlap test of their own (the triangle pairs, and every segment pair) let it decide
-//!   the start, through their contact, so that `t = 0` exactly when `Overlaps` says so.
+//!   overlap test of their own (the triangle pairs, every segment pair, and in 2D the
+//!   oriented-box pairs and every capsule pair) let it decide the start, through their
+//!   contact, so that `t = 0` exactly when `Overlaps` says so.
 //! - A zero `motion` is a plain overlap test; a motion with a NaN or infinite component
 //!   touches nothing (`None`).
 //! - `None` when they do not touch for any `t` in `[0, 1]`.
@@ -369,8 +370,13 @@ fn advance(a: &Rounded, v: DVec3, b: &Rounded, planar: bool) -> Option<Toi> {
     // The rounding of a distance or a separation computed from these coordinates.
     let noise = 16.0 * f64::EPSILON * (size + v.length());
     let reach = a.radius + b.radius;
-    // Below this core distance, GJK's direction is rounding noise (see `gjk.rs`).
-    let reliable = 1e-7 * size;
+    // Below this core distance, GJK's direction is rounding noise (see `gjk.rs`): its
+    // closest points are within about `noise` of exact, so above `1e5 * noise` the
+    // direction is within about 1e-5 rad. (It was `1e-7 * size`, which far from the origin
+    // is a visible gap: a point 0.2 from a segment at coordinates near 1e6 had no reliable
+    // direction, and touched it with the noise of coincident points for a normal, as often
+    // pointing along the motion as against it.)
+    let reliable = 1e5 * noise;
     let mut t = 0.0;
     let mut last_direction = None;
     for step in 0..=SWEEP_MAX_STEPS {

@@ -2,9 +2,10 @@
 //! the GJK distance (see `mod.rs`).
 
 use super::ca_sweep;
+use super::decided_sweep;
 use crate::{Capsule2, Capsule3, Obb2, Obb3};
 
-ca_sweep!(2D: Obb2, Capsule2);
+decided_sweep!(2D: Obb2, Capsule2);
 ca_sweep!(3D: Obb3, Capsule3);
 
 #[cfg(test)]

@@ -55,15 +55,43 @@ pub(crate) fn ray_rounded_box<const N: usize>(
         }
     };
     let at = |t: f64| -> [f64; N] { core::array::from_fn(|k| o[k] + v[k] * t) };
-    // The box grown along one axis: the face of it the centre enters is a face of the
-    // rounded box (or lies inside another piece, which was then entered no later).
+    // The box grown along one axis: a face of it across the grown axis is a face of the
+    // rounded box. Its other faces lie inside other pieces (the box grown along their own
+    // axis, the corner discs, the edge cylinders), entered no later; at the same time only
+    // on their edges, where they meet a grown face: when the centre is on a grown face's
+    // plane at the entry (the two slabs' times tie, or the centre slides in that plane).
+    // `slab_entry` then names the other axis, but the rounded box's normal there is the
+    // grown axis's (the disc's or cylinder's at its extreme point): a circle of radius 2 at
+    // (1, 0) moving by (2, 8) reaches the box [2, 4] x [6, 9] below its corner (2, 6),
+    // normal -y, not -x; one of radius 1 at (5, 0) moving by (-5, 0) touches the box
+    // [4, 4] x [-4, -1] on top of its corner (4, -1), normal +y.
     for axis in 0..N {
         let (mut lo, mut hi) = (min, max);
         lo[axis] -= r; // exact in f64 for f32 bounds and radius (of any sizes within 2^29)
         hi[axis] += r;
         if let Some((t, Some(i))) = slab_entry(o, v, lo, hi) {
+            // The grown axis's plane the centre enters by, or slides in, at `t` (the times
+            // as `slab_entry` computes them). (Leaving by the other plane at `t`, it was
+            // inside a corner piece before; with a zero radius, at a corner of the box
+            // itself, where the entered face's normal is as good as any.)
+            let near = if v[axis] > 0.0 {
+                Some((lo[axis], -1.0))
+            } else if v[axis] < 0.0 {
+                Some((hi[axis], 1.0))
+            } else {
+                None
+            };
+            let side = match near {
+                Some((plane, sign)) => ((plane - o[axis]) / v[axis] == t).then_some(sign),
+                None if o[axis] == lo[axis] => Some(-1.0),
+                None if o[axis] == hi[axis] => Some(1.0),
+                None => None,
+            };
             let mut normal = [0.0; N];
-            normal[i] = -v[i].signum();
+            match side {
+                Some(sign) if i != axis && r > 0.0 => normal[axis] = sign,
+                _ => normal[i] = -v[i].signum(),
+            }
             consider(t, Some(normal));
         }
     }

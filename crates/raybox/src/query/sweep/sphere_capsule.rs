@@ -2,9 +2,10 @@
 //! distance (see `mod.rs`).
 
 use super::ca_sweep;
+use super::decided_sweep;
 use crate::{Capsule2, Capsule3, Circle, Sphere};
 
-ca_sweep!(2D: Circle, Capsule2);
+decided_sweep!(2D: Circle, Capsule2);
 ca_sweep!(3D: Sphere, Capsule3);
 
 #[cfg(test)]
