@@ -183,7 +183,7 @@ impl PlaneBox {
 
 impl PlaneSide for Aabb3 {
     /// Exact: by the exact signs of the two corners lowest and highest along the normal.
-    /// (The centre and radius of [`PlaneBox`] round, and once put a box spanning `z` in
+    /// (The centre and radius of `PlaneBox` round, and once put a box spanning `z` in
     /// `[2^-149, 1]` on the plane `z = 0`.)
     fn plane_side(&self, plane: &Plane) -> Side {
         let up = plane.normal().cmpge(Vec3::ZERO);
