@@ -322,6 +322,13 @@ fn magnitude(shapes: &[&Ref]) -> f64 {
 
 /// A lattice shape with coordinates in `[-n, n]` and sizes up to `m`; `degenerate` forces
 /// zero extents, zero radii and zero-length segments now and then.
+/// Two lattice shapes: the first of kind `kind`, the second of a random kind.
+fn lattice_pair(rng: &mut Rng, kind: u64, n: i64, m: i64) -> (S, S) {
+    let a = lattice_shape(rng, kind, n, m);
+    let k = rng.next();
+    (a, lattice_shape(rng, k, n, m))
+}
+
 fn lattice_shape(rng: &mut Rng, kind: u64, n: i64, m: i64) -> S {
     let p = |rng: &mut Rng| Vec2::new(rng.int(-n, n) as f32, rng.int(-n, n) as f32);
     let size = |rng: &mut Rng| if rng.next().is_multiple_of(5) { 0.0 } else { rng.int(0, m) as f32 };
@@ -631,11 +638,7 @@ fn lattice_far_from_the_origin() {
     let mut rep = Report::new();
     let mut rng = Rng::new(2);
     for i in 0..6_000 * mult() {
-        let a = lattice_shape(&mut rng, i, 6, 4);
-        let b = {
-            let k = rng.next();
-            lattice_shape(&mut rng, k, 6, 4)
-        };
+        let (a, b) = lattice_pair(&mut rng, i, 6, 4);
         // 2^20 and 2^23 (about 1e6 and 8e6): lattice gaps of 1 are 1e-6 .. 1.2e-7 relative.
         let o =
             rng.pick(&[Vec2::splat(1_048_576.0), Vec2::new(-8_388_600.0, 3_000_000.0), Vec2::new(1e6, -1e6)]);
@@ -650,11 +653,7 @@ fn contacts_against_the_minkowski_reference() {
     let mut rep = Report::new();
     let mut rng = Rng::new(3);
     for i in 0..8_000 * mult() {
-        let a = lattice_shape(&mut rng, i, 5, 4);
-        let b = {
-            let k = rng.next();
-            lattice_shape(&mut rng, k, 5, 4)
-        };
+        let (a, b) = lattice_pair(&mut rng, i, 5, 4);
         let k = SCALES[(i % 7) as usize];
         let (a, b) = (mapped(&a, scale(k), Vec2::ZERO), mapped(&b, scale(k), Vec2::ZERO));
         check_contact(&mut rep, &a, &b);
@@ -667,11 +666,7 @@ fn distances_against_the_minkowski_reference() {
     let mut rep = Report::new();
     let mut rng = Rng::new(4);
     for i in 0..8_000 * mult() {
-        let a = lattice_shape(&mut rng, i, 8, 4);
-        let b = {
-            let k = rng.next();
-            lattice_shape(&mut rng, k, 8, 4)
-        };
+        let (a, b) = lattice_pair(&mut rng, i, 8, 4);
         let k = SCALES[(i % 7) as usize];
         let (a, b) = (mapped(&a, scale(k), Vec2::ZERO), mapped(&b, scale(k), Vec2::ZERO));
         check_distance(&mut rep, &a, &b);
@@ -684,11 +679,7 @@ fn sweeps_against_the_minkowski_reference() {
     let mut rep = Report::new();
     let mut rng = Rng::new(5);
     for i in 0..8_000 * mult() {
-        let a = lattice_shape(&mut rng, i, 8, 3);
-        let b = {
-            let k = rng.next();
-            lattice_shape(&mut rng, k, 8, 3)
-        };
+        let (a, b) = lattice_pair(&mut rng, i, 8, 3);
         let v = Vec2::new(rng.int(-16, 16) as f32, rng.int(-16, 16) as f32);
         let k = SCALES[(i % 7) as usize];
         let (a, b) = (mapped(&a, scale(k), Vec2::ZERO), mapped(&b, scale(k), Vec2::ZERO));
@@ -882,11 +873,7 @@ fn sweeps_far_from_the_origin_and_grazing() {
     let mut rep = Report::new();
     let mut rng = Rng::new(9);
     for i in 0..4_000 * mult() {
-        let a = lattice_shape(&mut rng, i, 6, 3);
-        let b = {
-            let k = rng.next();
-            lattice_shape(&mut rng, k, 6, 3)
-        };
+        let (a, b) = lattice_pair(&mut rng, i, 6, 3);
         // Motions of every slant, some nearly along an axis (grazing a face).
         let v = match i % 3 {
             0 => Vec2::new(rng.int(-12, 12) as f32, rng.int(-12, 12) as f32),
@@ -916,11 +903,7 @@ fn equivalent_shapes_answer_alike() {
         }
     };
     for i in 0..6_000 * mult() {
-        let a = lattice_shape(&mut rng, i, 5, 3);
-        let b = {
-            let k = rng.next();
-            lattice_shape(&mut rng, k, 5, 3)
-        };
+        let (a, b) = lattice_pair(&mut rng, i, 5, 3);
         let Some(a2) = twin(&a) else { continue };
         rep.count += 1;
         let tol = 1e-5 * 16.0;

@@ -264,6 +264,36 @@ fn check_shape<S>(
     seen.hits += usize::from(hit.is_some_and(|h| h.t > 0.0));
 }
 
+/// A mesh, its triangles and the place shapes start from, for [`check_every_shape`].
+struct Case<'a> {
+    mesh: &'a TriMesh,
+    tris: &'a [(u32, Triangle3)],
+    unit: f32,
+    away: Vec3,
+    what: &'a str,
+}
+
+/// [`check_shape`] for each of the seven shapes made from the points `p`, `q` (a ball, a
+/// box, an oriented box, a capsule, a segment, a triangle, a plane), moved by `m`; `seen`
+/// counts per shape.
+fn check_every_shape(rng: &mut Rng, case: &Case, (p, q): (Vec3, Vec3), m: Vec3, seen: &mut [Seen; 7]) {
+    let (mesh, tris, u, what) = (case.mesh, case.tris, case.unit, case.what);
+    let r = rng.grid(0, 4, 4) * u;
+    check_shape(mesh, tris, &Sphere::new(p, r), m, what, &mut seen[0]);
+    let b = Aabb3::new(p.min(q), p.max(q) + rng.point(0, 2, 2) * u);
+    check_shape(mesh, tris, &b, m, what, &mut seen[1]);
+    let o = Obb3::new(p, rng.point(0, 2, 4) * u, random_quat(rng));
+    check_shape(mesh, tris, &o, m, what, &mut seen[2]);
+    check_shape(mesh, tris, &Capsule3::new(p, q, r), m, what, &mut seen[3]);
+    check_shape(mesh, tris, &Segment3::new(p, q), m, what, &mut seen[4]);
+    let c = near_point(rng, mesh, u) + case.away;
+    if let Ok(t) = Triangle3::try_new(p, q, c) {
+        check_shape(mesh, tris, &t, m, what, &mut seen[5]);
+    }
+    let plane = Plane::from_point_normal(p, lattice_normal(rng));
+    check_shape(mesh, tris, &plane, m, what, &mut seen[6]);
+}
+
 fn random_quat(rng: &mut Rng) -> Quat {
     let q = Quat::from_xyzw(rng.unit() - 0.5, rng.unit() - 0.5, rng.unit() - 0.5, rng.unit() + 0.1);
     q.normalize()
@@ -302,21 +332,8 @@ fn shape_queries_on_awkward_meshes_agree_with_brute_force() {
                     let p = near_point(&mut rng, &mesh, u) + away;
                     let q = near_point(&mut rng, &mesh, u) + away;
                     let m = if case % 2 == 0 { motion(&mut rng, u) } else { -away * rng.grid(1, 3, 2) };
-                    let r = rng.grid(0, 4, 4) * u;
-                    check_shape(&mesh, &tris, &Sphere::new(p, r), m, &what, &mut seen[0]);
-                    let h = rng.point(0, 2, 2) * u;
-                    let b = Aabb3::new(p.min(q), p.max(q) + h);
-                    check_shape(&mesh, &tris, &b, m, &what, &mut seen[1]);
-                    let o = Obb3::new(p, rng.point(0, 2, 4) * u, random_quat(&mut rng));
-                    check_shape(&mesh, &tris, &o, m, &what, &mut seen[2]);
-                    check_shape(&mesh, &tris, &Capsule3::new(p, q, r), m, &what, &mut seen[3]);
-                    check_shape(&mesh, &tris, &Segment3::new(p, q), m, &what, &mut seen[4]);
-                    let c = near_point(&mut rng, &mesh, u) + away;
-                    if let Ok(t) = Triangle3::try_new(p, q, c) {
-                        check_shape(&mesh, &tris, &t, m, &what, &mut seen[5]);
-                    }
-                    let plane = Plane::from_point_normal(p, lattice_normal(&mut rng));
-                    check_shape(&mesh, &tris, &plane, m, &what, &mut seen[6]);
+                    let case = Case { mesh: &mesh, tris: &tris, unit: u, away, what: &what };
+                    check_every_shape(&mut rng, &case, (p, q), m, &mut seen);
                 }
             }
         }
@@ -904,20 +921,8 @@ fn long_sweeps_on_awkward_meshes_agree_with_brute_force() {
                     let p = near_point(&mut rng, &mesh, u) + away;
                     let q = near_point(&mut rng, &mesh, u) + away;
                     let m = -away * rng.grid(2, 4, 2) * 0.5;
-                    let r = rng.grid(0, 4, 4) * u;
-                    check_shape(&mesh, &tris, &Sphere::new(p, r), m, &what, &mut seen[0]);
-                    let b = Aabb3::new(p.min(q), p.max(q) + rng.point(0, 2, 2) * u);
-                    check_shape(&mesh, &tris, &b, m, &what, &mut seen[1]);
-                    let o = Obb3::new(p, rng.point(0, 2, 4) * u, random_quat(&mut rng));
-                    check_shape(&mesh, &tris, &o, m, &what, &mut seen[2]);
-                    check_shape(&mesh, &tris, &Capsule3::new(p, q, r), m, &what, &mut seen[3]);
-                    check_shape(&mesh, &tris, &Segment3::new(p, q), m, &what, &mut seen[4]);
-                    let c = near_point(&mut rng, &mesh, u) + away;
-                    if let Ok(t) = Triangle3::try_new(p, q, c) {
-                        check_shape(&mesh, &tris, &t, m, &what, &mut seen[5]);
-                    }
-                    let plane = Plane::from_point_normal(p, lattice_normal(&mut rng));
-                    check_shape(&mesh, &tris, &plane, m, &what, &mut seen[6]);
+                    let case = Case { mesh: &mesh, tris: &tris, unit: u, away, what: &what };
+                    check_every_shape(&mut rng, &case, (p, q), m, &mut seen);
                 }
             }
         }

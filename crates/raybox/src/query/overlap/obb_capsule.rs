@@ -1,5 +1,5 @@
-//! Oriented box against capsule, 2D and 3D: the core segment is within the radius of the
-//! box (GJK on the box and the segment, in `f64`).
+//! Oriented box against capsule: the core segment is within the radius of the box; in 3D
+//! by GJK on the box and the segment in `f64`, in 2D exactly (`segment_within_2d`).
 
 use super::rounded_overlaps;
 use crate::{Capsule2, Capsule3, Obb2, Obb3};
