@@ -616,6 +616,18 @@ fn scale(k: i32) -> f32 {
     2f32.powi(k)
 }
 
+/// Calls `f(rng, a, b, s)` on `count` (times `mult()`) pairs of lattice shapes
+/// ([`lattice_pair`] with the lattice sizes `nm`), scaled together by `s`, a power of two
+/// from [`SCALES`] in turn; `rng` (seeded `seed`) is the one that made them.
+fn scaled_lattice_pairs(seed: u64, count: u64, (n, m): (i64, i64), mut f: impl FnMut(&mut Rng, &S, &S, f32)) {
+    let mut rng = Rng::new(seed);
+    for i in 0..count * mult() {
+        let (a, b) = lattice_pair(&mut rng, i, n, m);
+        let s = scale(SCALES[(i % 7) as usize]);
+        f(&mut rng, &mapped(&a, s, Vec2::ZERO), &mapped(&b, s, Vec2::ZERO), s);
+    }
+}
+
 #[test]
 fn lattice_overlaps_contacts_distances_exact_in_both_orders() {
     let mut rep = Report::new();
@@ -651,40 +663,24 @@ fn lattice_far_from_the_origin() {
 #[test]
 fn contacts_against_the_minkowski_reference() {
     let mut rep = Report::new();
-    let mut rng = Rng::new(3);
-    for i in 0..8_000 * mult() {
-        let (a, b) = lattice_pair(&mut rng, i, 5, 4);
-        let k = SCALES[(i % 7) as usize];
-        let (a, b) = (mapped(&a, scale(k), Vec2::ZERO), mapped(&b, scale(k), Vec2::ZERO));
-        check_contact(&mut rep, &a, &b);
-    }
+    scaled_lattice_pairs(3, 8_000, (5, 4), |_, a, b, _| check_contact(&mut rep, a, b));
     rep.finish("contacts");
 }
 
 #[test]
 fn distances_against_the_minkowski_reference() {
     let mut rep = Report::new();
-    let mut rng = Rng::new(4);
-    for i in 0..8_000 * mult() {
-        let (a, b) = lattice_pair(&mut rng, i, 8, 4);
-        let k = SCALES[(i % 7) as usize];
-        let (a, b) = (mapped(&a, scale(k), Vec2::ZERO), mapped(&b, scale(k), Vec2::ZERO));
-        check_distance(&mut rep, &a, &b);
-    }
+    scaled_lattice_pairs(4, 8_000, (8, 4), |_, a, b, _| check_distance(&mut rep, a, b));
     rep.finish("distances");
 }
 
 #[test]
 fn sweeps_against_the_minkowski_reference() {
     let mut rep = Report::new();
-    let mut rng = Rng::new(5);
-    for i in 0..8_000 * mult() {
-        let (a, b) = lattice_pair(&mut rng, i, 8, 3);
+    scaled_lattice_pairs(5, 8_000, (8, 3), |rng, a, b, s| {
         let v = Vec2::new(rng.int(-16, 16) as f32, rng.int(-16, 16) as f32);
-        let k = SCALES[(i % 7) as usize];
-        let (a, b) = (mapped(&a, scale(k), Vec2::ZERO), mapped(&b, scale(k), Vec2::ZERO));
-        check_sweep(&mut rep, &a, v * scale(k), &b, f64::from(scale(k)));
-    }
+        check_sweep(&mut rep, a, v * s, b, f64::from(s));
+    });
     rep.finish("sweeps");
 }
 

@@ -175,6 +175,33 @@ fn soups(seed: u64) -> Vec<Soup> {
     vec![duplicates(&mut rng), flat(&mut rng), huge_and_tiny(&mut rng), far(&mut rng), single(&mut rng)]
 }
 
+/// Calls `f(mesh, triangles, rng, unit, label)` for each awkward mesh of `soups(seed)`,
+/// scaled by `2^k` for each `k` of `scales` and built at each quality: `unit` is the mesh's
+/// lattice step at that scale (0.5 for the far mesh, whose features lie on a finer lattice), `rng`
+/// a generator seeded `rng_seed` plus the mesh's place in the list, `label` names the mesh,
+/// the scale and the quality.
+fn each_mesh(
+    seed: u64,
+    scales: &[i32],
+    rng_seed: u64,
+    mut f: impl FnMut(&TriMesh, &[(u32, Triangle3)], &mut Rng, f32, &str),
+) {
+    for (round, soup) in soups(seed).into_iter().enumerate() {
+        let unit = if soup.name == "far" { 0.5 } else { 1.0 };
+        for &k in scales {
+            let s = pow2(k);
+            let scaled = soup.scaled(s);
+            for quality in QUALITIES {
+                let mesh =
+                    TriMesh::with_quality(scaled.vertices.clone(), scaled.indices.clone(), quality).unwrap();
+                let tris = triangles(&mesh);
+                let mut rng = Rng::new(rng_seed + round as u64);
+                f(&mesh, &tris, &mut rng, unit * s, &format!("{} 2^{k} {quality:?}", soup.name));
+            }
+        }
+    }
+}
+
 /// The triangles of the mesh that are triangles (the degenerate ones have no test).
 fn triangles(mesh: &TriMesh) -> Vec<(u32, Triangle3)> {
     mesh.indices()
@@ -312,32 +339,19 @@ fn lattice_normal(rng: &mut Rng) -> Vec3 {
 #[test]
 fn shape_queries_on_awkward_meshes_agree_with_brute_force() {
     let mut seen = [(); 7].map(|_| Seen::default());
-    for (round, soup) in soups(1).into_iter().enumerate() {
-        // The far mesh's features are on a lattice of quarters; the shapes follow.
-        let unit = if soup.name == "far" { 0.5 } else { 1.0 };
-        for k in SCALES {
-            let s = pow2(k);
-            let soup = soup.scaled(s);
-            for quality in QUALITIES {
-                let mesh =
-                    TriMesh::with_quality(soup.vertices.clone(), soup.indices.clone(), quality).unwrap();
-                let tris = triangles(&mesh);
-                let mut rng = Rng::new(100 + round as u64);
-                let u = unit * s;
-                for case in 0..120 {
-                    let what = format!("{} 2^{k} {quality:?} case {case}", soup.name);
-                    // Half the shapes start away from the mesh's points and move back by
-                    // a lattice fraction of the way (often to touch exactly).
-                    let away = if case % 2 == 0 { Vec3::ZERO } else { rng.point(-3, 3, 1) * u };
-                    let p = near_point(&mut rng, &mesh, u) + away;
-                    let q = near_point(&mut rng, &mesh, u) + away;
-                    let m = if case % 2 == 0 { motion(&mut rng, u) } else { -away * rng.grid(1, 3, 2) };
-                    let case = Case { mesh: &mesh, tris: &tris, unit: u, away, what: &what };
-                    check_every_shape(&mut rng, &case, (p, q), m, &mut seen);
-                }
-            }
+    each_mesh(1, &SCALES, 100, |mesh, tris, rng, u, label| {
+        for case in 0..120 {
+            let what = format!("{label} case {case}");
+            // Half the shapes start away from the mesh's points and move back by
+            // a lattice fraction of the way (often to touch exactly).
+            let away = if case % 2 == 0 { Vec3::ZERO } else { rng.point(-3, 3, 1) * u };
+            let p = near_point(rng, mesh, u) + away;
+            let q = near_point(rng, mesh, u) + away;
+            let m = if case % 2 == 0 { motion(rng, u) } else { -away * rng.grid(1, 3, 2) };
+            let case = Case { mesh, tris, unit: u, away, what: &what };
+            check_every_shape(rng, &case, (p, q), m, &mut seen);
         }
-    }
+    });
     for (i, s) in seen.iter().enumerate() {
         assert!(
             s.overlapping > s.cases / 10 && s.overlapping < s.cases * 9 / 10,
@@ -352,31 +366,15 @@ fn shape_queries_on_awkward_meshes_agree_with_brute_force() {
 #[test]
 fn distances_to_points_on_awkward_meshes_agree_with_brute_force() {
     let mut checked = 0;
-    for (round, soup) in soups(2).into_iter().enumerate() {
-        let unit = if soup.name == "far" { 0.5 } else { 1.0 };
-        for k in SCALES {
-            let s = pow2(k);
-            let soup = soup.scaled(s);
-            for quality in QUALITIES {
-                let mesh =
-                    TriMesh::with_quality(soup.vertices.clone(), soup.indices.clone(), quality).unwrap();
-                let tris = triangles(&mesh);
-                let mut rng = Rng::new(200 + round as u64);
-                for case in 0..200 {
-                    let p = near_point(&mut rng, &mesh, unit * s);
-                    let want = tris.iter().map(|(_, t)| t.distance_to_point(p)).fold(f32::INFINITY, f32::min);
-                    let got = mesh.distance_to_point(p);
-                    assert_eq!(
-                        got,
-                        Some(want),
-                        "{} 2^{k} {quality:?} case {case}: distance to {p}",
-                        soup.name
-                    );
-                    checked += 1;
-                }
-            }
+    each_mesh(2, &SCALES, 200, |mesh, tris, rng, u, label| {
+        for case in 0..200 {
+            let p = near_point(rng, mesh, u);
+            let want = tris.iter().map(|(_, t)| t.distance_to_point(p)).fold(f32::INFINITY, f32::min);
+            let got = mesh.distance_to_point(p);
+            assert_eq!(got, Some(want), "{label} case {case}: distance to {p}");
+            checked += 1;
         }
-    }
+    });
     assert!(checked > 10_000);
 }
 
@@ -496,68 +494,55 @@ fn brute_ray(tris: &[(u32, Triangle3)], ray: &Ray3) -> Option<(f32, u32)> {
 #[test]
 fn rays_on_awkward_meshes_agree_with_brute_force_and_occluded_with_cast_ray() {
     let (mut checked, mut hits, mut coplanar) = (0, 0, 0);
-    for (round, soup) in soups(4).into_iter().enumerate() {
-        let unit = if soup.name == "far" { 0.5 } else { 1.0 };
-        for k in SCALES {
-            let s = pow2(k);
-            let soup = soup.scaled(s);
-            for quality in QUALITIES {
-                let mesh =
-                    TriMesh::with_quality(soup.vertices.clone(), soup.indices.clone(), quality).unwrap();
-                let tris = triangles(&mesh);
-                let mut rng = Rng::new(400 + round as u64);
-                let mut rays = Vec::new();
-                for case in 0..300 {
-                    // From a lattice point toward a vertex, an edge's midpoint or a lattice
-                    // point near them (through shared edges and vertices).
-                    let target = near_point(&mut rng, &mesh, unit * s);
-                    let origin = target + rng.point(-3, 3, 1) * unit * s;
-                    let Ok(mut ray) = Ray3::try_new(origin, target - origin) else { continue };
-                    match case % 4 {
-                        0 => {}
-                        1 => {
-                            ray = Ray3::with_range(origin, target - origin, f32::NEG_INFINITY, f32::INFINITY)
-                        }
-                        2 => ray = Ray3::with_range(origin, target - origin, 0.0, 1.0), // ends on the target
-                        _ => {
-                            // Ends exactly at the closest hit, or just before it.
-                            if let Some((t, _)) = brute_ray(&tris, &ray) {
-                                let end = if case % 8 == 3 { t } else { t.next_down() };
-                                if end >= 0.0 {
-                                    ray = Ray3::with_range(origin, target - origin, 0.0, end);
-                                }
-                            }
+    each_mesh(4, &SCALES, 400, |mesh, tris, rng, u, label| {
+        let mut rays = Vec::new();
+        for case in 0..300 {
+            // From a lattice point toward a vertex, an edge's midpoint or a lattice
+            // point near them (through shared edges and vertices).
+            let target = near_point(rng, mesh, u);
+            let origin = target + rng.point(-3, 3, 1) * u;
+            let Ok(mut ray) = Ray3::try_new(origin, target - origin) else { continue };
+            match case % 4 {
+                0 => {}
+                1 => ray = Ray3::with_range(origin, target - origin, f32::NEG_INFINITY, f32::INFINITY),
+                2 => ray = Ray3::with_range(origin, target - origin, 0.0, 1.0), // ends on the target
+                _ => {
+                    // Ends exactly at the closest hit, or just before it.
+                    if let Some((t, _)) = brute_ray(tris, &ray) {
+                        let end = if case % 8 == 3 { t } else { t.next_down() };
+                        if end >= 0.0 {
+                            ray = Ray3::with_range(origin, target - origin, 0.0, end);
                         }
                     }
-                    let what = format!("{} 2^{k} {quality:?} case {case}: {ray:?}", soup.name);
-                    let want = brute_ray(&tris, &ray);
-                    let got = mesh.cast_ray(&ray);
-                    assert_eq!(mesh.occluded(&ray), got.is_some(), "{what}: occluded against cast_ray");
-                    // A ray in a triangle's plane is the watertight kernel's to decide (its
-                    // sheared edge functions may or may not vanish): left out, and counted.
-                    let edge_on = tris.iter().any(|(_, t)| {
-                        matches!(t.ray_intersection(&ray), RayTriangle::Coplanar { span: Some(s) }
-                            if want.is_none_or(|w| s.t_enter <= w.0))
-                    });
-                    if edge_on {
-                        coplanar += 1;
-                        continue;
-                    }
-                    assert_eq!(got.map(|h| (h.t, h.triangle)), want, "{what}: cast_ray");
-                    assert_eq!(mesh.first_hit(&ray).map(|h| (h.t, h.triangle)), want, "{what}: first_hit");
-                    assert_eq!(mesh.occluded(&ray), want.is_some(), "{what}: occluded");
-                    if let Some(h) = got {
-                        assert!(h.point.is_finite() && h.normal.is_finite(), "{what}: {h:?}");
-                    }
-                    hits += usize::from(want.is_some());
-                    checked += 1;
-                    rays.push(ray);
                 }
-                let singles: Vec<bool> = rays.iter().map(|r| mesh.occluded(r)).collect();
-                assert_eq!(mesh.occluded_rays(&rays), singles, "{} 2^{k} {quality:?}: batch", soup.name);
             }
+            let what = format!("{label} case {case}: {ray:?}");
+            let want = brute_ray(tris, &ray);
+            let got = mesh.cast_ray(&ray);
+            assert_eq!(mesh.occluded(&ray), got.is_some(), "{what}: occluded against cast_ray");
+            // A ray in a triangle's plane is the watertight kernel's to decide (its
+            // sheared edge functions may or may not vanish): left out, and counted.
+            let edge_on = tris.iter().any(|(_, t)| {
+                matches!(t.ray_intersection(&ray), RayTriangle::Coplanar { span: Some(s) }
+                    if want.is_none_or(|w| s.t_enter <= w.0))
+            });
+            if edge_on {
+                coplanar += 1;
+                continue;
+            }
+            assert_eq!(got.map(|h| (h.t, h.triangle)), want, "{what}: cast_ray");
+            assert_eq!(mesh.first_hit(&ray).map(|h| (h.t, h.triangle)), want, "{what}: first_hit");
+            assert_eq!(mesh.occluded(&ray), want.is_some(), "{what}: occluded");
+            if let Some(h) = got {
+                assert!(h.point.is_finite() && h.normal.is_finite(), "{what}: {h:?}");
+            }
+            hits += usize::from(want.is_some());
+            checked += 1;
+            rays.push(ray);
         }
-    }
+        let singles: Vec<bool> = rays.iter().map(|r| mesh.occluded(r)).collect();
+        assert_eq!(mesh.occluded_rays(&rays), singles, "{label}: batch");
+    });
     assert!(hits > checked / 4 && hits < checked * 9 / 10, "{hits} of {checked}");
     assert!(coplanar < checked / 10, "{coplanar} rays in a triangle's plane, of {checked}");
 }
@@ -899,34 +884,22 @@ fn saved_and_loaded_meshes_of_degenerate_triangles_load() {
 #[test]
 fn long_sweeps_on_awkward_meshes_agree_with_brute_force() {
     let mut seen = [(); 7].map(|_| Seen::default());
-    for (round, soup) in soups(9).into_iter().enumerate() {
-        let unit = if soup.name == "far" { 0.5 } else { 1.0 };
-        for k in [-40, 0, 40] {
-            let s = pow2(k);
-            let soup = soup.scaled(s);
-            for quality in QUALITIES {
-                let mesh =
-                    TriMesh::with_quality(soup.vertices.clone(), soup.indices.clone(), quality).unwrap();
-                let tris = triangles(&mesh);
-                let mut rng = Rng::new(900 + round as u64);
-                let u = unit * s;
-                for case in 0..60 {
-                    let what = format!("{} 2^{k} {quality:?} case {case}", soup.name);
-                    let far = pow2(8 + 8 * (case % 3));
-                    let mut dir = rng.point(-2, 2, 1);
-                    if dir == Vec3::ZERO {
-                        dir = Vec3::Z;
-                    }
-                    let away = dir * far * u;
-                    let p = near_point(&mut rng, &mesh, u) + away;
-                    let q = near_point(&mut rng, &mesh, u) + away;
-                    let m = -away * rng.grid(2, 4, 2) * 0.5;
-                    let case = Case { mesh: &mesh, tris: &tris, unit: u, away, what: &what };
-                    check_every_shape(&mut rng, &case, (p, q), m, &mut seen);
-                }
+    each_mesh(9, &[-40, 0, 40], 900, |mesh, tris, rng, u, label| {
+        for case in 0..60 {
+            let what = format!("{label} case {case}");
+            let far = pow2(8 + 8 * (case % 3));
+            let mut dir = rng.point(-2, 2, 1);
+            if dir == Vec3::ZERO {
+                dir = Vec3::Z;
             }
+            let away = dir * far * u;
+            let p = near_point(rng, mesh, u) + away;
+            let q = near_point(rng, mesh, u) + away;
+            let m = -away * rng.grid(2, 4, 2) * 0.5;
+            let case = Case { mesh, tris, unit: u, away, what: &what };
+            check_every_shape(rng, &case, (p, q), m, &mut seen);
         }
-    }
+    });
     for (i, s) in seen.iter().enumerate() {
         assert!(s.hits > s.cases / 10, "shape {i}: {} sweeps hit after t = 0 of {}", s.hits, s.cases);
     }
