@@ -11,6 +11,9 @@
 //! the flattened mesh's `t` is checked against `MeshInstances`' on every ray (within
 //! `1e-4` of the scene's size, hit or miss alike, but for a handful of rays grazing an edge).
 //!
+//! Then shape queries among the same instances: balls overlapping and swept (sphere casts),
+//! against the same flattened mesh.
+//!
 //! `cargo bench -p raybox-bench --bench instances`
 
 use std::hint::black_box;
@@ -89,6 +92,52 @@ fn instances(c: &mut Criterion) {
         });
         g.finish();
     }
+
+    // Shape queries: balls a tenth of a bunny across at random points of the instances'
+    // boxes, swept half a bunny in a random direction. Both answer for the same triangles
+    // placed in `f32` or `f64`, so a ball may touch a triangle in one and not in the other
+    // only within rounding: a handful of disagreements are allowed, not more.
+    let balls: Vec<(raybox::Sphere, Vec3)> = (0..4096)
+        .map(|_| {
+            let b = world.bounds_of(rng.next_u32() as usize % 125).unwrap();
+            let at = b.min()
+                + (b.max() - b.min())
+                    * Vec3::new(rng.range(0.0, 1.0), rng.range(0.0, 1.0), rng.range(0.0, 1.0));
+            (raybox::Sphere::new(at, 0.05 * size), rng.unit3() * 0.5 * size)
+        })
+        .collect();
+    let (mut overlaps, mut sweeps, mut differ) = (0, 0, 0);
+    for (ball, motion) in &balls {
+        let (a, b) = (world.overlaps(ball), flat.overlaps(ball));
+        let (s, f) = (world.sweep(ball, *motion).map(|h| h.t), flat.sweep(ball, *motion).map(|h| h.t));
+        overlaps += usize::from(a);
+        sweeps += usize::from(s.is_some());
+        differ += usize::from(a != b);
+        differ += usize::from(match (s, f) {
+            (None, None) => false,
+            (Some(s), Some(f)) => (s - f).abs() > 1e-3,
+            _ => true,
+        });
+    }
+    println!(
+        "check balls: {overlaps}/4096 overlap, {sweeps}/4096 sweeps hit; the flattened mesh differs on {differ}"
+    );
+    assert!(differ <= 4, "the flattened mesh disagrees on {differ} balls");
+    let mut g = c.benchmark_group("instances balls");
+    g.throughput(Throughput::Elements(balls.len() as u64));
+    g.bench_function("raybox MeshInstances overlaps", |bench| {
+        bench.iter(|| balls.iter().filter(|(b, _)| black_box(world.overlaps(b))).count())
+    });
+    g.bench_function("raybox flattened TriMesh overlaps", |bench| {
+        bench.iter(|| balls.iter().filter(|(b, _)| black_box(flat.overlaps(b))).count())
+    });
+    g.bench_function("raybox MeshInstances sweep", |bench| {
+        bench.iter(|| balls.iter().filter(|(b, m)| black_box(world.sweep(b, *m)).is_some()).count())
+    });
+    g.bench_function("raybox flattened TriMesh sweep", |bench| {
+        bench.iter(|| balls.iter().filter(|(b, m)| black_box(flat.sweep(b, *m)).is_some()).count())
+    });
+    g.finish();
 }
 
 criterion_group! {

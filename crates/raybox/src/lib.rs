@@ -169,8 +169,8 @@ mod test_util;
 pub use bvh::{BoxSoup, BuildBvhError, BuildQuality, Bvh, Bvh2, BvhStats, kernel_name, with_each_kernel};
 pub use error::ShapeError;
 pub use mesh::{
-    FirstHit, InstanceError, InstanceHit, LoadMeshError, MeshData, MeshError, MeshHit, MeshInstances,
-    MeshPairDistance, MeshQuery, MeshSweepHit, TriMesh,
+    FirstHit, InstanceError, InstanceHit, InstanceSweepHit, LoadMeshError, MeshData, MeshError, MeshHit,
+    MeshInstances, MeshPairDistance, MeshQuery, MeshSweepHit, TriMesh,
 };
 pub use query::{
     ClosestPoint, Contact, Contact2, Contact3, ContactPoints2, ContactPoints3, ContainsPoint, Distance,
@@ -213,6 +213,10 @@ mod serde_round_trip {
         round_trip(
             Sphere::new(Vec3::ZERO, 1.0).sweep(Vec3::X * 4.0, &Sphere::new(Vec3::X * 3.0, 1.0)).unwrap(),
         );
+        let ball = std::sync::Arc::new(TriMesh::from_data(crate::mesh::scene::icosphere(1)).unwrap());
+        let world = MeshInstances::new([(ball, glam::Affine3A::from_translation(Vec3::X))]).unwrap();
+        round_trip(world.cast_ray(&Ray3::new(Vec3::X * 5.0, Vec3::NEG_X)).unwrap());
+        round_trip(world.sweep(&Sphere::new(Vec3::X * 5.0, 0.5), Vec3::NEG_X * 4.0).unwrap());
     }
 
     #[test]

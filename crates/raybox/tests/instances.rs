@@ -2,12 +2,17 @@
 //! into each instance's frame in `f64`, rounded once, cast on the mesh; the nearest hit,
 //! ties to the lower index), as the world geometry says (the same meshes with their
 //! vertices placed in the world), and the same after moving instances as when built there.
+//! Shape queries (overlaps, contacts, sweeps) answer as testing every placed triangle of
+//! every instance (each vertex mapped in `f64`, rounded once).
 
 use std::sync::Arc;
 
 use glam::{Affine3A, Mat3, Quat, Vec3};
 use raybox::mesh::scene::{self, Pcg32};
-use raybox::{FirstHit, MeshInstances, Ray3, TriMesh};
+use raybox::{
+    Aabb3, Capsule3, ClosestPoint, Contact, Contact3, FirstHit, MeshInstances, MeshQuery, Obb3, Overlaps,
+    Plane, Ray3, Segment3, Sphere, Sweep, SweepHit3, TriMesh, Triangle3,
+};
 
 /// The meshes the instances share: the bunny, a closed icosphere and a terrain patch.
 fn meshes() -> Vec<Arc<TriMesh>> {
@@ -258,4 +263,326 @@ fn ties_go_to_the_lower_index() {
 fn instances_are_send_and_sync() {
     fn check<T: Send + Sync>() {}
     check::<MeshInstances>();
+}
+
+// ---------------------------------------------------------------------------------------
+// Shape queries.
+
+/// Every instance's triangles placed in the world as the docs say (each vertex mapped in
+/// `f64`, rounded once; triangles degenerate in the mesh or after placing left out), as
+/// `(instance, triangle, placed)`.
+fn placed_triangles(w: &World, poses: &[Affine3A]) -> Vec<(u32, u32, Triangle3)> {
+    let mut out = Vec::new();
+    for (i, pose) in poses.iter().enumerate() {
+        let mesh = &w.meshes[w.which[i]];
+        let world = pose.as_daffine3();
+        for (k, idx) in mesh.indices().iter().enumerate() {
+            let local = idx.map(|v| mesh.vertices()[v as usize]);
+            if Triangle3::try_new(local[0], local[1], local[2]).is_err() {
+                continue;
+            }
+            let [a, b, c] = local.map(|v| world.transform_point3(v.as_dvec3()).as_vec3());
+            if let Ok(t) = Triangle3::try_new(a, b, c) {
+                out.push((i as u32, k as u32, t));
+            }
+        }
+    }
+    out
+}
+
+/// A random query shape near a random placed triangle (or anywhere around the world for
+/// one in eight), sized 0.02 to 3.
+fn shape_near(rng: &mut Pcg32, placed: &[(u32, u32, Triangle3)], kind: u32) -> Shape {
+    let near = if rng.next_u32().is_multiple_of(8) {
+        rng.unit_vector() * rng.range(0.0, 40.0)
+    } else {
+        let [a, b, c] = placed[rng.next_u32() as usize % placed.len()].2.vertices();
+        let (u, v) = (rng.next_f32(), rng.next_f32());
+        let (u, v) = if u + v > 1.0 { (1.0 - u, 1.0 - v) } else { (u, v) };
+        a + (b - a) * u + (c - a) * v
+    };
+    let size = rng.range(0.02, 3.0);
+    let at = near + rng.unit_vector() * size * rng.range(0.0, 1.5);
+    let half = Vec3::new(rng.next_f32(), rng.next_f32(), rng.next_f32()) * size + Vec3::splat(0.01);
+    let turn = Quat::from_axis_angle(rng.unit_vector(), rng.range(0.0, 6.3));
+    match kind % 7 {
+        0 => Shape::Sphere(Sphere::new(at, size)),
+        1 => Shape::Aabb(Aabb3::new(at - half, at + half)),
+        2 => Shape::Obb(Obb3::new(at, half, turn)),
+        3 => Shape::Capsule(Capsule3::new(at - half, at + half, size * 0.3)),
+        4 => Shape::Segment(Segment3::new(at - half * 2.0, at + half * 2.0)),
+        5 => {
+            Shape::Triangle(Triangle3::new(at, at + rng.unit_vector() * size, at + rng.unit_vector() * size))
+        }
+        _ => Shape::Plane(Plane::from_point_normal(at, rng.unit_vector())),
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Shape {
+    Sphere(Sphere),
+    Aabb(Aabb3),
+    Obb(Obb3),
+    Capsule(Capsule3),
+    Segment(Segment3),
+    Triangle(Triangle3),
+    Plane(Plane),
+}
+
+macro_rules! with_shape {
+    ($s:expr, |$x:ident| $body:expr) => {
+        match $s {
+            Shape::Sphere($x) => $body,
+            Shape::Aabb($x) => $body,
+            Shape::Obb($x) => $body,
+            Shape::Capsule($x) => $body,
+            Shape::Segment($x) => $body,
+            Shape::Triangle($x) => $body,
+            Shape::Plane($x) => $body,
+        }
+    };
+}
+
+/// The overlap queries against testing every placed triangle; returns how many overlap.
+fn check_overlaps<S>(built: &MeshInstances, placed: &[(u32, u32, Triangle3)], shape: &S) -> usize
+where
+    S: MeshQuery + Overlaps<Triangle3> + core::fmt::Debug,
+    Triangle3: Contact<S, Output = Contact3>,
+{
+    let want: Vec<(u32, u32)> = placed.iter().filter(|p| shape.overlaps(&p.2)).map(|p| (p.0, p.1)).collect();
+    assert_eq!(built.overlapping_triangles(shape), want, "{shape:?}");
+    assert_eq!(built.overlaps(shape), !want.is_empty(), "{shape:?}");
+    let mut instances: Vec<u32> = want.iter().map(|p| p.0).collect();
+    instances.dedup();
+    assert_eq!(built.overlapping_instances(shape), instances, "{shape:?}");
+    let mut contacts = Vec::new();
+    built.for_each_contact(shape, |i, t, c| contacts.push((i, t, c)));
+    contacts.sort_by_key(|c| (c.0, c.1));
+    let want_contacts: Vec<(u32, u32, Contact3)> = placed
+        .iter()
+        .filter(|p| shape.overlaps(&p.2))
+        .map(|p| (p.0, p.1, Contact::contact(&p.2, shape).unwrap()))
+        .collect();
+    assert_eq!(contacts, want_contacts, "{shape:?}");
+    want.len()
+}
+
+/// The sweep against sweeping into every placed triangle (the least `t`, ties to the lower
+/// instance, then triangle); returns whether it hit.
+fn check_sweep<S>(built: &MeshInstances, placed: &[(u32, u32, Triangle3)], shape: &S, motion: Vec3) -> bool
+where
+    S: MeshQuery + Sweep<Triangle3, Motion = Vec3, Hit = SweepHit3> + core::fmt::Debug,
+{
+    let mut want: Option<(u32, u32, SweepHit3)> = None;
+    for &(i, k, tri) in placed {
+        if let Some(h) = shape.sweep(motion, &tri)
+            && want.is_none_or(|(_, _, b)| h.t < b.t)
+        {
+            want = Some((i, k, h));
+        }
+    }
+    let got = built.sweep(shape, motion);
+    match (got, want) {
+        (None, None) => false,
+        (Some(g), Some((i, k, h))) => {
+            assert_eq!((g.instance, g.triangle, g.t), (i, k, h.t), "{shape:?} by {motion}");
+            assert_eq!((g.point, g.normal), (h.point, h.normal), "{shape:?} by {motion}");
+            true
+        }
+        (g, w) => panic!("{shape:?} by {motion}: got {g:?}, want {w:?}"),
+    }
+}
+
+#[test]
+fn shape_queries_answer_as_every_placed_triangle() {
+    let w = world(21);
+    let built = build(&w);
+    let placed = placed_triangles(&w, &w.poses);
+    let mut rng = Pcg32::new(5);
+    let (mut overlapping, mut hits) = ([0usize; 7], [0usize; 7]);
+    let rounds = if cfg!(debug_assertions) { 280 } else { 700 };
+    for n in 0..rounds {
+        let kind = n % 7;
+        let shape = shape_near(&mut rng, &placed, kind);
+        let motion = rng.unit_vector() * rng.range(0.0, 8.0);
+        with_shape!(shape, |s| {
+            overlapping[kind as usize] += usize::from(check_overlaps(&built, &placed, &s) > 0);
+            hits[kind as usize] += usize::from(check_sweep(&built, &placed, &s, motion));
+        });
+    }
+    // Each shape kind overlaps and hits often enough for the checks to mean something, and
+    // the shapes miss too (planes aside, which cut some instance wherever they are).
+    let each = rounds as usize / 7;
+    for kind in 0..7 {
+        assert!(overlapping[kind] > each / 5, "kind {kind}: {overlapping:?}");
+        assert!(hits[kind] > each / 5, "kind {kind}: {hits:?}");
+    }
+    let solid: usize = overlapping[..6].iter().sum();
+    assert!(solid < 6 * each * 9 / 10, "{overlapping:?}");
+}
+
+#[test]
+fn moved_instances_answer_shape_queries_where_they_are() {
+    let w = world(22);
+    let mut moving = build(&w);
+    let mut rng = Pcg32::new(9);
+    let mut poses = w.poses.clone();
+    for round in 0..2 {
+        let mut updates = Vec::new();
+        for (i, current) in poses.iter_mut().enumerate() {
+            if rng.next_u32().is_multiple_of(2) {
+                *current = pose(&mut rng);
+                updates.push((i, *current));
+            }
+        }
+        moving.set_poses(updates).unwrap();
+        let placed = placed_triangles(&w, &poses);
+        let mut found = 0;
+        for n in 0..70 {
+            let shape = shape_near(&mut rng, &placed, n);
+            with_shape!(shape, |s| {
+                found += check_overlaps(&moving, &placed, &s);
+                check_sweep(&moving, &placed, &s, rng.unit_vector() * 4.0);
+            });
+        }
+        assert!(found > 0, "round {round}");
+    }
+}
+
+#[test]
+fn shape_queries_on_empty_worlds_and_bad_motions() {
+    let ball = Sphere::new(Vec3::ZERO, 1.0);
+    let empty = MeshInstances::new(Vec::new()).unwrap();
+    assert!(!empty.overlaps(&ball) && empty.overlapping_triangles(&ball).is_empty());
+    assert!(empty.sweep(&ball, Vec3::X).is_none());
+    let one = MeshInstances::new([(meshes()[1].clone(), Affine3A::IDENTITY)]).unwrap();
+    assert!(one.overlaps(&ball)); // the unit icosphere's vertices lie on the unit ball
+    assert!(one.sweep(&ball, Vec3::new(f32::NAN, 0.0, 0.0)).is_none());
+    assert!(one.sweep(&ball, Vec3::new(f32::INFINITY, 0.0, 0.0)).is_none());
+    let hit = one.sweep(&Sphere::new(Vec3::X * 5.0, 1.0), Vec3::X * -8.0).unwrap();
+    assert!(hit.instance == 0 && hit.t > 0.3 && hit.t < 0.4 && hit.normal.x > 0.9, "{hit:?}");
+}
+
+#[test]
+fn far_and_exactly_touching_shapes_are_not_culled() {
+    // The world moved 3e5 away (f32 steps of 1/32 there), and shapes that touch a placed
+    // triangle only at one of its vertices: a box with a corner there, a segment and a
+    // capsule of radius 0 ending there, a zero-radius ball on it. The walks must not cull
+    // a single one (each is found by the exact test on that triangle). Half the instances
+    // are only scaled and moved, so that the carried node boxes are tight: a placed vertex
+    // at a leaf box's face rounds outside its exact image's box half the time.
+    let mut w = world(23);
+    let far = Affine3A::from_translation(Vec3::new(3.0e5, -2.0e5, 1.0e5));
+    let mut rng = Pcg32::new(12);
+    for (i, p) in w.poses.iter_mut().enumerate() {
+        *p = if i % 2 == 0 {
+            far * *p
+        } else {
+            let scale = Vec3::new(rng.range(0.3, 3.0), rng.range(0.3, 3.0), rng.range(0.3, 3.0));
+            Affine3A::from_scale_rotation_translation(
+                scale,
+                Quat::IDENTITY,
+                Vec3::from(far.translation) + rng.unit_vector() * 20.0,
+            )
+        };
+    }
+    let built = build(&w);
+    let placed = placed_triangles(&w, &w.poses);
+    let rounds = if cfg!(debug_assertions) { 150 } else { 1500 };
+    for n in 0..rounds {
+        let (i, k, tri) = placed[rng.next_u32() as usize % placed.len()];
+        let v = tri.vertices()[n % 3];
+        let out = rng.unit_vector() * rng.range(0.05, 2.0);
+        let shape = match n % 4 {
+            0 => Shape::Aabb(Aabb3::new(v, v + out.abs())),
+            1 => Shape::Segment(Segment3::new(v, v + out)),
+            2 => Shape::Capsule(Capsule3::new(v, v + out, 0.0)),
+            _ => Shape::Sphere(Sphere::new(v, 0.0)),
+        };
+        with_shape!(shape, |s| {
+            check_overlaps(&built, &placed, &s);
+            assert!(built.overlapping_triangles(&s).contains(&(i, k)), "{s:?}");
+            // Moving away from the vertex along the outward offset, it starts touching.
+            let hit = built.sweep(&s, out).unwrap();
+            assert_eq!(hit.t, 0.0, "{s:?}");
+        });
+    }
+}
+
+#[test]
+fn shape_ties_go_to_the_lower_instance() {
+    // Two copies of one mesh at the same place: both overlap, every sweep meets instance 0.
+    let m = meshes()[1].clone();
+    let p =
+        Affine3A::from_scale_rotation_translation(Vec3::splat(2.0), Quat::from_rotation_x(0.3), Vec3::ONE);
+    let twins = MeshInstances::new([(m.clone(), p), (m, p)]).unwrap();
+    let mut rng = Pcg32::new(4);
+    for _ in 0..200 {
+        let from = Vec3::ONE + rng.unit_vector() * 6.0;
+        let ball = Sphere::new(from, 0.5);
+        let hit = twins.sweep(&ball, (Vec3::ONE - from) * 1.2).unwrap();
+        assert_eq!(hit.instance, 0, "{hit:?}");
+        // Where it stopped, a hair larger than the rounding of that point.
+        let at = Sphere::new(from + (Vec3::ONE - from) * 1.2 * hit.t, 0.501);
+        assert_eq!(twins.overlapping_instances(&at), [0, 1]);
+    }
+}
+
+#[test]
+fn badly_conditioned_poses_answer_shape_queries_too() {
+    // Poses stretched 1e4 one way and squashed 1e-4 another (condition number 1e8, past
+    // the 2^24 up to which the queries carry their box into the mesh's frame: these walk
+    // with the node boxes carried into the world instead), beside ordinary ones.
+    let mut w = world(24);
+    let mut rng = Pcg32::new(13);
+    for (i, p) in w.poses.iter_mut().enumerate() {
+        if i % 2 == 0 {
+            let turn = Quat::from_axis_angle(rng.unit_vector(), rng.range(0.0, 6.3));
+            let at = Vec3::from(p.translation);
+            *p = Affine3A::from_scale_rotation_translation(Vec3::new(1.0e4, 1.0e-4, 1.0), turn, at);
+        }
+    }
+    let built = build(&w);
+    let placed = placed_triangles(&w, &w.poses);
+    let mut found = 0;
+    let rounds = if cfg!(debug_assertions) { 70 } else { 350 };
+    for n in 0..rounds {
+        let shape = shape_near(&mut rng, &placed, n);
+        with_shape!(shape, |s| {
+            found += check_overlaps(&built, &placed, &s);
+            check_sweep(&built, &placed, &s, rng.unit_vector() * 4.0);
+        });
+    }
+    assert!(found > rounds as usize, "{found}");
+}
+
+#[test]
+fn distances_to_points_are_those_of_the_nearest_placed_triangle() {
+    // Points near random placed triangles and anywhere around the world, on ordinary,
+    // stretched and far poses.
+    let mut w = world(25);
+    let mut rng = Pcg32::new(14);
+    for (i, p) in w.poses.iter_mut().enumerate() {
+        if i % 3 == 1 {
+            *p = Affine3A::from_scale(Vec3::new(1.0e3, 1.0, 1.0e-3)) * *p;
+        } else if i % 3 == 2 {
+            *p = Affine3A::from_translation(Vec3::splat(-4.0e5)) * *p;
+        }
+    }
+    let built = build(&w);
+    let placed = placed_triangles(&w, &w.poses);
+    let rounds = if cfg!(debug_assertions) { 60 } else { 400 };
+    for n in 0..rounds {
+        let p = if n % 4 == 0 {
+            rng.unit_vector() * rng.range(0.0, 60.0)
+        } else {
+            let [a, b, c] = placed[rng.next_u32() as usize % placed.len()].2.vertices();
+            let (u, v) = (rng.next_f32(), rng.next_f32());
+            let (u, v) = if u + v > 1.0 { (1.0 - u, 1.0 - v) } else { (u, v) };
+            a + (b - a) * u + (c - a) * v + rng.unit_vector() * rng.range(0.0, 2.0)
+        };
+        let want = placed.iter().map(|t| t.2.distance_to_point(p)).fold(f32::INFINITY, f32::min);
+        assert_eq!(built.distance_to_point(p), Some(want), "{p}");
+    }
+    assert_eq!(MeshInstances::new(Vec::new()).unwrap().distance_to_point(Vec3::ZERO), None);
 }

@@ -1,6 +1,7 @@
 //! Ray queries allocate nothing: a counting global allocator watches the single-ray calls
-//! of `TriMesh`, `MeshInstances` and `Bvh` over thousands of rays, and the mesh's shape queries (sweeps,
-//! overlap tests, contacts; with a plane; with a second mesh).
+//! of `TriMesh`, `MeshInstances` and `Bvh` over thousands of rays, and the shape queries of
+//! the mesh and the instances (sweeps, overlap tests, contacts; with a plane; with a second
+//! mesh).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -110,6 +111,10 @@ fn ray_queries_do_not_allocate() {
         hits += usize::from(mesh.sweep(&ball, motion).is_some());
         hits += usize::from(mesh.overlaps(&ball));
         mesh.for_each_contact(&ball, |_, c| hits += usize::from(c.depth >= 0.0));
+        // The same among the instances.
+        hits += usize::from(instances.sweep(&ball, motion).is_some());
+        hits += usize::from(instances.overlaps(&ball));
+        instances.for_each_contact(&ball, |_, _, c| hits += usize::from(c.depth >= 0.0));
     }
     // A plane, and a second mesh placed by a pose: overlaps, pairs and distances.
     let mut met = 0;

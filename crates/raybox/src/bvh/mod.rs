@@ -634,7 +634,9 @@ impl Bvh {
         self.tree.validate(&prims)
     }
 
-    fn visit(&self, test: &mut impl FnMut(&Bounds) -> bool, visit: &mut impl FnMut(u32)) {
+    /// Calls `visit(index)` for every primitive whose leaf box, and every box above it,
+    /// passes `test`.
+    pub(crate) fn visit(&self, test: &mut impl FnMut(&Bounds) -> bool, visit: &mut impl FnMut(u32)) {
         if self.is_empty() {
             return;
         }
@@ -642,6 +644,34 @@ impl Bvh {
         let mut leaf =
             |first: usize, count: usize| order[first..first + count].iter().for_each(|&p| visit(p));
         traverse::visit_boxes(&self.tree.nodes, self.tree.root, &self.tree.root_bounds(), test, &mut leaf);
+    }
+}
+
+impl Bvh {
+    /// Best first over the primitives (`traverse::nearest`): `box_dist` bounds from below
+    /// what anything inside a box can give, `prim(index, best)` returns a value at most
+    /// `best` if the primitive has one. Returns the best value found (`limit` if none).
+    pub(crate) fn best_first(
+        &self,
+        limit: f32,
+        box_dist: &mut impl FnMut(&Bounds) -> f32,
+        prim: &mut impl FnMut(u32, f32) -> Option<f32>,
+    ) -> f32 {
+        if self.is_empty() {
+            return limit;
+        }
+        let order = &self.tree.order;
+        let mut leaf = |first: usize, count: usize, bound: f32| {
+            let mut found: Option<f32> = None;
+            for &i in &order[first..first + count] {
+                let bound = found.map_or(bound, |f| f.min(bound));
+                if let Some(d) = prim(i, bound).filter(|&d| d <= bound) {
+                    found = Some(d);
+                }
+            }
+            found
+        };
+        traverse::nearest(&self.tree.nodes, self.tree.root, limit, box_dist, &mut leaf)
     }
 }
 

@@ -30,6 +30,9 @@
 //! Normals are carried back by the inverse transpose of the pose's linear part (in `f64`),
 //! so a mirroring pose keeps an outward normal outward, and `front_facing` is the same in
 //! both frames.
+//!
+//! Shape queries (overlaps, contacts, sweeps) place the triangles in the world instead of
+//! carrying the shape (a ball under a non-uniform scale is no ball): see `instances/shapes.rs`.
 
 use std::sync::Arc;
 
@@ -39,8 +42,12 @@ use crate::query::overlap::orient3d;
 use crate::query::ray::point_at;
 use crate::{Aabb3, BuildBvhError, BuildQuality, Bvh, FirstHit, Ray3, TriMesh};
 
+mod shapes;
+pub use shapes::InstanceSweepHit;
+
 /// The closest hit of a ray on [`MeshInstances`], in world coordinates.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct InstanceHit {
     /// The instance hit (its index in the list the set was built from).
     pub instance: u32,
@@ -119,6 +126,10 @@ struct Placement {
     to_local: DAffine3,
     /// The inverse transpose of the pose's linear part: carries normals to the world.
     normal_to_world: DMat3,
+    /// Whether the pose's condition number (`‖A‖∞ ‖A⁻¹‖∞`) is below `2²⁴`, so that
+    /// `to_local` maps points within `2⁻²⁶` of `‖A⁻¹‖∞` times their size of their exact
+    /// images (the shape queries then carry their box into the mesh's frame).
+    well_conditioned: bool,
 }
 
 impl Placement {
@@ -137,7 +148,10 @@ impl Placement {
         if !to_local.is_finite() {
             return Err(InstanceError::SingularPose { instance });
         }
-        Ok(Self { pose, to_local, normal_to_world: to_local.matrix3.transpose() })
+        let norm = |m: DMat3| (0..3).map(|i| m.row(i).abs().element_sum()).fold(0.0, f64::max);
+        let condition = norm(pose.matrix3.as_dmat3()) * norm(to_local.matrix3);
+        let well_conditioned = condition < f64::from(1u32 << 24);
+        Ok(Self { pose, to_local, normal_to_world: to_local.matrix3.transpose(), well_conditioned })
     }
 
     /// The ray in the mesh's frame, rounded to `f32`; `None` when that overflows or the
@@ -186,13 +200,22 @@ impl Placement {
 }
 
 /// Meshes placed in one world by poses: instances of shared [`TriMesh`]es (a level's
-/// rocks, a warehouse's shelves, a robot's links), with ray casts over all of them through
-/// a two-level hierarchy (see the module docs for the precision).
+/// rocks, a warehouse's shelves, a robot's links), with ray casts and shape queries over
+/// all of them through a two-level hierarchy (see the module docs for the precision).
 ///
 /// Poses are any invertible affine maps (rotation, translation, uniform or non-uniform
 /// scale, shear, mirror). The ray's `t` is the world ray's; hits report the instance, the
 /// mesh's triangle and barycentrics, and the normal and point in the world. Of instances
 /// hit at exactly the same `t`, the one with the lowest index.
+///
+/// Shapes ([`Sphere`](crate::Sphere), [`Aabb3`], [`Obb3`](crate::Obb3),
+/// [`Capsule3`](crate::Capsule3), [`Segment3`](crate::Segment3),
+/// [`Triangle3`](crate::Triangle3), [`Plane`](crate::Plane)) are tested against each
+/// instance's triangles placed in the world (each vertex mapped in `f64` and rounded once):
+/// [`overlaps`](Self::overlaps), [`overlapping_triangles`](Self::overlapping_triangles),
+/// [`overlapping_instances`](Self::overlapping_instances) ("which objects touch this
+/// box"), [`for_each_contact`](Self::for_each_contact), [`sweep`](Self::sweep) (sphere,
+/// box and capsule casts) and [`distance_to_point`](Self::distance_to_point).
 ///
 /// ```
 /// use std::sync::Arc;

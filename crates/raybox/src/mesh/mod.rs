@@ -8,6 +8,6 @@ pub mod scene;
 mod tri_mesh;
 
 pub use data::{MeshData, MeshError, bunny};
-pub use instances::{InstanceError, InstanceHit, MeshInstances};
+pub use instances::{InstanceError, InstanceHit, InstanceSweepHit, MeshInstances};
 pub use load::{LoadMeshError, Location, MeshFormat, load, load_from_bytes};
 pub use tri_mesh::{FirstHit, MeshHit, MeshPairDistance, MeshQuery, MeshSweepHit, TriMesh};

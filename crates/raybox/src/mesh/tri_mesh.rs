@@ -22,7 +22,9 @@ use crate::{Aabb3, Ray3};
 mod pairs;
 mod shapes;
 pub use pairs::MeshPairDistance;
+pub(crate) use pairs::PoseBoxes;
 pub use shapes::{MeshQuery, MeshSweepHit};
+pub(crate) use shapes::{Reach, vertex_bounds};
 
 /// Meshes whose nodes and blocks take more than this are cast in batches with three rays in
 /// flight per thread (`TriMesh::cast_chunk`), and their walks ask for the next node to pop

@@ -27,13 +27,13 @@ use crate::{Distance, Overlaps, Triangle3};
 const GROW: f64 = 1.0 / (1u64 << 20) as f64;
 
 /// The pose as `f64` rows, for carrying boxes.
-struct Placement {
+pub(crate) struct PoseBoxes {
     m: [DVec3; 3],
     t: DVec3,
 }
 
-impl Placement {
-    fn new(pose: &Affine3A) -> Self {
+impl PoseBoxes {
+    pub(crate) fn new(pose: &Affine3A) -> Self {
         let c = pose.matrix3.transpose();
         Self {
             m: [c.x_axis.as_dvec3(), c.y_axis.as_dvec3(), c.z_axis.as_dvec3()],
@@ -42,7 +42,7 @@ impl Placement {
     }
 
     /// A box that holds `b` carried by the pose (every vertex inside `b`, mapped in `f32`).
-    fn carry(&self, b: &Bounds) -> Carried {
+    pub(crate) fn carry(&self, b: &Bounds) -> Carried {
         let (min, max) = (b.min.as_dvec3(), b.max.as_dvec3());
         let (c, h) = ((min + max) * 0.5, (max - min) * 0.5);
         let reach = c.abs() + h;
@@ -62,9 +62,9 @@ impl Placement {
 
 /// A box of the second mesh, carried into the first's frame.
 #[derive(Clone, Copy)]
-struct Carried {
-    lo: DVec3,
-    hi: DVec3,
+pub(crate) struct Carried {
+    pub(crate) lo: DVec3,
+    pub(crate) hi: DVec3,
 }
 
 impl Carried {
@@ -113,7 +113,7 @@ struct Walk<'m> {
     mine: &'m TriMesh,
     other: &'m TriMesh,
     pose: &'m Affine3A,
-    place: Placement,
+    place: PoseBoxes,
 }
 
 impl<'m> Walk<'m> {
@@ -122,7 +122,7 @@ impl<'m> Walk<'m> {
         if mine.tree.is_empty() || other.tree.is_empty() || !pose.is_finite() {
             return None;
         }
-        Some(Self { mine, other, pose, place: Placement::new(pose) })
+        Some(Self { mine, other, pose, place: PoseBoxes::new(pose) })
     }
 
     fn root(&self) -> Pair {

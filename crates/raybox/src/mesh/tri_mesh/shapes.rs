@@ -162,23 +162,39 @@ impl Reach {
     }
 
     /// Whether a triangle inside `b` may touch the shape.
-    fn touches(&self, b: &Bounds) -> bool {
+    #[inline]
+    pub(crate) fn touches(&self, b: &Bounds) -> bool {
+        self.touches_box(b.min.as_dvec3(), b.max.as_dvec3())
+    }
+
+    /// Whether a triangle inside the box `[min, max]` may touch the shape.
+    #[inline]
+    pub(crate) fn touches_box(&self, min: DVec3, max: DVec3) -> bool {
         match self {
-            Self::Box(lo, hi) => (0..3).all(|k| f64::from(b.min[k]) <= hi[k] && lo[k] <= f64::from(b.max[k])),
+            Self::Box(lo, hi) => (0..3).all(|k| min[k] <= hi[k] && lo[k] <= max[k]),
             Self::Plane(plane) => {
-                let (low, high) = plane_span(b, plane);
+                let (low, high) = plane_span(min, max, plane);
                 low <= 0.0 && high >= 0.0
             }
         }
     }
+
+    /// The earliest `t` in `[0, 1]` at which the shape moved by `t m` can meet a triangle
+    /// inside the box `[min, max]`, rounded down to `f32`; `inf` when it never does.
+    pub(crate) fn entry(&self, min: DVec3, max: DVec3, m: DVec3) -> f32 {
+        match self {
+            Self::Box(lo, hi) => box_entry(min, max, *lo, *hi, m),
+            Self::Plane(plane) => plane_entry(min, max, plane, m),
+        }
+    }
 }
 
-/// The span of `n·x - offset` over the box `b`, widened by `2^-40` of the terms' size: the
-/// box's corners least and farthest along the normal. A vertex inside `b` evaluates
-/// between them, in `f64` up to a few roundings of the terms' size, far below the slack.
-fn plane_span(b: &Bounds, plane: &Plane) -> (f64, f64) {
+/// The span of `n·x - offset` over the box `[min, max]`, widened by `2^-40` of the terms'
+/// size: the box's corners least and farthest along the normal. A vertex inside the box
+/// evaluates between them, in `f64` up to a few roundings of the terms' size, far below
+/// the slack.
+fn plane_span(min: DVec3, max: DVec3, plane: &Plane) -> (f64, f64) {
     let n = plane.normal().as_dvec3();
-    let (min, max) = (b.min.as_dvec3(), b.max.as_dvec3());
     let low = DVec3::select(n.cmpge(DVec3::ZERO), min, max);
     let high = DVec3::select(n.cmpge(DVec3::ZERO), max, min);
     let size = n.abs().dot(min.abs().max(max.abs())) + f64::from(plane.offset()).abs();
@@ -335,10 +351,7 @@ impl TriMesh {
         let m = motion.as_dvec3();
         let reach = shape.reach();
         // The earliest time the shape can meet a box (a node's, or a triangle's).
-        let entry = |b: &Bounds| match reach {
-            Reach::Box(lo, hi) => box_entry(b, lo, hi, m),
-            Reach::Plane(plane) => plane_entry(b, &plane, m),
-        };
+        let entry = |b: &Bounds| reach.entry(b.min.as_dvec3(), b.max.as_dvec3(), m);
         // The first triangle by time alone; its point and normal once the walk is done.
         let mut best: Option<(f32, u32, Triangle3)> = None;
         let mut enter = |b: &Bounds| entry(b);
@@ -359,7 +372,7 @@ impl TriMesh {
             }
             found
         };
-        traverse::nearest(&self.tree.nodes, self.tree.root, 1.0, &mut enter, &mut leaf);
+        self.walk_nearest(1.0, &mut enter, &mut leaf);
         let (t, triangle, tri) = best?;
         let hit = shape.sweep(motion, &tri)?;
         debug_assert_eq!(hit.t, t, "sweep_time and sweep disagree");
@@ -373,16 +386,37 @@ impl TriMesh {
         shape: &S,
         mut visit: impl FnMut(u32, &Triangle3) -> bool,
     ) {
+        let reach = shape.reach();
+        self.walk_boxes(
+            |b| reach.touches(b),
+            |id, tri| {
+                if shape.overlaps(tri) {
+                    return visit(id, tri);
+                }
+                true
+            },
+        );
+    }
+
+    /// Calls `visit(index, triangle)` on each (non-degenerate) triangle whose own box, and
+    /// every node box above it, pass `test`, until `visit` returns `false`. (The triangle's
+    /// box is tested before it is made a [`Triangle3`], whose check for zero area costs more.)
+    pub(crate) fn walk_boxes(
+        &self,
+        test: impl Fn(&Bounds) -> bool,
+        mut visit: impl FnMut(u32, &Triangle3) -> bool,
+    ) {
         if self.tree.is_empty() {
             return;
         }
-        let reach = shape.reach();
         let going = core::cell::Cell::new(true);
-        let touches = |b: &Bounds| reach.touches(b);
-        let mut test = |b: &Bounds| going.get() && touches(b);
+        let mut node_test = |b: &Bounds| going.get() && test(b);
         let mut leaf = |first: usize, count: usize| {
-            for (id, tri) in self.shape_triangles(first, count) {
-                if going.get() && touches(&triangle_bounds(&tri)) && shape.overlaps(&tri) {
+            for (id, [a, b, c]) in self.leaf_vertices(first, count) {
+                if !going.get() || !test(&vertex_bounds([a, b, c])) {
+                    continue;
+                }
+                if let Ok(tri) = Triangle3::try_new(a, b, c) {
                     going.set(visit(id, &tri));
                 }
             }
@@ -391,13 +425,39 @@ impl TriMesh {
             &self.tree.nodes,
             self.tree.root,
             &self.tree.root_bounds(),
-            &mut test,
+            &mut node_test,
             &mut leaf,
         );
     }
 
+    /// Best first over the leaves (`traverse::nearest`): `enter` bounds from below the time
+    /// at which anything inside a box can be met, `leaf(first, count, best)` returns a time
+    /// at most `best` if a triangle of the leaf has one. `None` for a mesh with no triangle.
+    pub(crate) fn walk_nearest(
+        &self,
+        limit: f32,
+        enter: &mut impl FnMut(&Bounds) -> f32,
+        leaf: &mut impl FnMut(usize, usize, f32) -> Option<f32>,
+    ) -> Option<f32> {
+        if self.tree.is_empty() {
+            return None;
+        }
+        Some(traverse::nearest(&self.tree.nodes, self.tree.root, limit, enter, leaf))
+    }
+
+    /// The triangles of a leaf's blocks, with their indices, as vertices.
+    pub(crate) fn leaf_vertices(
+        &self,
+        first: usize,
+        count: usize,
+    ) -> impl Iterator<Item = (u32, [Vec3; 3])> + '_ {
+        self.blocks[first..first + count]
+            .iter()
+            .flat_map(|block| block.lanes().map(|lane| (block.ids[lane], block.triangle(lane))))
+    }
+
     /// The triangles of a leaf's blocks, with their indices, as [`Triangle3`] values.
-    pub(super) fn shape_triangles(
+    pub(crate) fn shape_triangles(
         &self,
         first: usize,
         count: usize,
@@ -412,17 +472,21 @@ impl TriMesh {
 }
 
 /// A triangle's box (exact: its vertices' least and greatest coordinates).
-pub(super) fn triangle_bounds(tri: &Triangle3) -> Bounds {
-    let [a, b, c] = tri.vertices();
+pub(crate) fn triangle_bounds(tri: &Triangle3) -> Bounds {
+    vertex_bounds(tri.vertices())
+}
+
+/// The box of three vertices (exact).
+pub(crate) fn vertex_bounds([a, b, c]: [Vec3; 3]) -> Bounds {
     Bounds::from_arrays(a.min(b).min(c).to_array(), a.max(b).max(c).to_array())
 }
 
-/// The earliest `t` in `[0, 1]` at which the plane moved by `t m` can meet the node box `b`,
-/// rounded down to `f32`; `inf` when it never does. The box spans `[lo, hi]` in
-/// `n·x - offset` ([`plane_span`]); the moved plane is `n·x - offset = t (n·m)`, which
+/// The earliest `t` in `[0, 1]` at which the plane moved by `t m` can meet the node box
+/// `[min, max]`, rounded down to `f32`; `inf` when it never does. The box spans `[lo, hi]`
+/// in `n·x - offset` ([`plane_span`]); the moved plane is `n·x - offset = t (n·m)`, which
 /// meets it for `t (n·m)` in that span.
-fn plane_entry(b: &Bounds, plane: &Plane, m: DVec3) -> f32 {
-    let (lo, hi) = plane_span(b, plane);
+fn plane_entry(min: DVec3, max: DVec3, plane: &Plane, m: DVec3) -> f32 {
+    let (lo, hi) = plane_span(min, max, plane);
     let speed = plane.normal().as_dvec3().dot(m);
     let (enter, exit) = if speed == 0.0 {
         if lo > 0.0 || hi < 0.0 {
@@ -442,15 +506,15 @@ fn plane_entry(b: &Bounds, plane: &Plane, m: DVec3) -> f32 {
 }
 
 /// The earliest `t` in `[0, 1]` at which the grown box `[lo, hi]` moved by `t m` can meet
-/// the node box `b`, rounded down to `f32`; `inf` when it never does. Each axis bounds `t m_k`
-/// to `[b.min - hi, b.max - lo]`, widened by `2^-40` of the node's coordinates (the `f64`
-/// subtraction and division round by less), so the result is at most the time of any
-/// contact with a triangle inside `b`.
-fn box_entry(b: &Bounds, lo: DVec3, hi: DVec3, m: DVec3) -> f32 {
+/// the node box `[min, max]`, rounded down to `f32`; `inf` when it never does. Each axis
+/// bounds `t m_k` to `[min - hi, max - lo]`, widened by `2^-40` of the node's coordinates
+/// (the `f64` subtraction and division round by less), so the result is at most the time
+/// of any contact with a triangle inside the node box.
+fn box_entry(min: DVec3, max: DVec3, lo: DVec3, hi: DVec3, m: DVec3) -> f32 {
     const NODE_SLACK: f64 = 1.0 / (1u64 << 40) as f64;
     let (mut enter, mut exit) = (0.0f64, 1.0f64);
     for k in 0..3 {
-        let (b_min, b_max) = (f64::from(b.min[k]), f64::from(b.max[k]));
+        let (b_min, b_max) = (min[k], max[k]);
         let slack = (b_min.abs() + b_max.abs()) * NODE_SLACK;
         let (near, far) = (b_min - hi[k] - slack, b_max - lo[k] + slack);
         if m[k] == 0.0 {
