@@ -232,6 +232,26 @@ fn render_the_bunny_at_a_small_size() {
 }
 
 #[test]
+fn render_copies_of_the_bunny_placed_by_poses() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = raybox(dir.path(), &["render", "--copies", "3", "--size", "96x72", "--json"]);
+    run.assert_ok();
+    let json = run.json();
+    assert_eq!(json["copies"], 27);
+    let (_, _, covered) = silhouette(&dir.path().join("raybox.png"));
+    assert!((0.1..0.9).contains(&covered), "27 bunnies cover {covered:.3} of the picture");
+    assert_eq!(json["pixels_hit"].as_f64().unwrap() / f64::from(96 * 72), covered);
+    let run = raybox(
+        dir.path(),
+        &["render", "--copies", "2", "--size", "40x30", "--shade", "ao", "--ao-samples", "2"],
+    );
+    run.assert_ok();
+    assert!(run.stdout.contains("copies: 8 placed by poses (29,392 triangles in all)"), "{}", run.stdout);
+    raybox(dir.path(), &["render", "--copies", "0"]).assert_fails_with("invalid value '0' for '--copies");
+    raybox(dir.path(), &["render", "--copies", "41"]).assert_fails_with("invalid value '41' for '--copies");
+}
+
+#[test]
 fn render_text_report_names_build_time_rays_and_speed() {
     let dir = tempfile::tempdir().unwrap();
     setup(dir.path());

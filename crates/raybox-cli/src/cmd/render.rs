@@ -5,9 +5,11 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
-use glam::Vec3;
+use std::sync::Arc;
+
+use glam::{Affine3A, Quat, Vec3};
 use image::{ImageEncoder, RgbImage};
-use raybox::{BuildQuality, MeshHit, Ray3};
+use raybox::{Aabb3, BuildQuality, MeshHit, MeshInstances, Ray3, TriMesh};
 
 use super::FAR_LIMIT;
 use crate::GlobalArgs;
@@ -83,6 +85,79 @@ pub struct RenderArgs {
     /// Worker threads [default: one per core].
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Render N×N×N copies of the mesh, each turned its own way, on a grid (one shared mesh
+    /// placed by poses: raybox's `MeshInstances`).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=40))]
+    pub copies: u32,
+}
+
+/// What the rays are cast at: the mesh, or copies of it placed by poses.
+enum Target<'m> {
+    Mesh(&'m TriMesh),
+    Copies(MeshInstances),
+}
+
+impl<'m> Target<'m> {
+    /// The mesh itself for `n == 1`; else `n³` copies on a grid 1.6 mesh sizes apart, each
+    /// turned about its centre by a rotation from a fixed sequence (the same picture on
+    /// every run).
+    fn new(mesh: &'m TriMesh, n: u32) -> Result<Self, CliError> {
+        if n == 1 {
+            return Ok(Self::Mesh(mesh));
+        }
+        let bounds = mesh.bounds().ok_or_else(|| CliError::new("every triangle is degenerate"))?;
+        let shared = Arc::new(mesh.clone());
+        let step = 1.6 * bounds.size().max_element();
+        let poses = (0..n * n * n).map(|i| {
+            let cell = Vec3::new((i % n) as f32, (i / n % n) as f32, (i / (n * n)) as f32);
+            let (a, b) = (hash(i) as f32 / u32::MAX as f32, hash(i ^ 0x5bd1_e995) as f32 / u32::MAX as f32);
+            let axis = Vec3::new(a - 0.5, 1.0, b - 0.5).normalize();
+            let turn = Quat::from_axis_angle(axis, std::f32::consts::TAU * a);
+            // Turned about the mesh's centre, then moved to its cell.
+            let pose = Affine3A::from_rotation_translation(
+                turn,
+                bounds.center() + cell * step - turn * bounds.center(),
+            );
+            (shared.clone(), pose)
+        });
+        let copies =
+            MeshInstances::new(poses).map_err(|e| CliError::new(format!("placing the copies: {e}")))?;
+        Ok(Self::Copies(copies))
+    }
+
+    fn bounds(&self) -> Option<Aabb3> {
+        match self {
+            Self::Mesh(mesh) => mesh.bounds(),
+            Self::Copies(copies) => copies.bounds(),
+        }
+    }
+
+    fn cast_rays_into(&self, rays: &[Ray3], hits: &mut Vec<Option<MeshHit>>) {
+        match self {
+            Self::Mesh(mesh) => mesh.cast_rays_into(rays, hits),
+            Self::Copies(copies) => {
+                hits.clear();
+                hits.extend(copies.cast_rays(rays).into_iter().map(|hit| {
+                    hit.map(|h| MeshHit {
+                        t: h.t,
+                        triangle: h.triangle,
+                        u: h.u,
+                        v: h.v,
+                        normal: h.normal,
+                        front_facing: h.front_facing,
+                        point: h.point,
+                    })
+                }));
+            }
+        }
+    }
+
+    fn occluded_rays_into(&self, rays: &[Ray3], blocked: &mut Vec<bool>) {
+        match self {
+            Self::Mesh(mesh) => mesh.occluded_rays_into(rays, blocked),
+            Self::Copies(copies) => *blocked = copies.occluded_rays(rays),
+        }
+    }
 }
 
 /// `800x600` as `(800, 600)`.
@@ -141,12 +216,11 @@ struct Camera {
 }
 
 impl Camera {
-    fn new(args: &RenderArgs, mesh: &LoadedMesh) -> Result<Self, CliError> {
+    fn new(args: &RenderArgs, mesh: &LoadedMesh, target_shape: &Target) -> Result<Self, CliError> {
         if !(args.fov > 1.0 && args.fov < 170.0) {
             return Err(CliError::new(format!("--fov must be between 1 and 170 degrees, not {}", args.fov)));
         }
-        let bounds = mesh
-            .mesh
+        let bounds = target_shape
             .bounds()
             .ok_or_else(|| CliError::new(format!("{}: every triangle is degenerate", mesh.name)))?;
         // The camera's arithmetic (the scene's size, the eye's distance, the occlusion rays'
@@ -170,9 +244,11 @@ impl Camera {
         let target = args.target.unwrap_or(center);
         let eye = args.camera.unwrap_or_else(|| {
             // The distance at which the bounding sphere would just fit the vertical field
-            // of view, less a fifth: the mesh rarely fills its bounding box's sphere.
+            // of view, less a fifth: a mesh rarely fills its bounding box's sphere (a grid of
+            // copies fills more of it: nine tenths).
             let direction = Vec3::new(0.35, 0.3, 1.0).normalize();
-            target + direction * (radius / (args.fov.to_radians() / 2.0).sin()) * 0.8
+            let fill = if matches!(target_shape, Target::Copies(_)) { 0.9 } else { 0.8 };
+            target + direction * (radius / (args.fov.to_radians() / 2.0).sin()) * fill
         });
         let forward = (target - eye)
             .try_normalize()
@@ -242,11 +318,26 @@ pub fn run(args: &RenderArgs, global: GlobalArgs) -> Result<Report, CliError> {
     let loaded = pool.install(|| {
         mesh_file::load_and_build(mesh_file::mesh_path(args.mesh.as_deref()), args.quality.build_quality())
     })?;
-    let camera = Camera::new(args, &loaded)?;
     let mesh = &loaded.mesh;
+    if mesh.bounds().is_none() {
+        return Err(CliError::new(format!("{}: every triangle is degenerate", loaded.name)));
+    }
+    // The mesh's own size is checked before copies multiply it.
+    if let Some(extent) = mesh.bounds().as_ref().and_then(super::too_far) {
+        return Err(CliError::new(format!(
+            "{}: the mesh reaches {extent:e} from the origin: too far to render (at most {FAR_LIMIT:e} on every axis)",
+            loaded.name
+        )));
+    }
+    let start = Instant::now();
+    let target = Target::new(mesh, args.copies)?;
+    let place_time = start.elapsed();
+    let camera = Camera::new(args, &loaded, &target)?;
     let (w, h) = args.size;
-    let bounds = mesh.bounds().expect("checked by Camera::new");
-    let scale = bounds.size().length().max(1e-6);
+    let bounds = target.bounds().expect("checked by Camera::new");
+    // The occlusion rays' reach and offset follow one mesh's size (with copies, not the
+    // whole grid's: that would darken every copy by its neighbours).
+    let scale = mesh.bounds().expect("checked above").size().length().max(1e-6);
 
     let mut image = RgbImage::from_pixel(w, h, image::Rgb(BACKGROUND));
     let bar = progress_bar(u64::from(h), "rendering", global);
@@ -271,7 +362,7 @@ pub fn run(args: &RenderArgs, global: GlobalArgs) -> Result<Report, CliError> {
             let pixels = tile_order(w, y0, y1);
             let rays: Vec<Ray3> = pixels.iter().map(|&(x, y)| camera.ray(x, y, w, h)).collect();
             let start = Instant::now();
-            mesh.cast_rays_into(&rays, &mut hits);
+            target.cast_rays_into(&rays, &mut hits);
             trace_time += start.elapsed();
             primary_rays += rays.len();
             hits_total += hits.iter().flatten().count();
@@ -297,7 +388,7 @@ pub fn run(args: &RenderArgs, global: GlobalArgs) -> Result<Report, CliError> {
                     owners.push(i);
                 }
                 let start = Instant::now();
-                mesh.occluded_rays_into(&ao, &mut blocked);
+                target.occluded_rays_into(&ao, &mut blocked);
                 trace_time += start.elapsed();
                 ao_rays += ao.len();
                 for (&i, samples) in owners.iter().zip(blocked.chunks(k as usize)) {
@@ -344,6 +435,15 @@ pub fn run(args: &RenderArgs, global: GlobalArgs) -> Result<Report, CliError> {
         crate::cmd::info::thousands(mesh.triangle_count()),
         loaded.build_time.as_secs_f64() * 1e3
     ));
+    let copies = args.copies.pow(3) as usize;
+    if copies > 1 {
+        report.line(format!(
+            "copies: {} placed by poses ({} triangles in all) in {:.2} ms",
+            crate::cmd::info::thousands(copies),
+            crate::cmd::info::thousands(copies * mesh.triangle_count()),
+            place_time.as_secs_f64() * 1e3
+        ));
+    }
     report.line(format!(
         "rays: {} primary + {} ambient occlusion = {} in {:.1} ms: {mrays:.2} Mrays/s on {threads} thread{}",
         crate::cmd::info::thousands(primary_rays),
@@ -360,6 +460,7 @@ pub fn run(args: &RenderArgs, global: GlobalArgs) -> Result<Report, CliError> {
     ));
     report.field("mesh", loaded.name.clone());
     report.field("triangles", mesh.triangle_count());
+    report.field("copies", copies);
     report.field("build_ms", loaded.build_time.as_secs_f64() * 1e3);
     report.field("output", args.output.display().to_string());
     report.field("width", w);
