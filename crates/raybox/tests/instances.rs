@@ -290,16 +290,21 @@ fn placed_triangles(w: &World, poses: &[Affine3A]) -> Vec<(u32, u32, Triangle3)>
     out
 }
 
+/// A random point of a random placed triangle.
+fn point_on_some(rng: &mut Pcg32, placed: &[(u32, u32, Triangle3)]) -> Vec3 {
+    let [a, b, c] = placed[rng.next_u32() as usize % placed.len()].2.vertices();
+    let (u, v) = (rng.next_f32(), rng.next_f32());
+    let (u, v) = if u + v > 1.0 { (1.0 - u, 1.0 - v) } else { (u, v) };
+    a + (b - a) * u + (c - a) * v
+}
+
 /// A random query shape near a random placed triangle (or anywhere around the world for
 /// one in eight), sized 0.02 to 3.
 fn shape_near(rng: &mut Pcg32, placed: &[(u32, u32, Triangle3)], kind: u32) -> Shape {
     let near = if rng.next_u32().is_multiple_of(8) {
         rng.unit_vector() * rng.range(0.0, 40.0)
     } else {
-        let [a, b, c] = placed[rng.next_u32() as usize % placed.len()].2.vertices();
-        let (u, v) = (rng.next_f32(), rng.next_f32());
-        let (u, v) = if u + v > 1.0 { (1.0 - u, 1.0 - v) } else { (u, v) };
-        a + (b - a) * u + (c - a) * v
+        point_on_some(rng, placed)
     };
     let size = rng.range(0.02, 3.0);
     let at = near + rng.unit_vector() * size * rng.range(0.0, 1.5);
@@ -576,10 +581,7 @@ fn distances_to_points_are_those_of_the_nearest_placed_triangle() {
         let p = if n % 4 == 0 {
             rng.unit_vector() * rng.range(0.0, 60.0)
         } else {
-            let [a, b, c] = placed[rng.next_u32() as usize % placed.len()].2.vertices();
-            let (u, v) = (rng.next_f32(), rng.next_f32());
-            let (u, v) = if u + v > 1.0 { (1.0 - u, 1.0 - v) } else { (u, v) };
-            a + (b - a) * u + (c - a) * v + rng.unit_vector() * rng.range(0.0, 2.0)
+            point_on_some(&mut rng, &placed) + rng.unit_vector() * rng.range(0.0, 2.0)
         };
         let want = placed.iter().map(|t| t.2.distance_to_point(p)).fold(f32::INFINITY, f32::min);
         assert_eq!(built.distance_to_point(p), Some(want), "{p}");
