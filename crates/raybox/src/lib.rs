@@ -251,6 +251,62 @@ mod serde_round_trip {
     /// took 8^depth paths) and a root box with `min > max` (accepted, then `bounds()`
     /// panicked) are refused when read; an empty tree still round-trips.
     #[test]
+    fn instances_round_trip_sharing_their_meshes_and_are_checked() {
+        use glam::{Affine3A, Mat3};
+        use std::sync::Arc;
+        let ball = Arc::new(TriMesh::from_data(crate::mesh::scene::icosphere(2)).unwrap());
+        let bunny = Arc::new(TriMesh::from_data(crate::mesh::bunny()).unwrap());
+        let poses = (0..30).map(|i| {
+            let turn = Mat3::from_rotation_y(i as f32)
+                * Mat3::from_diagonal(Vec3::new(1.0, -1.5, 0.5 + i as f32 * 0.1));
+            let mesh = if i % 3 == 0 { bunny.clone() } else { ball.clone() };
+            (
+                mesh,
+                Affine3A::from_mat3_translation(
+                    turn,
+                    Vec3::new((i % 6) as f32 * 3.0, 0.0, (i / 6) as f32 * 3.0),
+                ),
+            )
+        });
+        let mut world = MeshInstances::new(poses).unwrap();
+        // Moved after building: the saved tree is the refitted one.
+        world.set_poses([(4, Affine3A::from_translation(Vec3::new(1.0, 7.0, 2.0)))]).unwrap();
+        let json = serde_json::to_string(&world).unwrap();
+        let back: MeshInstances = serde_json::from_str(&json).unwrap();
+        assert_eq!(back.len(), 30);
+        assert!(Arc::ptr_eq(back.mesh(1).unwrap(), back.mesh(2).unwrap()), "shared again");
+        assert!(Arc::ptr_eq(back.mesh(0).unwrap(), back.mesh(3).unwrap()));
+        assert!(!Arc::ptr_eq(back.mesh(0).unwrap(), back.mesh(1).unwrap()));
+        let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(value["meshes"].as_array().unwrap().len(), 2, "each mesh saved once");
+        for i in 0..400 {
+            let a = i as f32 * 0.05;
+            let ray = Ray3::new(Vec3::new(7.0, 20.0, 6.0), Vec3::new(a.cos() * 0.4, -1.0, a.sin() * 0.4));
+            assert_eq!(world.cast_ray(&ray), back.cast_ray(&ray));
+            let ball = Sphere::new(Vec3::new(a.cos() * 8.0 + 7.0, 0.5, a.sin() * 6.0 + 6.0), 0.7);
+            assert_eq!(world.overlapping_triangles(&ball), back.overlapping_triangles(&ball));
+        }
+        for i in 0..30 {
+            assert_eq!((world.pose(i), world.bounds_of(i)), (back.pose(i), back.bounds_of(i)));
+        }
+        // Tampered: a mesh number past the meshes, a singular pose, a pose the saved tree's
+        // boxes do not hold.
+        let refused = |edit: &dyn Fn(&mut serde_json::Value)| {
+            let mut v = value.clone();
+            edit(&mut v);
+            serde_json::from_value::<MeshInstances>(v).unwrap_err().to_string()
+        };
+        let e = refused(&|v| v["instances"][5]["mesh"] = 2.into());
+        assert!(e.contains("instance 5: no mesh 2 (there are 2)"), "{e}");
+        let flat = serde_json::to_value(Affine3A::from_scale(Vec3::new(1.0, 0.0, 1.0))).unwrap();
+        let e = refused(&|v| v["instances"][7]["pose"] = flat.clone());
+        assert!(e.contains("instance 7: the pose cannot be inverted"), "{e}");
+        let far = serde_json::to_value(Affine3A::from_translation(Vec3::splat(500.0))).unwrap();
+        let e = refused(&|v| v["instances"][9]["pose"] = far.clone());
+        assert!(e.contains("the instances' BVH"), "{e}");
+    }
+
+    #[test]
     fn tampered_trees_with_shared_children_or_no_root_box_are_refused() {
         let boxes: Vec<Aabb3> =
             (0..500).map(|i| Aabb3::new(Vec3::splat(i as f32), Vec3::splat(i as f32 + 0.5))).collect();

@@ -630,6 +630,9 @@ impl Bvh {
     /// # Errors
     /// A description of the first broken invariant.
     pub fn validate(&self, boxes: &[Aabb3]) -> Result<(), String> {
+        if boxes.len() != self.len() {
+            return Err(format!("{} boxes for a BVH over {} primitives", boxes.len(), self.len()));
+        }
         let prims: Vec<Bounds> = boxes.iter().map(bounds_of_aabb).collect();
         self.tree.validate(&prims)
     }
@@ -737,6 +740,15 @@ impl Tree {
 mod tests {
     use super::*;
     use crate::mesh::scene::Pcg32;
+
+    #[test]
+    fn validate_with_too_few_boxes_is_an_error_not_a_panic() {
+        let boxes: Vec<Aabb3> =
+            (0..20).map(|i| Aabb3::new(Vec3::splat(i as f32), Vec3::splat(i as f32 + 1.0))).collect();
+        let bvh = Bvh::build(&boxes, BuildQuality::Balanced).unwrap();
+        assert!(bvh.validate(&boxes).is_ok());
+        assert_eq!(bvh.validate(&boxes[..3]).unwrap_err(), "3 boxes for a BVH over 20 primitives");
+    }
 
     /// Powers of two from where the smallest coordinate of [`scene`] is about to become
     /// subnormal to where the largest box's extent is about to overflow.

@@ -42,6 +42,8 @@ use crate::query::overlap::orient3d;
 use crate::query::ray::point_at;
 use crate::{Aabb3, BuildBvhError, BuildQuality, Bvh, FirstHit, Ray3, TriMesh};
 
+#[cfg(feature = "serde")]
+mod saved;
 mod shapes;
 pub use shapes::InstanceSweepHit;
 
