@@ -22,9 +22,11 @@
 //!   segment directions give the same answer.
 //! - **parry3d 0.31** (`query::intersection_test`) on random `f32` shapes, restricted to
 //!   pairs with a clear margin: the answer must not change when every shape is scaled by
-//!   `1 ± 2%` about its centre, and separated pairs must be at least `1e-3` apart. parry
+//!   `1 ± 2%` about its centre, and separated pairs must be at least `1e-2` apart. parry
 //!   decides by GJK with tolerances, so it is not exact on touching or nearly touching
-//!   pairs; those are skipped, not compared.
+//!   pairs; those are skipped, not compared. (Its `intersection_test` calls segments and
+//!   triangles of size 4 "intersecting" up to `1.6e-3` apart: the worst of 3 million random
+//!   pairs of each kind; a `1e-3` margin failed CI once on a segment pair `1.05e-3` apart.)
 //! - **Distance**: on pairs with a clear margin, the closest points GJK reports are
 //!   `distance` apart and the distance is zero exactly when the shapes overlap; for
 //!   separated triangles it matches a brute-force `f64` reference (the least of the
@@ -490,14 +492,14 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(4000))]
 
     /// raybox and parry agree wherever the answer is clear: unchanged under scaling every
-    /// shape by 2% either way, and at least `1e-3` apart when apart.
+    /// shape by 2% either way, and at least `1e-2` apart when apart (see the file's head).
     #[test]
     fn agrees_with_parry_with_a_clear_margin((a, b) in pair()) {
         let Some((overlaps, distance)) = raybox_pair(&a, &b) else { return Ok(()) };
         let stable = [0.98, 1.02].iter().all(|&f| {
             raybox_pair(&a.scaled(f), &b.scaled(f)).is_some_and(|(o, _)| o == overlaps)
         });
-        prop_assume!(stable && (overlaps || distance > 1e-3));
+        prop_assume!(stable && (overlaps || distance > 1e-2));
         let ((sa, pa), (sb, pb)) = (a.parry(), b.parry());
         let theirs = parry3d::query::intersection_test(&pa, &*sa, &pb, &*sb).unwrap().intersecting;
         prop_assert_eq!(overlaps, theirs, "{:?} {:?} (raybox distance {})", a, b, distance);
