@@ -1021,3 +1021,81 @@ fn point_onto_a_triangle_edge_gets_a_closing_normal() {
     }
     rep.finish("point onto a triangle's edge");
 }
+
+/// The distance from `x` to the core of a ball or capsule, and the direction away from it.
+fn core_offset(a: &S, x: DVec3) -> DVec3 {
+    match a {
+        S::Ball(b) => x - dv(b.center()),
+        S::Cap(c) => x - closest_on_segment(x, dv(c.start()), dv(c.end())),
+        _ => unreachable!("a curved shape"),
+    }
+}
+
+/// Rays against balls and capsules whose radius is far below the rounding of their
+/// coordinates (`1e-3` at `1e6`, where an `f32` step is `0.0625`): the normal is the unit
+/// outward normal at the exact entry, within `1e-3` (for radii from `1e-3`), never along
+/// the ray. The normal came from the `f32` hit point, whose rounding is noise at that size:
+/// 17,852 of these 31,831 hits were off, most with the normal `-dir` (the point rounded to
+/// the centre). The entry is
+/// found in `f64` by bisection on the distance to the core; rays that pass within `0.8 r`
+/// of the core (not grazing) only.
+#[test]
+fn tiny_radius_ray_normals() {
+    let mut rep = Report::new();
+    let mut rng = Rng::new(30);
+    let mut hits = 0;
+    for i in 0..4_000 * mult() {
+        let o = Vec3::new(1_000_000.0, -3_000_000.0, 2_000_000.0);
+        let r = rng.pick(&[1e-3f32, 0.01, 0.2, 1e-5]);
+        let p = o + rng.v(8);
+        let a =
+            if i % 2 == 0 { S::Ball(Sphere::new(p, r)) } else { S::Cap(Capsule3::new(p, p + rng.v(8), r)) };
+        // A ray from a lattice point toward a point near the core, off the lattice by a
+        // fraction of the radius.
+        let from = o + rng.v(30);
+        let on = match a {
+            S::Cap(c) => {
+                c.start().as_dvec3() + (c.end() - c.start()).as_dvec3() * (rng.int(1, 15) as f64 / 16.0)
+            }
+            _ => p.as_dvec3(),
+        };
+        let jitter = DVec3::new(rng.int(-4, 4) as f64, rng.int(-4, 4) as f64, rng.int(-4, 4) as f64)
+            * (f64::from(r) / 8.0);
+        let dir = (on + jitter - from.as_dvec3()).as_vec3();
+        if dir == Vec3::ZERO {
+            continue;
+        }
+        let ray = Ray3::new(from, dir);
+        let Some(hit) = curved!(&a, |x| x.cast_ray(&ray)) else { continue };
+        let (od, dd) = (dv(from), dv(dir));
+        let f = |t: f64| core_offset(&a, od + dd * t).length() - f64::from(r);
+        // The closest approach (golden section), then the entry by bisection before it.
+        let (mut lo, mut hi) = (0.0f64, 2.0f64);
+        for _ in 0..200 {
+            let m1 = lo + (hi - lo) * 0.381_966;
+            let m2 = lo + (hi - lo) * 0.618_034;
+            if f(m1) <= f(m2) { hi = m2 } else { lo = m1 }
+        }
+        let tm = lo;
+        if f(tm) > -0.2 * f64::from(r) || f(0.0) <= 0.0 {
+            continue; // grazing, or starting inside
+        }
+        let (mut a0, mut b0) = (0.0, tm);
+        for _ in 0..200 {
+            let m = (a0 + b0) / 2.0;
+            if f(m) > 0.0 { a0 = m } else { b0 = m }
+        }
+        let want = core_offset(&a, od + dd * b0).normalize();
+        let n = dv(hit.normal);
+        hits += 1;
+        rep.count += 1;
+        // (The body's roots are computed in `f64` from differences of size ~30, so for a
+        // radius of `1e-5` the entry itself is within only about `1e-3 r`.)
+        let close = r < 1e-3 || (n - want).length() <= 1e-3;
+        if (n.length() - 1.0).abs() > 1e-5 || n.dot(dd) > 0.0 || !close {
+            rep.fail(format!("{ray:?} against {a:?}: {hit:?}, want normal {want}"));
+        }
+    }
+    assert!(hits > 1_000, "{hits}");
+    rep.finish("tiny radius ray normals");
+}
