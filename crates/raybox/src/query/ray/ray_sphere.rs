@@ -244,8 +244,9 @@ fn outward_normal<const N: usize>(point: [f32; N], center: [f32; N], dir: [f32; 
 /// `outward_normal_f64`).
 #[inline(always)]
 pub(crate) fn coarse_point<const N: usize>(origin: [f32; N], point: [f32; N], radius: f32) -> bool {
-    let m = (0..N).fold(0.0f32, |m, i| m.max(origin[i].abs()).max(point[i].abs()));
-    radius * 256.0 < m
+    // N is 2 or 3: the vectors fill the first N lanes, 0 in the others.
+    let lanes = |a: [f32; N]| Vec3A::from_array(core::array::from_fn(|i| if i < N { a[i] } else { 0.0 }));
+    radius * 256.0 < lanes(origin).abs().max(lanes(point).abs()).max_element()
 }
 
 /// The outward unit normal of the ball at the entry root, all in `f64`: `(o - c) + t d`
