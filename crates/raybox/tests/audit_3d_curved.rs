@@ -991,7 +991,14 @@ fn touching_lattice_pairs() {
 }
 
 /// The pairs that decide touching exactly.
-const EXACT: &[&str] = &["Sphere Sphere", "Sphere Aabb3", "Sphere Obb3", "Sphere Segment3"];
+const EXACT: &[&str] = &[
+    "Sphere Sphere",
+    "Sphere Aabb3",
+    "Sphere Obb3",
+    "Sphere Segment3",
+    "Sphere Capsule3",
+    "Capsule3 Sphere",
+];
 
 /// A point (a ball of radius 0) moving onto a triangle's edge that lies in its path's
 /// plane: the path meets the triangle only on that edge, the closed-form pieces miss it by
@@ -1098,4 +1105,52 @@ fn tiny_radius_ray_normals() {
     }
     assert!(hits > 1_000, "{hits}");
     rep.finish("tiny radius ray normals");
+}
+
+/// A ball touching a segment (or a capsule's core) exactly at large lattice coordinates:
+/// the segment along `(1, 2, 2) k`, the centre `(2, 1, -2) m` or `(2, -2, 1) m` beside an
+/// inner point (or `(1, 2, 2) m` past an end), `3 m` away, with integers up to `2^21`:
+/// touching overlaps, one `f32` step less does not, in both orders, for `Sphere`–`Segment3`
+/// and `Sphere`–`Capsule3` (the radius split between the two). The squares outgrow `f64`,
+/// whose test read some touching centres as apart.
+#[test]
+fn balls_touching_segments_exactly_at_large_coordinates() {
+    let mut rep = Report::new();
+    let mut rng = Rng::new(40);
+    for i in 0..2_000 * mult() {
+        let k = rng.int(1, 1 << 19);
+        let m = rng.int(1, 1 << 19);
+        let j = rng.int(0, k);
+        let big = |rng: &mut Rng| rng.int(-(1 << 21), 1 << 21) as f32;
+        let p = Vec3::new(big(&mut rng), big(&mut rng), big(&mut rng));
+        let dir = Vec3::new(1.0, 2.0, 2.0);
+        let q = p + dir * k as f32;
+        let c = match i % 3 {
+            0 => p + dir * j as f32 + Vec3::new(2.0, 1.0, -2.0) * m as f32,
+            1 => p + dir * j as f32 + Vec3::new(2.0, -2.0, 1.0) * m as f32,
+            _ => q + dir * m as f32,
+        };
+        let r = 3.0 * m as f32;
+        let seg = Segment3::new(p, q);
+        let split = rng.int(0, m - 1) as f32;
+        for (r, want) in [(r, true), (r.next_down(), false)] {
+            rep.count += 1;
+            let ball = Sphere::new(c, r);
+            let got = [ball.overlaps(&seg), seg.overlaps(&ball), ball.distance(&seg) == 0.0];
+            if got.iter().any(|&g| g != want) {
+                rep.fail(format!("{ball:?} {seg:?}: {got:?}, want {want}"));
+            }
+            // The same touching as a ball and a capsule: radii `r - 3 split` and `3 split`
+            // (exact in `f32`, and so is their sum).
+            let (rb, rc) = (r - 3.0 * split, 3.0 * split);
+            if rb + rc == r && f64::from(rb) + f64::from(rc) == f64::from(r) {
+                let (ball, cap) = (Sphere::new(c, rb), Capsule3::new(p, q, rc));
+                let got = [ball.overlaps(&cap), cap.overlaps(&ball), ball.distance(&cap) == 0.0];
+                if got.iter().any(|&g| g != want) {
+                    rep.fail(format!("{ball:?} {cap:?}: {got:?}, want {want}"));
+                }
+            }
+        }
+    }
+    rep.finish("balls touching segments at large coordinates");
 }
