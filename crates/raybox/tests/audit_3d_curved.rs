@@ -998,6 +998,10 @@ const EXACT: &[&str] = &[
     "Sphere Segment3",
     "Sphere Capsule3",
     "Capsule3 Sphere",
+    "Capsule3 Capsule3",
+    "Capsule3 Segment3",
+    "Capsule3 Aabb3",
+    "Capsule3 Obb3",
 ];
 
 /// A point (a ball of radius 0) moving onto a triangle's edge that lies in its path's
@@ -1153,4 +1157,94 @@ fn balls_touching_segments_exactly_at_large_coordinates() {
         }
     }
     rep.finish("balls touching segments at large coordinates");
+}
+
+/// Capsules touching exactly, at every scale: two crossing cores along `(1, 2, 2)` and
+/// `(2, 1, -2)`, `3` apart along their common normal `(-2, 2, -1)`, with radii `1` and `2`;
+/// a capsule of radius 3 whose core passes `3` from a box's edge (along `(2, -2, 1)` from
+/// the edge's middle) and from an oriented box turned a quarter turn; a segment `3` from a
+/// capsule's core; lattice pairs that GJK read as a hair apart; and a point on a triangle
+/// (a ball of radius 0), which the closest-point test read as off it.
+#[test]
+fn capsules_and_points_touching_exactly() {
+    let mut rep = Report::new();
+    let cap = |a: Vec3, b: Vec3, r: f32| S::Cap(Capsule3::new(a, b, r));
+    let (d1, d2, n) = (Vec3::new(1.0, 2.0, 2.0), Vec3::new(2.0, 1.0, -2.0), Vec3::new(-2.0, 2.0, -1.0));
+    let c0 = Vec3::new(1.0, -2.0, 3.0);
+    let scenes = [
+        (cap(c0 - d1, c0 + d1 * 2.0, 1.0), cap(c0 + n - d2 * 2.0, c0 + n + d2, 2.0)),
+        (cap(c0 - d1, c0 + d1 * 2.0, 3.0), S::Seg(Segment3::new(c0 + n - d2 * 2.0, c0 + n + d2))),
+        (cap(c0 - d1, c0 + d1 * 2.0, 9.0), S::Seg(Segment3::new(c0 + n * 3.0 - d2, c0 + n * 3.0 + d2))),
+        // The box [0, 4] x [0, 2] x [-1, 5]: its edge x = 4, y = 0 (z from -1 to 5); the core
+        // crosses above (2, -2, 1) from that edge's point (4, 0, 2), along (1, 1, 0).
+        (
+            cap(
+                Vec3::new(6.0, -2.0, 3.0) - Vec3::new(1.0, 1.0, 0.0) * 3.0,
+                Vec3::new(6.0, -2.0, 3.0) + Vec3::new(1.0, 1.0, 0.0) * 2.0,
+                3.0,
+            ),
+            S::Aabb(Aabb3::new(Vec3::new(0.0, 0.0, -1.0), Vec3::new(4.0, 2.0, 5.0))),
+        ),
+        (
+            cap(
+                Vec3::new(6.0, -2.0, 3.0) - Vec3::new(1.0, 1.0, 0.0) * 3.0,
+                Vec3::new(6.0, -2.0, 3.0) + Vec3::new(1.0, 1.0, 0.0) * 2.0,
+                3.0,
+            ),
+            S::Obb(Obb3::new(
+                Vec3::new(2.0, 1.0, 2.0),
+                Vec3::new(1.0, 2.0, 3.0),
+                Quat::from_xyzw(0.0, 0.0, 1.0, 1.0),
+            )),
+        ),
+        // Touching lattice pairs that GJK read as apart (found by `touching_lattice_pairs`).
+        (
+            cap(Vec3::new(2.0, 4.0, -1.0), Vec3::new(1.0, 0.0, -4.0), 1.0),
+            S::Seg(Segment3::new(Vec3::new(4.0, -2.0, -5.0), Vec3::new(-6.0, 2.0, -4.0))),
+        ),
+        (
+            cap(Vec3::new(0.0, 6.0, 0.0), Vec3::new(-6.0, 3.0, -6.0), 7.0),
+            S::Aabb(Aabb3::new(Vec3::new(-6.0, 1.0, 4.0), Vec3::new(-3.0, 1.0, 7.0))),
+        ),
+        (
+            cap(Vec3::new(-3.0, 1.0, 4.0), Vec3::new(-3.0, 4.0, 0.0), 3.0),
+            S::Obb(
+                Obb3::try_from_matrix(
+                    Vec3::new(-2.5, 0.5, -1.0),
+                    Vec3::new(0.0, 1.5, 0.5),
+                    glam::Mat3::from_cols(Vec3::NEG_Z, Vec3::NEG_X, Vec3::Y),
+                )
+                .unwrap(),
+            ),
+        ),
+        (
+            cap(Vec3::new(-6.0, 2.0, -4.0), Vec3::new(-5.0, -6.0, 0.0), 0.0),
+            cap(Vec3::new(-3.0, -1.0, -4.0), Vec3::new(5.0, -2.0, -1.0), 3.0),
+        ),
+        (
+            S::Ball(Sphere::new(Vec3::new(0.0, -4.0, 3.0), 0.0)),
+            S::Tri(Triangle3::new(
+                Vec3::new(3.0, 1.0, 2.0),
+                Vec3::new(-1.0, -5.0, 4.0),
+                Vec3::new(2.0, -2.0, 1.0),
+            )),
+        ),
+    ];
+    for k in -60..=60 {
+        let s = scale(k);
+        for (a, b) in &scenes {
+            let (a, b) = (mapped(a, s, Vec3::ZERO), mapped(b, s, Vec3::ZERO));
+            rep.count += 1;
+            let exact = exact_overlap(&reference(&a), &reference(&b), f64::from(s));
+            if exact != Some(true) {
+                rep.fail(format!("the scene does not touch: {exact:?} {a:?} {b:?}"));
+            }
+            let mut r = Report::new();
+            if let Some(q) = check_overlap_family(&mut r, &a, &b, f64::from(s)) {
+                let f = r.fails.pop().unwrap_or_else(|| format!("{q}: {a:?} {b:?}"));
+                rep.fail(format!("scale 2^{k}: {f}"));
+            }
+        }
+    }
+    rep.finish("capsules and points touching exactly");
 }
