@@ -60,17 +60,21 @@ pub(crate) fn segment_within_3d(p: Vec3, q: Vec3, a: Vec3, b: Vec3, r: f32) -> b
 pub(crate) fn segment_within_box(
     (p, q, r): (Vec3, Vec3, f32),
     bx: &crate::query::distance::Core,
-    corners: &[Vec3; 8],
+    corners: impl Fn() -> [Vec3; 8],
     meets: impl Fn(&Segment3) -> bool,
     near_end: impl Fn(&crate::Sphere) -> bool,
 ) -> bool {
     use crate::query::distance::{Core, core_closest};
     let (pd, qd, rd) = (p.as_dvec3(), q.as_dvec3(), f64::from(r));
-    let gap = core_closest(bx, &Core::Segment(pd, qd)).distance - rd;
-    let size = corners.iter().chain([&p, &q]).fold(rd, |m, v| m.max(f64::from(v.abs().max_element())));
+    let c = core_closest(bx, &Core::Segment(pd, qd));
+    let gap = c.distance - rd;
+    // The scale of GJK's rounding: the coordinates where the two come nearest, within
+    // the distance of the segment's ends.
+    let size = pd.abs().max(qd.abs()).max_element() + c.distance + rd;
     if gap.abs() > size / f64::from(1u32 << 20) {
         return gap <= 0.0;
     }
+    let corners = corners();
     let core = Segment3::new(p, q);
     meets(&core)
         || near_end(&crate::Sphere::new(p, r))

@@ -13,7 +13,7 @@ impl crate::Overlaps<Capsule3> for Obb3 {
         super::capsule_segment::segment_within_box(
             (other.start(), other.end(), other.radius()),
             &b.to_rounded().core,
-            &b.corners(),
+            || b.corners(),
             |s| s.overlaps(&b),
             |c| c.overlaps(&b),
         )
