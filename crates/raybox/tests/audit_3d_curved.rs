@@ -1002,6 +1002,8 @@ const EXACT: &[&str] = &[
     "Capsule3 Segment3",
     "Capsule3 Aabb3",
     "Capsule3 Obb3",
+    "Sphere Triangle3",
+    "Capsule3 Triangle3",
 ];
 
 /// A point (a ball of radius 0) moving onto a triangle's edge that lies in its path's

@@ -89,7 +89,7 @@ pub(crate) fn segment_within_box(
 /// The decomposition of [`segment_within_3d`], without its GJK filter.
 #[cold]
 #[inline(never)]
-fn segment_within_3d_exact(p: Vec3, q: Vec3, a: Vec3, b: Vec3, r: f32) -> bool {
+pub(crate) fn segment_within_3d_exact(p: Vec3, q: Vec3, a: Vec3, b: Vec3, r: f32) -> bool {
     use super::sphere_segment::ball_segment_3d;
     if Segment3::new(p, q).overlaps(&Segment3::new(a, b))
         || ball_segment_3d(a, b, p, r)

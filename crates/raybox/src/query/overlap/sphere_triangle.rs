@@ -22,8 +22,13 @@ impl Overlaps<Triangle3> for Sphere {
         if let Some(overlap) = quick_sphere_triangle(c, rr, v) {
             return overlap;
         }
-        let closest = closest_point_on_triangle(c, v);
-        c.distance_squared(closest) <= rr
+        let d2 = c.distance_squared(closest_point_on_triangle(c, v));
+        // Near touching, the exact decomposition (`triangle_capsule.rs`).
+        let near = super::triangle_capsule::near_touching([c, v[0], v[1], v[2], c], self.radius());
+        if (d2 - rr).abs() > near {
+            return d2 <= rr;
+        }
+        super::triangle_capsule::ball_within_triangle(self.center(), self.radius(), other.vertices())
     }
 }
 
