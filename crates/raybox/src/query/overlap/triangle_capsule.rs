@@ -96,7 +96,8 @@ fn segment_within_triangle_exact(p: Vec3, q: Vec3, r: f32, t: [Vec3; 3]) -> bool
 /// Whether the closed ball `(c, r)` meets the closed triangle `t`, exactly but for the face
 /// test: within `r` of one of its edges (the exact ball–segment test), or over the face
 /// (the centre's projection inside, `((b - a) × (c - a)) · n >= 0` for each edge `a b`)
-/// and within `r` of its plane (`(n · (c - a))² <= r² |n|²`), those two in `f64`: exact
+/// and within `r` of its plane (`(n · (c - a))² <= r² |n|²`, or the closest point's
+/// squared distance at most `r²`), those in `f64`: exact
 /// while the products fit (lattice coordinates spanning up to about 2^8), a relative hair
 /// otherwise. The closest-point test in `f64` read a ball exactly touching a triangle as a
 /// hair apart in about 1 of 80 touching lattice pairs, a capsule in 1 of 30 (an audit,
@@ -112,7 +113,12 @@ pub(crate) fn ball_within_triangle(c: Vec3, r: f32, t: [Vec3; 3]) -> bool {
     let n = (b - a).cross(k - a);
     let inside = [(a, b), (b, k), (k, a)].iter().all(|&(x, y)| (y - x).cross(cd - x).dot(n) >= 0.0);
     let rd = f64::from(r);
-    inside && n.dot(cd - a).powi(2) <= rd * rd * n.length_squared()
+    // The plane's distance two ways, either enough: from `n` (exact on small lattices),
+    // and from the closest point (exact for a triangle in a coordinate plane, where `n`'s
+    // rounded square can miss a centre exactly `r` above it).
+    inside
+        && (n.dot(cd - a).powi(2) <= rd * rd * n.length_squared()
+            || cd.distance_squared(closest_point_on_triangle(cd, [a, b, k])) <= rd * rd)
 }
 
 /// Whether the closed segment `[p, q]` meets the closed triangle `t`, exactly: the ends'
