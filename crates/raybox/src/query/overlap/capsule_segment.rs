@@ -74,6 +74,18 @@ pub(crate) fn segment_within_box(
     if gap.abs() > size / f64::from(1u32 << 20) {
         return gap <= 0.0;
     }
+    segment_within_box_exact((p, q, r), corners, meets, near_end)
+}
+
+/// The decomposition of [`segment_within_box`], without its GJK filter.
+#[cold]
+#[inline(never)]
+fn segment_within_box_exact(
+    (p, q, r): (Vec3, Vec3, f32),
+    corners: impl Fn() -> [Vec3; 8],
+    meets: impl Fn(&Segment3) -> bool,
+    near_end: impl Fn(&crate::Sphere) -> bool,
+) -> bool {
     let corners = corners();
     let core = Segment3::new(p, q);
     meets(&core)
