@@ -1,13 +1,13 @@
 //! Axis-aligned box against capsule, 2D and 3D: a box core and a segment core, by the
 //! kernel of `rounded.rs` (closest points when the core is outside the box, the
-//! separating-axis penetration plus the radius when it passes through).
+//! separating-axis penetration plus the radius when it passes through); `Some` exactly when
+//! `Overlaps` says so (`gated_contact`).
 
 use super::gated_contact;
-use super::rounded_contact;
 use crate::{Aabb2, Aabb3, Capsule2, Capsule3};
 
 gated_contact!(2D: Aabb2, Capsule2);
-rounded_contact!(3D: Aabb3, Capsule3);
+gated_contact!(3D: Aabb3, Capsule3);
 
 #[cfg(test)]
 mod tests {

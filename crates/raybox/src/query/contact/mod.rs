@@ -307,42 +307,6 @@ macro_rules! reverse_contact {
 }
 pub(crate) use reverse_contact;
 
-/// Implements `Contact<$B> for $A` through the rounded-core kernel of `rounded.rs`
-/// (`planar` for 2D shapes), and the reverse when the types differ.
-macro_rules! rounded_contact {
-    (@one $planar:expr, $Contact:ident, $Points:ident, $f:path, $A:ty, $B:ty) => {
-        impl crate::Contact<$B> for $A {
-            type Output = crate::$Contact;
-            fn contact(&self, other: &$B) -> Option<crate::$Contact> {
-                use crate::query::distance::ToRounded;
-                let k = crate::query::contact::rounded::rounded_contact(
-                    &self.to_rounded(),
-                    &other.to_rounded(),
-                    $planar,
-                )?;
-                Some(crate::$Contact {
-                    normal: $f(k.normal).normalize(),
-                    depth: k.depth as f32,
-                    points: crate::$Points::one($f(k.point)),
-                })
-            }
-        }
-    };
-    (2D: $($A:ty, $B:ty);* $(;)?) => {
-        $(rounded_contact!(@one true, Contact2, ContactPoints2, crate::query::distance::f2, $A, $B);
-          crate::query::contact::reverse_contact!($A => $B: crate::Contact2);)*
-    };
-    (3D: $($A:ty, $B:ty);* $(;)?) => {
-        $(rounded_contact!(@one false, Contact3, ContactPoints3, crate::query::distance::f3, $A, $B);
-          crate::query::contact::reverse_contact!($A => $B: crate::Contact3);)*
-    };
-    (same: $A2:ty, $A3:ty) => {
-        rounded_contact!(@one true, Contact2, ContactPoints2, crate::query::distance::f2, $A2, $A2);
-        rounded_contact!(@one false, Contact3, ContactPoints3, crate::query::distance::f3, $A3, $A3);
-    };
-}
-pub(crate) use rounded_contact;
-
 /// Implements `Contact<$B> for $A`, and the reverse, for a pair whose [`crate::Overlaps`]
 /// test is its own (exact, or a closed form) rather than the rounded-core kernel's GJK:
 /// `None` unless that test says the shapes overlap, then the kernel's contact

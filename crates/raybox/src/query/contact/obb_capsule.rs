@@ -1,12 +1,11 @@
 //! Oriented box against capsule, 2D and 3D: a box core and a segment core, by the kernel
-//! of `rounded.rs`.
+//! of `rounded.rs`; `Some` exactly when `Overlaps` says so (`gated_contact`).
 
 use super::gated_contact;
-use super::rounded_contact;
 use crate::{Capsule2, Capsule3, Obb2, Obb3};
 
 gated_contact!(2D: Obb2, Capsule2);
-rounded_contact!(3D: Obb3, Capsule3);
+gated_contact!(3D: Obb3, Capsule3);
 
 #[cfg(test)]
 mod tests {

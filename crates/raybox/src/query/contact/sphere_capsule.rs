@@ -1,13 +1,14 @@
 //! Ball against capsule, 2D and 3D: two rounded cores (a point and a segment), by the
 //! kernel of `rounded.rs`: along the line between the centre and the nearest core point,
 //! `depth = r_ball + r_capsule - distance` (Ericson, *Real-Time Collision Detection*, 4.5.1).
+//! `Some` exactly when `Overlaps` says so (its exact test, 2D and 3D), which the kernel's
+//! GJK would not be for shapes that touch exactly.
 
 use super::gated_contact;
-use super::rounded_contact;
 use crate::{Capsule2, Capsule3, Circle, Sphere};
 
 gated_contact!(2D: Circle, Capsule2);
-rounded_contact!(3D: Sphere, Capsule3);
+gated_contact!(3D: Sphere, Capsule3);
 
 #[cfg(test)]
 mod tests {

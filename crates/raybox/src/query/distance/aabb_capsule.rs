@@ -5,7 +5,7 @@ use super::{f2, f3, gjk_distance};
 use crate::{Aabb2, Aabb3, Capsule2, Capsule3};
 use glam::{Vec2, Vec3};
 
-gjk_distance!(Aabb2, Capsule2 => Vec2, f2, exact; Aabb3, Capsule3 => Vec3, f3, plain);
+gjk_distance!(Aabb2, Capsule2 => Vec2, f2, exact; Aabb3, Capsule3 => Vec3, f3, exact);
 
 #[cfg(test)]
 mod tests {

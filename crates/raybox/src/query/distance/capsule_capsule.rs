@@ -5,7 +5,7 @@ use super::{f2, f3, gjk_distance};
 use crate::{Capsule2, Capsule3};
 use glam::{Vec2, Vec3};
 
-gjk_distance!(same: Capsule2 => Vec2, f2, exact; Capsule3 => Vec3, f3, cores);
+gjk_distance!(same: Capsule2 => Vec2, f2, exact; Capsule3 => Vec3, f3, exact);
 
 #[cfg(test)]
 mod tests {

@@ -177,19 +177,6 @@ macro_rules! gjk_distance {
     (@dist $s:ident, $o:ident, $B:ty, exact) => {
         crate::query::distance::decided_distance(crate::Overlaps::<$B>::overlaps($s, $o), $s, $o)
     };
-    // Cores with no radius between them (a capsule of radius zero against a segment or
-    // another such capsule) are segments, whose exact overlap test decides the zero; other
-    // pairs as `plain`, with one GJK run.
-    (@dist $s:ident, $o:ident, $B:ty, cores) => {{
-        use crate::query::distance::ToRounded;
-        let (a, b) = ($s.to_rounded(), $o.to_rounded());
-        if a.radius + b.radius == 0.0 {
-            crate::query::distance::decided_distance(crate::Overlaps::<$B>::overlaps($s, $o), $s, $o)
-        } else {
-            let d = crate::query::distance::rounded_closest(&a, &b).distance;
-            if d > 0.0 { (d as f32).max(f32::MIN_POSITIVE) } else { 0.0 }
-        }
-    }};
     (@dist $s:ident, $o:ident, $B:ty, plain) => {{
         use crate::query::distance::ToRounded;
         let d = crate::query::distance::rounded_closest(&$s.to_rounded(), &$o.to_rounded()).distance;

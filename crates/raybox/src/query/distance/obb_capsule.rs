@@ -5,7 +5,7 @@ use super::{f2, f3, gjk_distance};
 use crate::{Capsule2, Capsule3, Obb2, Obb3};
 use glam::{Vec2, Vec3};
 
-gjk_distance!(Obb2, Capsule2 => Vec2, f2, exact; Obb3, Capsule3 => Vec3, f3, plain);
+gjk_distance!(Obb2, Capsule2 => Vec2, f2, exact; Obb3, Capsule3 => Vec3, f3, exact);
 
 #[cfg(test)]
 mod tests {

@@ -5,7 +5,7 @@ use super::{f2, f3, gjk_distance};
 use crate::{Capsule2, Capsule3, Circle, Sphere};
 use glam::{Vec2, Vec3};
 
-gjk_distance!(Circle, Capsule2 => Vec2, f2, exact; Sphere, Capsule3 => Vec3, f3, plain);
+gjk_distance!(Circle, Capsule2 => Vec2, f2, exact; Sphere, Capsule3 => Vec3, f3, exact);
 
 #[cfg(test)]
 mod tests {

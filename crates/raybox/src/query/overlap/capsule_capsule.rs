@@ -1,6 +1,8 @@
 //! Capsule against capsule, 2D and 3D: the core segments are within `r_a + r_b` of each
-//! other (the segment kernel of `distance/segment_segment.rs`: exact in the plane, in
-//! `f64`; Ericson, *Real-Time Collision Detection*, 4.5.2).
+//! other (Ericson, *Real-Time Collision Detection*, 4.5.2): exactly in the plane
+//! (`segment_within_2d`), in space by `segment_within_3d` (exact at the ends and
+//! crossings, the line distance in `f64`), when `f32` holds the radius sum; else by the
+//! segment kernel of `distance/segment_segment.rs`.
 
 //!
 //! Two capsules of radius zero are two segments: the exact segment–segment test decides
@@ -9,20 +11,22 @@
 use crate::query::distance::{ToRounded, rounded_overlaps};
 use crate::{Capsule2, Capsule3, Overlaps};
 
-macro_rules! capsule_capsule_overlaps {
-    ($($Capsule:ty),*) => {
-        $(impl Overlaps<$Capsule> for $Capsule {
-            fn overlaps(&self, other: &$Capsule) -> bool {
-                if self.radius() == 0.0 && other.radius() == 0.0 {
-                    return self.segment().overlaps(&other.segment());
-                }
-                rounded_overlaps(&self.to_rounded(), &other.to_rounded())
-            }
-        })*
-    };
+/// Two 3D capsules: the cores within the summed radius, by `segment_within_3d`
+/// (`capsule_segment.rs`) when `f32` holds that sum, in a fixed order (the lesser
+/// `FixedOrder::key` first) so that both orders agree.
+impl Overlaps<Capsule3> for Capsule3 {
+    fn overlaps(&self, other: &Capsule3) -> bool {
+        if self.radius() == 0.0 && other.radius() == 0.0 {
+            return self.segment().overlaps(&other.segment());
+        }
+        let Some(r) = super::capsule_segment::exact_radius_sum(self.radius(), other.radius()) else {
+            return rounded_overlaps(&self.to_rounded(), &other.to_rounded());
+        };
+        use crate::query::contact::FixedOrder;
+        let (a, b) = if other.key() < self.key() { (other, self) } else { (self, other) };
+        super::capsule_segment::segment_within_3d(a.start(), a.end(), b.start(), b.end(), r)
+    }
 }
-
-capsule_capsule_overlaps!(Capsule3);
 
 /// Two 2D capsules: the cores within the summed radius, exactly when `f32` holds that sum
 /// (`capsule_segment.rs`, `segment_within_2d`).

@@ -48,24 +48,3 @@ pub(crate) use orient::{degenerate_triangle, det3_filtered, orient3d, triangle_n
 pub(crate) use plane::PlaneBox;
 pub(crate) use plane_capsule::end_distances;
 pub(crate) use sphere_obb::{ball_in_obb2_frame, ball_in_obb3_frame};
-
-/// Implements `Overlaps<$B> for $A` (and the reverse when the types differ) by GJK on the
-/// rounded cores: the cores are at most `r_a + r_b` apart.
-macro_rules! rounded_overlaps {
-    (@one $A:ty, $B:ty) => {
-        impl crate::Overlaps<$B> for $A {
-            fn overlaps(&self, other: &$B) -> bool {
-                use crate::query::distance::ToRounded;
-                crate::query::distance::rounded_overlaps(&self.to_rounded(), &other.to_rounded())
-            }
-        }
-    };
-    ($($A:ty, $B:ty);* $(;)?) => {
-        $(rounded_overlaps!(@one $A, $B);
-          crate::query::reverse_overlaps!($A => $B);)*
-    };
-    (same: $($A:ty),*) => {
-        $(rounded_overlaps!(@one $A, $A);)*
-    };
-}
-pub(crate) use rounded_overlaps;

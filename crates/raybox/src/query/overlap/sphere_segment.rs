@@ -24,7 +24,8 @@
 //! of the computed `M_C² + r² M_E`, which covers the rounding of that bound itself.
 //!
 //! Ball against segment (3D): the squared distance from the centre to the segment against
-//! the squared radius, in `f64` (Ericson, *Real-Time Collision Detection*, 5.1.2 and 5.3.2).
+//! the squared radius (Ericson, *Real-Time Collision Detection*, 5.1.2 and 5.3.2), decided
+//! exactly as in 2D (`ball_segment_3d`: an `f64` filter, then expansions).
 //!
 //! With `d = q - p` and `m = c - p`: the nearest point is `p` when `m · d <= 0`, `q` when
 //! `m · d >= d · d`, and otherwise the foot of the perpendicular, at squared distance
@@ -218,10 +219,140 @@ mod tests_2d {
     }
 }
 
+use glam::Vec3;
+
 use crate::{Segment3, Sphere};
 
+/// `|a - b|² - r²` as 10 exact terms (3D).
+fn end_terms_3d(a: Vec3, b: Vec3, r: f32) -> [f64; 10] {
+    let (a, b, r) = (a.as_dvec3(), b.as_dvec3(), f64::from(r));
+    let t = |x: f64, y: f64| [x * x, -2.0 * (x * y), y * y];
+    let [x, y, z] = [t(a.x, b.x), t(a.y, b.y), t(a.z, b.z)];
+    [x[0], x[1], x[2], y[0], y[1], y[2], z[0], z[1], z[2], -(r * r)]
+}
+
+/// `(a - b)·(q - p)` as 12 exact terms (3D).
+fn dot_terms_3d(a: Vec3, b: Vec3, p: Vec3, q: Vec3) -> [f64; 12] {
+    let (a, b, p, q) = (a.as_dvec3(), b.as_dvec3(), p.as_dvec3(), q.as_dvec3());
+    let t = |a: f64, b: f64, p: f64, q: f64| [a * q, -(a * p), -(b * q), b * p];
+    let [x, y, z] = [t(a.x, b.x, p.x, q.x), t(a.y, b.y, p.y, q.y), t(a.z, b.z, p.z, q.z)];
+    [x[0], x[1], x[2], x[3], y[0], y[1], y[2], y[3], z[0], z[1], z[2], z[3]]
+}
+
+/// The sign of `|(q - p) × (c - p)|² - r² |q - p|²`, exact: the 2D `body_sign` with three
+/// components of the cross product instead of one (each 6 exact products, expanded as
+/// `q × c - q × p - p × c`), the same estimate first with the same `32u` bound: the three
+/// squares' errors add as the one's did, over the sum of their `M²`, and `|e|²` of 9 terms
+/// is within `γ₈ M_E`, with two more roundings of the running sum, all under `16u`.
+fn body_sign_3d(p: Vec3, q: Vec3, c: Vec3, r: f32) -> f64 {
+    let (p, q, c) = (p.as_dvec3(), q.as_dvec3(), c.as_dvec3());
+    // Component k of a × b, from the components i = k + 1 and j = k + 2.
+    let comp = |k: usize| {
+        let (i, j) = ((k + 1) % 3, (k + 2) % 3);
+        [q[i] * c[j], -(q[j] * c[i]), -(q[i] * p[j]), q[j] * p[i], -(p[i] * c[j]), p[j] * c[i]]
+    };
+    let cross = [comp(0), comp(1), comp(2)];
+    let len2 = [0, 1, 2].map(|k| [q[k] * q[k], -2.0 * (q[k] * p[k]), p[k] * p[k]]);
+    let r2 = f64::from(r) * f64::from(r);
+    let mut estimate = 0.0;
+    let mut size = 0.0;
+    for terms in &cross {
+        let (c_hat, m_c) = terms.iter().fold((0.0, 0.0), |(s, m), &t| (s + t, m + t.abs()));
+        estimate += c_hat * c_hat;
+        size += m_c * m_c;
+    }
+    let (e_hat, m_e) = len2.iter().flatten().fold((0.0, 0.0), |(s, m), &t: &f64| (s + t, m + t.abs()));
+    estimate -= r2 * e_hat;
+    let bound = 32.0 * (f64::EPSILON / 2.0) * (size + r2 * m_e);
+    if estimate > bound || -estimate > bound {
+        return estimate.signum();
+    }
+    let mut terms = [0.0; 234];
+    let mut n = 0;
+    for comp in &cross {
+        for &a in comp {
+            for &b in comp {
+                let (hi, lo) = two_product(a, b);
+                terms[n] = hi;
+                terms[n + 1] = lo;
+                n += 2;
+            }
+        }
+    }
+    for &e in len2.iter().flatten() {
+        let (hi, lo) = two_product(r2, e);
+        terms[n] = -hi;
+        terms[n + 1] = -lo;
+        n += 2;
+    }
+    sum_sign(terms)
+}
+
+/// The three tests of the 3D ball against the segment in `f64` from the differences
+/// `d = q - p` and `m = c - p`, each answered only when it clears its rounding (as
+/// `quick_circle_segment`, with cheaper bounds: `Σ|mᵢ dᵢ| <= (|m|² + |d|²) / 2`, and the
+/// body's `Σ (|dᵢ mⱼ| + |dⱼ mᵢ|)² <= 2 |m|² |d|²`): a difference of two `f32` values is
+/// within `u` of exact, so `m · d` is within `γ₅ Σ|mᵢ dᵢ|`, `d · d - m · d` (that is
+/// `(q - c) · d`) within `γ₆ (d · d + Σ|mᵢ dᵢ|)` and a squared length minus `r²` within
+/// `γ₆ (|v|² + r²)`, all under the `8u` asked; the body test is `body_sign_3d`'s estimate
+/// and `32u` bound (there from 6 exact terms per component, here from 2 rounded
+/// products). A zero-length segment (`m · d = 0`) goes to the expansions.
+#[inline(always)]
+fn quick_ball_segment(p: Vec3, q: Vec3, c: Vec3, r: f32) -> Option<bool> {
+    const U: f64 = f64::EPSILON / 2.0;
+    let (pd, cd) = (p.as_dvec3(), c.as_dvec3());
+    let (d, m) = (q.as_dvec3() - pd, cd - pd);
+    let rr = f64::from(r) * f64::from(r); // exact
+    let inside = |l: f64| {
+        let g = l - rr;
+        (g.abs() > 8.0 * U * (l + rr)).then_some(g <= 0.0)
+    };
+    let (mm, dd, md) = (m.length_squared(), d.length_squared(), m.dot(d));
+    let md_size = 0.5 * (mm + dd);
+    if md.abs() <= 8.0 * U * md_size {
+        return None;
+    }
+    if md < 0.0 {
+        return inside(mm); // nearest to p
+    }
+    let end = dd - md;
+    if end.abs() <= 8.0 * U * (dd + md_size) {
+        return None;
+    }
+    if end < 0.0 {
+        return inside((cd - q.as_dvec3()).length_squared()); // nearest to q
+    }
+    let estimate = m.cross(d).length_squared() - rr * dd;
+    let bound = 32.0 * U * (2.0 * mm + rr) * dd;
+    (estimate.abs() > bound).then_some(estimate <= 0.0)
+}
+
+/// The three tests on exact expansions (3D).
+#[cold]
+#[inline(never)]
+fn exact_ball_segment(p: Vec3, q: Vec3, c: Vec3, r: f32) -> bool {
+    if p == q || sum_sign(dot_terms_3d(c, p, p, q)) <= 0.0 {
+        return sum_sign(end_terms_3d(c, p, r)) <= 0.0; // nearest to the start
+    }
+    if sum_sign(dot_terms_3d(q, c, p, q)) <= 0.0 {
+        return sum_sign(end_terms_3d(c, q, r)) <= 0.0; // nearest to the end
+    }
+    body_sign_3d(p, q, c, r) <= 0.0
+}
+
+/// Whether the closed ball `(c, r)` and the closed segment `p q` share a point; exact.
+pub(crate) fn ball_segment_3d(p: Vec3, q: Vec3, c: Vec3, r: f32) -> bool {
+    quick_ball_segment(p, q, c, r).unwrap_or_else(|| exact_ball_segment(p, q, c, r))
+}
+
 impl Overlaps<Segment3> for Sphere {
-    /// Closed: a segment touching the sphere, or ending on it, overlaps.
+    /// Closed: a segment touching the sphere, or ending on it, overlaps. Exact, as the 2D
+    /// test (Ericson, *Real-Time Collision Detection*, 5.1.2: the nearest point of the
+    /// segment by the region the centre projects to, `|m × d|² <= r² |d|²` over the body):
+    /// an `f64` estimate with its error bound, then exact expansions. The plain `f64` test
+    /// (the estimate alone) was right on small lattices but read touching centres as apart
+    /// or one `f32` step away as touching once the products outgrew `f64` (an audit,
+    /// `tests/audit_3d_curved.rs`).
     ///
     /// ```
     /// use raybox::{Overlaps, Segment3, Sphere};
@@ -235,18 +366,7 @@ impl Overlaps<Segment3> for Sphere {
     /// assert!(!ball.overlaps(&Segment3::new(Vec3::new(6.0, 8.0, 0.0), Vec3::new(12.0, 16.0, 0.0))));
     /// ```
     fn overlaps(&self, other: &Segment3) -> bool {
-        let (c, p, q) = (self.center().as_dvec3(), other.start().as_dvec3(), other.end().as_dvec3());
-        let rr = f64::from(self.radius()).powi(2);
-        let (d, m) = (q - p, c - p);
-        let md = m.dot(d);
-        if md <= 0.0 {
-            return m.length_squared() <= rr;
-        }
-        let dd = d.length_squared();
-        if md >= dd {
-            return c.distance_squared(q) <= rr;
-        }
-        m.cross(d).length_squared() <= rr * dd
+        ball_segment_3d(other.start(), other.end(), self.center(), self.radius())
     }
 }
 

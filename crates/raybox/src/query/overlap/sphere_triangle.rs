@@ -9,14 +9,26 @@ use crate::{Overlaps, Sphere, Triangle3};
 
 impl Overlaps<Triangle3> for Sphere {
     fn overlaps(&self, other: &Triangle3) -> bool {
+        if self.radius() == 0.0 {
+            // A point: the exact triangle–segment test on a zero-length segment. The
+            // closest-point test below reads a point lying in the triangle as a hair off it
+            // (an audit, `tests/audit_3d_curved.rs`: the point (0, -4, 3) in the triangle
+            // (3, 1, 2), (-1, -5, 4), (2, -2, 1), scaled by `2^60`).
+            return other.overlaps(&crate::Segment3::new(self.center(), self.center()));
+        }
         let c = self.center().as_dvec3();
         let v = other.vertices().map(Vec3::as_dvec3);
         let rr = f64::from(self.radius()).powi(2);
         if let Some(overlap) = quick_sphere_triangle(c, rr, v) {
             return overlap;
         }
-        let closest = closest_point_on_triangle(c, v);
-        c.distance_squared(closest) <= rr
+        let d2 = c.distance_squared(closest_point_on_triangle(c, v));
+        // Near touching, the exact decomposition (`triangle_capsule.rs`).
+        let near = super::triangle_capsule::near_touching([c, v[0], v[1], v[2], c], self.radius());
+        if (d2 - rr).abs() > near {
+            return d2 <= rr;
+        }
+        super::triangle_capsule::ball_within_triangle(self.center(), self.radius(), other.vertices())
     }
 }
 

@@ -22,7 +22,9 @@
 
 use glam::{DVec3, Vec3};
 
+use super::capsule_segment::segment_within_3d_exact;
 use super::orient::{normal_signs, orient3d};
+use super::sphere_segment::ball_segment_3d;
 use super::triangle_segment::triangle_segment_meet;
 use super::triangle_triangle::triangles_overlap;
 use crate::query::closest::{closest_point_on_triangle, closest_points_segment_segment};
@@ -45,21 +47,78 @@ pub(crate) fn capsule_triangle_overlap(p: Vec3, q: Vec3, r: f32, t: [Vec3; 3]) -
     if gap.length_squared() > rr * (1.0 + MARGIN) {
         return false;
     }
-    // 2. An end near the face, or the body near an edge.
+    // 2. An end near the face, or the body near an edge; near touching (within
+    // `near_touching` of `r²`), the exact decomposition instead.
     if r > 0.0 {
-        let near_end = |x: DVec3| x.distance_squared(closest_point_on_triangle(x, v)) <= rr;
-        if near_end(pd) || near_end(qd) {
+        let margin = near_touching([pd, qd, v[0], v[1], v[2]], r);
+        let mut near = false;
+        let mut within = |d2: f64| {
+            near |= (d2 - rr).abs() <= margin;
+            d2 <= rr - margin
+        };
+        let end_d2 = |x: DVec3| x.distance_squared(closest_point_on_triangle(x, v));
+        if within(end_d2(pd)) || within(end_d2(qd)) {
             return true;
         }
         for i in 0..3 {
             let (on_s, on_e) = closest_points_segment_segment((pd, qd), (v[i], v[(i + 1) % 3]));
-            if on_s.distance_squared(on_e) <= rr {
+            if within(on_s.distance_squared(on_e)) {
                 return true;
             }
+        }
+        if near && segment_within_triangle_exact(p, q, r, t) {
+            return true;
         }
     }
     // 3. Through the face (or, for a zero radius, touching it anywhere).
     segment_meets_triangle(t, p, q)
+}
+
+/// The band around `r²` within which a squared distance from `closest_point_on_triangle`
+/// or `closest_points_segment_segment` (in `f64`, their points within a few hundred `u` of
+/// the coordinates' scale `S`) may be on the wrong side: `2⁻³⁰ S (S + r)`, far above that
+/// rounding and far below any lattice step.
+pub(crate) fn near_touching(points: [DVec3; 5], r: f32) -> f64 {
+    let s = points.iter().fold(0.0f64, |m, x| m.max(x.abs().max_element()));
+    s * (s + f64::from(r)) / (1u64 << 30) as f64
+}
+
+/// Step 2 near touching: an end within `r` of the triangle, or the core within `r` of an
+/// edge, by the exact decompositions.
+#[cold]
+#[inline(never)]
+fn segment_within_triangle_exact(p: Vec3, q: Vec3, r: f32, t: [Vec3; 3]) -> bool {
+    ball_within_triangle(p, r, t)
+        || ball_within_triangle(q, r, t)
+        || (0..3).any(|i| segment_within_3d_exact(p, q, t[i], t[(i + 1) % 3], r))
+}
+
+/// Whether the closed ball `(c, r)` meets the closed triangle `t`, exactly but for the face
+/// test: within `r` of one of its edges (the exact ball–segment test), or over the face
+/// (the centre's projection inside, `((b - a) × (c - a)) · n >= 0` for each edge `a b`)
+/// and within `r` of its plane (`(n · (c - a))² <= r² |n|²`, or the closest point's
+/// squared distance at most `r²`), those in `f64`: exact
+/// while the products fit (lattice coordinates spanning up to about 2^8), a relative hair
+/// otherwise. The closest-point test in `f64` read a ball exactly touching a triangle as a
+/// hair apart in about 1 of 80 touching lattice pairs, a capsule in 1 of 30 (an audit,
+/// `tests/audit_3d_curved.rs`).
+#[cold]
+#[inline(never)]
+pub(crate) fn ball_within_triangle(c: Vec3, r: f32, t: [Vec3; 3]) -> bool {
+    if (0..3).any(|i| ball_segment_3d(t[i], t[(i + 1) % 3], c, r)) {
+        return true;
+    }
+    let [a, b, k] = t.map(Vec3::as_dvec3);
+    let cd = c.as_dvec3();
+    let n = (b - a).cross(k - a);
+    let inside = [(a, b), (b, k), (k, a)].iter().all(|&(x, y)| (y - x).cross(cd - x).dot(n) >= 0.0);
+    let rd = f64::from(r);
+    // The plane's distance two ways, either enough: from `n` (exact on small lattices),
+    // and from the closest point (exact for a triangle in a coordinate plane, where `n`'s
+    // rounded square can miss a centre exactly `r` above it).
+    inside
+        && (n.dot(cd - a).powi(2) <= rd * rd * n.length_squared()
+            || cd.distance_squared(closest_point_on_triangle(cd, [a, b, k])) <= rd * rd)
 }
 
 /// Whether the closed segment `[p, q]` meets the closed triangle `t`, exactly: the ends'

@@ -19,7 +19,7 @@
 use glam::{DVec3, Vec2, Vec3};
 
 use super::point_at;
-use super::ray_sphere::ball_roots;
+use super::ray_sphere::{ball_roots, coarse_point};
 use crate::query::closest::closest_point_on_segment;
 use crate::query::distance::{d2, d3, f2, f3};
 use crate::{Capsule2, Capsule3, ClosestPoint, Ray2, Ray3, RayCast, RayHit2, RayHit3, RaySpan};
@@ -135,8 +135,11 @@ macro_rules! capsule_ray_impls {
                     let core = self.segment().closest_point(point);
                     let out = ($d(point) - $d(core)).normalize_or_zero();
                     // Zero when rounding puts the hit on the core, zero or NaN when
-                    // the f32 point overflowed (a tiny direction, `t` past f32::MAX).
-                    if out.is_finite() && out != glam::DVec3::ZERO {
+                    // the f32 point overflowed (a tiny direction, `t` past f32::MAX);
+                    // rounding noise when the radius is far below the coordinates
+                    // (`coarse_point`).
+                    let coarse = coarse_point(ray.origin().to_array(), point.to_array(), self.radius());
+                    if out.is_finite() && out != glam::DVec3::ZERO && !coarse {
                         $f(out)
                     } else {
                         $f(outward_normal_f64(

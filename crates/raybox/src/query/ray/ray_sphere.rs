@@ -233,6 +233,42 @@ fn outward_normal<const N: usize>(point: [f32; N], center: [f32; N], dir: [f32; 
     }
 }
 
+/// Whether the `f32` hit `point` is too coarse to give the normal of a ball or capsule of
+/// this `radius`: its coordinates are rounded by about an `f32` step of the larger of the
+/// ray origin's and its own, so the direction from the centre (or core) to it is off by
+/// that over the radius. Below `1/256` of those coordinates that is more than `1e-4`, and
+/// for a radius far below an `f32` step the direction is noise, which pointed into the
+/// shape or along the ray (a ball of radius `1e-3` at `1e6` came out with the normal `-dir`
+/// for every ray, one of radius `0.2` off by 0.1; an audit, `tests/audit_3d_curved.rs`).
+/// The normal then comes from the `f64` entry root ([`normal_at_root`], and the capsule's
+/// `outward_normal_f64`).
+#[inline(always)]
+pub(crate) fn coarse_point<const N: usize>(origin: [f32; N], point: [f32; N], radius: f32) -> bool {
+    // N is 2 or 3: the vectors fill the first N lanes, 0 in the others.
+    let lanes = |a: [f32; N]| Vec3A::from_array(core::array::from_fn(|i| if i < N { a[i] } else { 0.0 }));
+    radius * 256.0 < lanes(origin).abs().max(lanes(point).abs()).max_element()
+}
+
+/// The outward unit normal of the ball at the entry root, all in `f64`: `(o - c) + t d`
+/// over its length, or back along the ray when that is rounding noise (a radius below
+/// `2⁻⁴⁰` of the coordinates, a point).
+#[cold]
+#[inline(never)]
+fn normal_at_root<const N: usize>(o: [f32; N], d: [f32; N], c: [f32; N], radius: f32) -> [f32; N] {
+    let t = ball_roots(o, d, c, radius).map_or(0.0, |roots| roots.0);
+    let f: [f64; N] = core::array::from_fn(|i| f64::from(o[i]) - f64::from(c[i]));
+    let v: [f64; N] = core::array::from_fn(|i| f[i] + f64::from(d[i]) * t);
+    let size = (0..N).fold(0.0f64, |m, i| m.max(f[i].abs() + (f64::from(d[i]) * t).abs()));
+    let len = dot(v, v).sqrt();
+    if len > size / (1u64 << 40) as f64 && len.is_finite() {
+        core::array::from_fn(|i| (v[i] / len) as f32)
+    } else {
+        let back: [f64; N] = core::array::from_fn(|i| -f64::from(d[i]));
+        let len = dot(back, back).sqrt();
+        core::array::from_fn(|i| (back[i] / len) as f32)
+    }
+}
+
 /// `outward_normal` in `f64`.
 #[cold]
 #[inline(never)]
@@ -264,6 +300,8 @@ macro_rules! ball_ray_impls {
                 // Started inside (the entry was clipped to t_min): zero normal.
                 let normal = if inside {
                     $V::ZERO
+                } else if coarse_point(o, point, self.radius()) {
+                    $V::from_array(normal_at_root(o, d, self.center().to_array(), self.radius()))
                 } else {
                     $V::from_array(outward_normal(point, self.center().to_array(), d))
                 };

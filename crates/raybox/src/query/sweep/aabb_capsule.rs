@@ -1,12 +1,12 @@
 //! Moving axis-aligned box against capsule (and back), 2D and 3D: conservative advancement
-//! on the GJK distance (see `mod.rs`).
+//! on the GJK distance (see `mod.rs`), the start decided by the pair's `Overlaps` test
+//! (`decided_sweep`).
 
-use super::ca_sweep;
 use super::decided_sweep;
 use crate::{Aabb2, Aabb3, Capsule2, Capsule3};
 
 decided_sweep!(2D: Aabb2, Capsule2);
-ca_sweep!(3D: Aabb3, Capsule3);
+decided_sweep!(3D: Aabb3, Capsule3);
 
 #[cfg(test)]
 mod tests {

@@ -1,12 +1,11 @@
 //! Moving capsule against capsule, 2D and 3D: conservative advancement on the GJK distance
-//! (see `mod.rs`).
+//! (see `mod.rs`), the start decided by the pair's `Overlaps` test (`decided_sweep`).
 
-use super::ca_sweep;
 use super::decided_sweep;
 use crate::{Capsule2, Capsule3};
 
 decided_sweep!(@2D Capsule2, Capsule2);
-ca_sweep!(moving 3D: Capsule3, Capsule3);
+decided_sweep!(@3D Capsule3, Capsule3);
 
 #[cfg(test)]
 mod tests {

@@ -1,12 +1,12 @@
 //! Moving ball against capsule (and back), 2D and 3D: conservative advancement on the GJK
-//! distance (see `mod.rs`).
+//! distance (see `mod.rs`), the start decided by the pair's exact `Overlaps` test (through
+//! its contact, `decided_sweep`), so that touching shapes give `t = 0`.
 
-use super::ca_sweep;
 use super::decided_sweep;
 use crate::{Capsule2, Capsule3, Circle, Sphere};
 
 decided_sweep!(2D: Circle, Capsule2);
-ca_sweep!(3D: Sphere, Capsule3);
+decided_sweep!(3D: Sphere, Capsule3);
 
 #[cfg(test)]
 mod tests {

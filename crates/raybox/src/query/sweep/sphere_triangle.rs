@@ -164,11 +164,18 @@ pub(crate) const TOUCH_NOISE: f64 = 256.0 * f64::EPSILON;
 /// when it is off the triangle by no more than the rounding of the coordinates
 /// ([`TOUCH_NOISE`] of them), where the direction between the two points is noise (a
 /// segment's end landing on a face once came out with a normal along the face).
+///
+/// So too when the direction points along the motion (`out · v > 0`): at the first touch
+/// the gap is closing, so the true direction never does; `x` is then past the contact,
+/// from a time rounded to `f32` ([`centre_crossing`]'s watertight `t`). A point (radius 0)
+/// at (1, 1, -5) moving by (0.00073, -11, 0) onto the edge (0, -5, -5)-(4, 4, -5) of a
+/// triangle overshot that edge by `3e-7` and took the direction across it, away from where
+/// it came from (an audit, `tests/audit_3d_curved.rs`).
 pub(crate) fn ball_touch(x: DVec3, t: f64, v: DVec3, tri: [DVec3; 3]) -> Toi {
     let point = closest_point_on_triangle(x, tri);
     let out = x - point;
     let scale = tri.iter().fold(x.abs().max_element(), |m, y| m.max(y.abs().max_element()));
-    let normal = if out.length() > TOUCH_NOISE * scale {
+    let normal = if out.length() > TOUCH_NOISE * scale && out.dot(v) <= 0.0 {
         out.normalize()
     } else {
         let n = (tri[1] - tri[0]).cross(tri[2] - tri[0]);
