@@ -1012,3 +1012,56 @@ fn a_hair_apart_at_the_start_is_not_t_zero() {
     let down = b.sweep(Vec3::new(0.0, 0.0, -1.0), &big).unwrap();
     assert!(down.t > 0.0 && down.t < 1e-6 && down.normal == Vec3::Z, "{down:?}");
 }
+
+/// Motions far longer than the gap (a unit gap crossed by motions of `1e8` to `1e30`): moving
+/// apart never touches, and moving closer touches at the gap over the motion's length. The
+/// separating-axis sweeps counted the motion's rounding in full at every time (`64 ε` of
+/// the motion, more than the gap once the motion passes about `1e15` times it), so a box one
+/// unit above a triangle moving up by `1e25` met it at `t = 1e-45`.
+#[test]
+fn huge_motions_past_a_unit_gap() {
+    use glam::Quat;
+    use raybox::{Aabb3, Capsule3};
+    let tri = Triangle3::new(
+        Vec3::new(-10.0, -10.0, 0.0),
+        Vec3::new(30.0, -10.0, 0.0),
+        Vec3::new(-10.0, 30.0, 0.0),
+    );
+    let turn = Quat::from_rotation_z(0.3);
+    // Shapes whose lowest point is at z = 1, above the triangle in z = 0 and above the box
+    // `[-10, 10]² × [-1, 0]` (wide enough that slanted motions land on them).
+    let boxed = Aabb3::new(Vec3::new(0.0, 0.0, 1.0), Vec3::new(1.0, 1.0, 2.0));
+    let turned = Obb3::new(Vec3::new(0.3, 0.3, 1.5), Vec3::splat(0.5), turn);
+    let seg = Segment3::new(Vec3::new(0.2, 0.2, 1.0), Vec3::new(0.3, 0.2, 1.5));
+    let lid = Triangle3::new(Vec3::new(0.0, 0.0, 1.0), Vec3::new(1.0, 0.0, 1.0), Vec3::new(0.0, 1.0, 1.5));
+    let ball = Sphere::new(Vec3::new(0.2, 0.2, 1.5), 0.5);
+    let capsule = Capsule3::new(Vec3::new(0.2, 0.2, 1.5), Vec3::new(0.4, 0.2, 1.5), 0.5);
+    let floor = Obb3::new(Vec3::new(0.0, 0.0, -0.5), Vec3::new(10.0, 10.0, 0.5), Quat::IDENTITY);
+    let mut checked = 0;
+    for e in [8, 12, 15, 18, 20, 25, 30] {
+        let len = 10f32.powi(e);
+        for dir in [Vec3::Z, Vec3::new(0.3, 0.1, 1.0).normalize(), Vec3::new(-0.2, 0.4, 1.0).normalize()] {
+            let (away, toward) = (dir * len, -dir * len);
+            let want = 1.0 / (dir.z * len); // the gap, 1, over the closing speed
+            let sweeps: [(&str, Option<SweepHit3>, Option<SweepHit3>); 10] = [
+                ("box-triangle", boxed.sweep(away, &tri), boxed.sweep(toward, &tri)),
+                ("turned box-triangle", turned.sweep(away, &tri), turned.sweep(toward, &tri)),
+                ("segment-triangle", seg.sweep(away, &tri), seg.sweep(toward, &tri)),
+                ("triangle-triangle", lid.sweep(away, &tri), lid.sweep(toward, &tri)),
+                ("ball-triangle", ball.sweep(away, &tri), ball.sweep(toward, &tri)),
+                ("capsule-triangle", capsule.sweep(away, &tri), capsule.sweep(toward, &tri)),
+                ("box-box", boxed.sweep(away, &floor), boxed.sweep(toward, &floor)),
+                ("turned box-box", turned.sweep(away, &floor), turned.sweep(toward, &floor)),
+                ("segment-box", seg.sweep(away, &floor), seg.sweep(toward, &floor)),
+                ("capsule-box", capsule.sweep(away, &floor), capsule.sweep(toward, &floor)),
+            ];
+            for (name, apart, closer) in sweeps {
+                assert_eq!(apart, None, "{name} moving apart by {away:?}");
+                let t = closer.unwrap_or_else(|| panic!("{name} moving closer by {toward:?} missed")).t;
+                assert!((t / want - 1.0).abs() < 1e-4, "{name} by {toward:?}: t = {t:e}, want {want:e}");
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 7 * 3 * 10);
+}

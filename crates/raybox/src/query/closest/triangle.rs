@@ -16,9 +16,11 @@ use crate::{ClosestPoint, ContainsPoint, Triangle3};
 /// normal `n`), the answer is the foot of `p` on the plane; outside it (or for a
 /// degenerate triangle, `n = 0`), the nearest point of the closed triangle lies on its
 /// boundary, so it is the nearest of the three edges' closest points. Each sign is one
-/// cross and one dot product of differences of the inputs, so its rounding is relative to
-/// the triangle's own size and `p`'s distance: a wrong sign can only come from a foot
-/// within rounding of that edge, where both answers agree.
+/// cross and one dot product of differences of the inputs, taken from the edge's end
+/// nearer `p` ([`edge_side`]), so its rounding is relative to the triangle's own size and
+/// `p`'s distance from that end: a wrong sign can only come from a foot within rounding of
+/// that edge, where both answers agree. (Taken from a fixed end, a point 3,700 behind the
+/// near vertex of a sliver reaching to `1e15` read as over the face, at 8,500.)
 ///
 /// The three products are also the foot's barycentric weights (each is `|n|²` times the
 /// area of the sub-triangle opposite its vertex, over the whole), so the foot is
@@ -28,8 +30,7 @@ use crate::{ClosestPoint, ContainsPoint, Triangle3};
 /// its distance from `p` only to second order.
 pub(crate) fn closest_point_on_triangle(p: DVec3, [a, b, c]: [DVec3; 3]) -> DVec3 {
     let n = (b - a).cross(c - a);
-    let (wa, wb, wc) =
-        ((c - b).cross(p - b).dot(n), (a - c).cross(p - c).dot(n), (b - a).cross(p - a).dot(n));
+    let (wa, wb, wc) = (edge_side(b, c, p, n), edge_side(c, a, p, n), edge_side(a, b, p, n));
     let sum = wa + wb + wc; // |n|², but for rounding; zero for a degenerate triangle
     if wa >= 0.0 && wb >= 0.0 && wc >= 0.0 && sum > 0.0 {
         return a + (b - a) * (wb / sum) + (c - a) * (wc / sum); // face region
@@ -46,6 +47,19 @@ pub(crate) fn closest_point_on_triangle(p: DVec3, [a, b, c]: [DVec3; 3]) -> DVec
         }
     }
     best
+}
+
+/// Which side of the edge `p -> q` the point `x` lies on, seen along the normal `n`:
+/// `((q - p) × (x - s)) · n` (positive inside a counter-clockwise triangle), with `s` the
+/// end of the edge nearer `x` (either end gives the same exact value, since
+/// `(q - p) × (q - p) = 0`). `x - s` is then accurate to the rounding of the nearby
+/// coordinates, not of the far end: for a sliver with vertices near `1e15` and one near
+/// 500, a point 0.02 off the line through the near vertex and a far one, measured from the
+/// far one (rounded by 0.03 there), came out inside, and a ball 8,000 from the triangle
+/// swept into it (an audit, `tests/audit_instance_shapes.rs`).
+pub(crate) fn edge_side(p: DVec3, q: DVec3, x: DVec3, n: DVec3) -> f64 {
+    let s = if (x - p).abs().max_element() <= (x - q).abs().max_element() { p } else { q };
+    (q - p).cross(x - s).dot(n)
 }
 
 /// A closest pair of points of two triangles that do not intersect, `(on a, on b)`: for
@@ -94,8 +108,7 @@ impl ContainsPoint for Triangle3 {
         let [a, b, c] = self.vertices().map(Vec3::as_dvec3);
         let p = point.as_dvec3();
         let n = (b - a).cross(c - a);
-        n.dot(p - a) == 0.0
-            && [(a, b), (b, c), (c, a)].iter().all(|&(u, v)| (v - u).cross(p - u).dot(n) >= 0.0)
+        n.dot(p - a) == 0.0 && [(a, b), (b, c), (c, a)].iter().all(|&(u, v)| edge_side(u, v, p, n) >= 0.0)
     }
 }
 
@@ -180,5 +193,35 @@ mod tests {
             tested += 1;
         }
         assert!(tested > 40_000, "{tested}");
+    }
+
+    /// A sliver from near 500 out to about `1e15`, and points a few thousand behind its
+    /// near vertex, within 0.02 of the line through it and a far vertex: the nearest point is
+    /// that vertex. Measured from the far vertex (rounded by 0.03 at `1e15`), one edge test
+    /// read the first point as over the face, 8,504 away instead of 3,697; nor is it in the
+    /// triangle, and a ball there sweeping by a few units does not reach it.
+    #[test]
+    fn points_behind_the_near_vertex_of_a_huge_sliver() {
+        use crate::{Sphere, Sweep};
+        let a = Vec3::new(-500.45828, -879.7624, 77.35397);
+        let t = Triangle3::new(
+            a,
+            Vec3::new(867808400000000.0, 1528891200000000.0, -134577155000000.0),
+            Vec3::new(199337770000000.0, 351191100000000.0, -30912106000000.0),
+        );
+        let motion = Vec3::new(-1.350616, -0.5572579, -5.853492);
+        for p in [
+            Vec3::new(-2319.9067, -4085.2363, 359.51184),
+            Vec3::new(-2319.9067, -4085.2363, 359.51184) + motion * 3e-4,
+        ] {
+            let want = p.as_dvec3().distance(a.as_dvec3());
+            let got = t.distance_to_point(p);
+            assert!((f64::from(got) / want - 1.0).abs() < 1e-6, "{p:?}: {got}, want {want}");
+            assert_eq!(t.closest_point(p), a, "{p:?}");
+            assert!(!t.contains_point(p));
+            for r in [0.0, 1e-3, 1.0] {
+                assert_eq!(Sphere::new(p, r).sweep(motion, &t), None, "{p:?} radius {r}");
+            }
+        }
     }
 }

@@ -27,7 +27,7 @@ use super::orient::{normal_signs, orient3d};
 use super::sphere_segment::ball_segment_3d;
 use super::triangle_segment::triangle_segment_meet;
 use super::triangle_triangle::triangles_overlap;
-use crate::query::closest::{closest_point_on_triangle, closest_points_segment_segment};
+use crate::query::closest::{closest_point_on_triangle, closest_points_segment_segment, edge_side};
 use crate::query::reverse_overlaps;
 use crate::{Capsule3, Overlaps, Triangle3};
 
@@ -111,7 +111,7 @@ pub(crate) fn ball_within_triangle(c: Vec3, r: f32, t: [Vec3; 3]) -> bool {
     let [a, b, k] = t.map(Vec3::as_dvec3);
     let cd = c.as_dvec3();
     let n = (b - a).cross(k - a);
-    let inside = [(a, b), (b, k), (k, a)].iter().all(|&(x, y)| (y - x).cross(cd - x).dot(n) >= 0.0);
+    let inside = [(a, b), (b, k), (k, a)].iter().all(|&(x, y)| edge_side(x, y, cd, n) >= 0.0);
     let rd = f64::from(r);
     // The plane's distance two ways, either enough: from `n` (exact on small lattices),
     // and from the closest point (exact for a triangle in a coordinate plane, where `n`'s

@@ -325,12 +325,16 @@ fn sat_window(
         } else {
             ((b_hi - a_lo) / s, (b_lo - a_hi) / s, l)
         };
-        let slack = (pad + s_noise) / s.abs();
+        // A bound `t = gap / s` is off by the gap's rounding over `s` plus `t` times the
+        // relative rounding of `s`: the motion's rounding moves the shape by `t s_noise` at
+        // time `t`, not by all of `s_noise` (which, for a motion `1e20` times the gap, put
+        // every bound within rounding of `t = 0`, and shapes moving apart met at `1e-45`).
+        let slack = |t: f64| (pad + t.abs() * s_noise) / s.abs();
         if t_in > enter {
-            (enter, enter_slack, normal) = (t_in, slack, Some(n));
+            (enter, enter_slack, normal) = (t_in, slack(t_in), Some(n));
         }
         if t_out < exit {
-            (exit, exit_slack) = (t_out, slack);
+            (exit, exit_slack) = (t_out, slack(t_out));
         }
         // Apart unless some time in [0, 1] has every entry and exit within its rounding.
         if (enter - enter_slack).max(0.0) > exit + exit_slack {
@@ -367,8 +371,10 @@ fn advance(a: &Rounded, v: DVec3, b: &Rounded, planar: bool) -> Option<Toi> {
     // Both tolerances are relative to the inputs' magnitude, with no absolute part, so
     // that a sweep at `2^-60` of the size gives the same `t` as at the size itself.
     let size = a.scale() + b.scale();
-    // The rounding of a distance or a separation computed from these coordinates.
-    let noise = 16.0 * f64::EPSILON * (size + v.length());
+    // The rounding of a distance or a separation computed from the coordinates at time `t`
+    // (the moving shape's reach `|v| t` further out: counting all of `|v|` at `t = 0` made a
+    // capsule one unit above a box, moving away from it by `1e15`, touch it at once).
+    let noise_at = |t: f64| 16.0 * f64::EPSILON * (size + v.length() * t);
     let reach = a.radius + b.radius;
     // Below this core distance, GJK's direction is rounding noise (see `gjk.rs`): its
     // closest points are within about `noise` of exact, so above `1e5 * noise` the
@@ -376,11 +382,11 @@ fn advance(a: &Rounded, v: DVec3, b: &Rounded, planar: bool) -> Option<Toi> {
     // is a visible gap: a point 0.2 from a segment at coordinates near 1e6 had no reliable
     // direction, and touched it with the noise of coincident points for a normal, as often
     // pointing along the motion as against it.)
-    let reliable = 1e5 * noise;
     let mut t = 0.0;
     let mut last_direction = None;
     for step in 0..=SWEEP_MAX_STEPS {
-        let moved = a.translated(v * t);
+        let (noise, moved) = (noise_at(t), a.translated(v * t));
+        let reliable = 1e5 * noise;
         // The cores' distance and direction; the rounded shapes are `reach` closer.
         let c = core_closest_precise(&moved.core, &b.core);
         // (No direction from coincident points, which rounding can leave a hair apart.)

@@ -15,7 +15,7 @@
 use glam::{DVec3, Vec3};
 
 use super::{SweepHit3, Toi, hit3, overlapping_toi};
-use crate::query::closest::closest_point_on_triangle;
+use crate::query::closest::{closest_point_on_triangle, edge_side};
 use crate::query::distance::ToRounded;
 use crate::query::ray::capsule_roots;
 use crate::query::{WoopRay, ray_triangle_watertight};
@@ -94,8 +94,7 @@ pub(crate) fn ball_triangle_time(c: Vec3, r: f32, v: Vec3, tri: [Vec3; 3]) -> f6
             let t = (side * rd * len - h) / nv;
             if t >= 0.0 && t < first {
                 let x = cd + vd * t;
-                let inside =
-                    [(a, b), (b, k), (k, a)].iter().all(|&(p, q)| (q - p).cross(x - p).dot(n) >= 0.0);
+                let inside = [(a, b), (b, k), (k, a)].iter().all(|&(p, q)| edge_side(p, q, x, n) >= 0.0);
                 if inside {
                     first = t;
                 }
@@ -110,7 +109,7 @@ pub(crate) fn ball_triangle_time(c: Vec3, r: f32, v: Vec3, tri: [Vec3; 3]) -> f6
         // that edge's capsule, a double root that rounding loses.
         let (mut lo, mut hi) = (0.0f64, f64::INFINITY);
         for (p, q) in [(a, b), (b, k), (k, a)] {
-            let (f0, f1) = ((q - p).cross(cd - p).dot(n), (q - p).cross(vd).dot(n));
+            let (f0, f1) = (edge_side(p, q, cd, n), (q - p).cross(vd).dot(n));
             if f1 == 0.0 {
                 if f0 < 0.0 {
                     (lo, hi) = (1.0, 0.0); // beside this edge for every t
