@@ -30,7 +30,15 @@ use crate::{ClosestPoint, ContainsPoint, Triangle3};
 /// its distance from `p` only to second order.
 pub(crate) fn closest_point_on_triangle(p: DVec3, [a, b, c]: [DVec3; 3]) -> DVec3 {
     let n = (b - a).cross(c - a);
-    let (wa, wb, wc) = (edge_side(b, c, p, n), edge_side(c, a, p, n), edge_side(a, b, p, n));
+    // `edge_side` with the three differences computed once.
+    let (pa, pb, pc) = (p - a, p - b, p - c);
+    let (ma, mb, mc) = (pa.abs().max_element(), pb.abs().max_element(), pc.abs().max_element());
+    let near = |x: DVec3, mx: f64, y: DVec3, my: f64| if mx <= my { x } else { y };
+    let (wa, wb, wc) = (
+        (c - b).cross(near(pb, mb, pc, mc)).dot(n),
+        (a - c).cross(near(pc, mc, pa, ma)).dot(n),
+        (b - a).cross(near(pa, ma, pb, mb)).dot(n),
+    );
     let sum = wa + wb + wc; // |n|², but for rounding; zero for a degenerate triangle
     if wa >= 0.0 && wb >= 0.0 && wc >= 0.0 && sum > 0.0 {
         return a + (b - a) * (wb / sum) + (c - a) * (wc / sum); // face region
