@@ -1065,3 +1065,47 @@ fn huge_motions_past_a_unit_gap() {
     }
     assert_eq!(checked, 7 * 3 * 10);
 }
+
+/// A contact sooner than `f32` can tell from the start (a gap of `1e-10` closed by a motion
+/// of `1e36`: `t = 1e-46`, below half the least positive `f32`) is reported at that least
+/// positive time, not at `t = 0` (nor `-0.0`), which the pairs with an exact overlap test
+/// keep for shapes that overlap at the start. A capsule `3e-11` from a triangle, moving by
+/// `5e34`, came out at `t = -0.0`.
+#[test]
+fn contacts_too_soon_for_f32_are_not_at_the_start() {
+    use raybox::{Aabb3, Capsule3};
+    let k = 1e-10;
+    let tri = Triangle3::new(
+        Vec3::new(-10.0, -10.0, 0.0) * k,
+        Vec3::new(30.0, -10.0, 0.0) * k,
+        Vec3::new(-10.0, 30.0, 0.0) * k,
+    );
+    let boxed = Aabb3::new(Vec3::new(0.0, 0.0, 1.0) * k, Vec3::new(1.0, 1.0, 2.0) * k);
+    let seg = Segment3::new(Vec3::new(0.2, 0.2, 1.0) * k, Vec3::new(0.3, 0.2, 1.5) * k);
+    let lid = Triangle3::new(
+        Vec3::new(0.0, 0.0, 1.0) * k,
+        Vec3::new(1.0, 0.0, 1.0) * k,
+        Vec3::new(0.0, 1.0, 1.5) * k,
+    );
+    let ball = Sphere::new(Vec3::new(0.2, 0.2, 1.5) * k, 0.5 * k);
+    let capsule = Capsule3::new(Vec3::new(0.2, 0.2, 1.5) * k, Vec3::new(0.4, 0.2, 1.5) * k, 0.5 * k);
+    // In z = 0, across the segment's shadow under both motions.
+    let rail = Segment3::new(Vec3::new(0.25, 0.0, 0.0) * k, Vec3::new(0.4, 0.7, 0.0) * k);
+    let tiny = f32::from_bits(1);
+    for motion in [Vec3::new(0.0, 0.0, -1e36), Vec3::new(0.1e36, 0.2e36, -1e36)] {
+        let sweeps = [
+            ("box-triangle", boxed.overlaps(&tri), boxed.sweep(motion, &tri)),
+            ("segment-triangle", seg.overlaps(&tri), seg.sweep(motion, &tri)),
+            ("triangle-triangle", lid.overlaps(&tri), lid.sweep(motion, &tri)),
+            ("ball-triangle", ball.overlaps(&tri), ball.sweep(motion, &tri)),
+            ("capsule-triangle", capsule.overlaps(&tri), capsule.sweep(motion, &tri)),
+            ("capsule-segment", capsule.overlaps(&rail), capsule.sweep(motion, &rail)),
+            ("segment-segment", seg.overlaps(&rail), seg.sweep(motion, &rail)),
+        ];
+        for (name, overlapping, hit) in sweeps {
+            assert!(!overlapping, "{name}");
+            let t = hit.unwrap_or_else(|| panic!("{name} by {motion:?} missed")).t;
+            assert_eq!(t.to_bits(), tiny.to_bits(), "{name} by {motion:?}: t = {t:e}");
+        }
+    }
+}

@@ -7,7 +7,7 @@
 
 use glam::Vec3;
 
-use super::{SweepHit3, hit3, overlapping_toi, sat_entry, sat_sweep};
+use super::{SweepHit3, apart_time, hit3, hit3_apart, overlapping_toi, sat_entry, sat_sweep};
 use crate::query::distance::ToRounded;
 use crate::{Aabb3, Overlaps, Sweep, Triangle3};
 
@@ -35,7 +35,7 @@ where
     if motion == Vec3::ZERO {
         return None;
     }
-    sat_sweep(&a.core, motion.as_dvec3(), &b.core, false).map(hit3)
+    sat_sweep(&a.core, motion.as_dvec3(), &b.core, false).map(hit3_apart)
 }
 
 /// The `t` of [`box_triangle_sweep`], without its point and normal (which cost a GJK run):
@@ -57,7 +57,7 @@ where
     let (a, b) = (shape.to_rounded(), other.to_rounded());
     // Any `f64` time that rounds to at most `limit` is below the next `f32` up.
     let horizon = f64::from(limit.next_up()).min(1.0);
-    sat_entry(&a.core, motion.as_dvec3(), &b.core, false, horizon).map(|(t, _)| t as f32)
+    sat_entry(&a.core, motion.as_dvec3(), &b.core, false, horizon).map(|(t, _)| apart_time(t))
 }
 
 #[cfg(test)]

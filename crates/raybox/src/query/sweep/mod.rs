@@ -10,7 +10,9 @@
 //!   penetration normal (the reverse of [`crate::Contact`]'s `normal`). Pairs with an exact
 //!   overlap test of their own (the triangle pairs, every segment pair, and in 2D the
 //!   oriented-box pairs and every capsule pair) let it decide the start, through their
-//!   contact, so that `t = 0` exactly when `Overlaps` says so.
+//!   contact, so that `t = 0` exactly when `Overlaps` says so: a contact of shapes apart at
+//!   the start but sooner than `f32` can tell (a gap of `1e-10` closed by a motion of
+//!   `1e36`) comes at the least positive `f32` time.
 //! - A zero `motion` is a plain overlap test; a motion with a NaN or infinite component
 //!   touches nothing (`None`).
 //! - `None` when they do not touch for any `t` in `[0, 1]`.
@@ -517,6 +519,25 @@ pub(crate) fn hit3(h: Toi) -> SweepHit3 {
     SweepHit3 { t: h.t as f32, point: h.point.as_vec3(), normal: h.normal.normalize_or_zero().as_vec3() }
 }
 
+/// The `f32` time of a contact found by a walk that runs only when the pair's exact test
+/// found the shapes apart at `t = 0`: at least the least positive `f32`, so that `t = 0`
+/// stays the exact test's answer alone. (A time below half of that rounds to zero, or to
+/// `-0.0` from a root computed as `-0.0`: a capsule `3e-11` from a triangle, moving by
+/// `5e34`, came out at `t = -0.0`.)
+pub(crate) fn apart_time(t: f64) -> f32 {
+    (t as f32).max(f32::from_bits(1))
+}
+
+/// [`hit2`] for a contact of shapes found apart at `t = 0` ([`apart_time`]).
+pub(crate) fn hit2_apart(h: Toi) -> SweepHit2 {
+    SweepHit2 { t: apart_time(h.t), ..hit2(h) }
+}
+
+/// [`hit3`] for a contact of shapes found apart at `t = 0` ([`apart_time`]).
+pub(crate) fn hit3_apart(h: Toi) -> SweepHit3 {
+    SweepHit3 { t: apart_time(h.t), ..hit3(h) }
+}
+
 /// The start every sweep decided by its pair's contact shares: `Some(answer)` when the
 /// sweep ends before any walk (a non-finite motion touches nothing; shapes in contact at
 /// `t = 0` give that contact, its normal turned toward the moving shape; a zero motion
@@ -591,10 +612,10 @@ macro_rules! decided_sweep {
         }
     };
     (@2D $A:ty, $B:ty) => {
-        decided_sweep!(@one $A, $B, glam::Vec2, SweepHit2, crate::query::distance::d2, crate::query::sweep::hit2, true);
+        decided_sweep!(@one $A, $B, glam::Vec2, SweepHit2, crate::query::distance::d2, crate::query::sweep::hit2_apart, true);
     };
     (@3D $A:ty, $B:ty) => {
-        decided_sweep!(@one $A, $B, glam::Vec3, SweepHit3, crate::query::distance::d3, crate::query::sweep::hit3, false);
+        decided_sweep!(@one $A, $B, glam::Vec3, SweepHit3, crate::query::distance::d3, crate::query::sweep::hit3_apart, false);
     };
     (2D: $($A:ty, $B:ty);* $(;)?) => {
         $(decided_sweep!(@2D $A, $B); decided_sweep!(@2D $B, $A);)*

@@ -14,7 +14,7 @@
 
 use glam::{DVec3, Vec3};
 
-use super::{SweepHit3, Toi, hit3, overlapping_toi};
+use super::{SweepHit3, Toi, apart_time, hit3, hit3_apart, overlapping_toi};
 use crate::query::closest::{closest_point_on_triangle, edge_side};
 use crate::query::distance::ToRounded;
 use crate::query::ray::capsule_roots;
@@ -36,7 +36,7 @@ impl Sweep<Triangle3> for Sphere {
         if motion == Vec3::ZERO {
             return None;
         }
-        ball_triangle_toi(self.center(), self.radius(), motion, other.vertices()).map(hit3)
+        ball_triangle_toi(self.center(), self.radius(), motion, other.vertices()).map(hit3_apart)
     }
 }
 
@@ -53,7 +53,7 @@ pub(crate) fn sweep_time(ball: &Sphere, motion: Vec3, other: &Triangle3) -> Opti
         return None;
     }
     let t = ball_triangle_time(ball.center(), ball.radius(), motion, other.vertices());
-    (t <= 1.0).then_some(t as f32)
+    (t <= 1.0).then_some(apart_time(t))
 }
 
 /// The first contact of the ball `(c, r)` moving by `t v`, `t` in `[0, 1]`, with the

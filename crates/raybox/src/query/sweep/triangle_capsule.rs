@@ -56,7 +56,7 @@
 use glam::{DVec3, Vec3};
 
 use super::sphere_triangle::{TOUCH_NOISE, ball_touch, ball_triangle_time};
-use super::{SweepHit3, Toi, contact_start, hit3};
+use super::{SweepHit3, Toi, apart_time, contact_start, hit3_apart};
 use crate::query::closest::closest_point_on_segment;
 use crate::query::distance::{Core, Rounded};
 use crate::query::ray::capsule_roots;
@@ -71,7 +71,8 @@ impl Sweep<Triangle3> for Capsule3 {
         if let Some(done) = contact_start(motion, || self.contact(other)) {
             return done;
         }
-        capsule_triangle_toi(self.start(), self.end(), self.radius(), motion, other.vertices()).map(hit3)
+        capsule_triangle_toi(self.start(), self.end(), self.radius(), motion, other.vertices())
+            .map(hit3_apart)
     }
 }
 
@@ -89,7 +90,7 @@ pub(crate) fn sweep_time(capsule: &Capsule3, motion: Vec3, other: &Triangle3) ->
         return None;
     }
     capsule_triangle_toi(capsule.start(), capsule.end(), capsule.radius(), motion, other.vertices())
-        .map(|toi| toi.t as f32)
+        .map(|toi| apart_time(toi.t))
 }
 
 /// Which case of the module docs gave the first contact.
@@ -245,7 +246,7 @@ mod tests {
 
     /// The old answer: conservative advancement on the GJK distance.
     fn advanced(c: &Capsule3, motion: Vec3, t: &Triangle3) -> Option<SweepHit3> {
-        sweep_rounded(&c.to_rounded(), motion.as_dvec3(), &t.to_rounded(), false).map(hit3)
+        sweep_rounded(&c.to_rounded(), motion.as_dvec3(), &t.to_rounded(), false).map(super::super::hit3)
     }
 
     #[test]

@@ -19,7 +19,7 @@
 
 use glam::{DVec3, Vec3};
 
-use super::{SweepHit3, Toi, contact_normal, contact_start, hit3, thin_sat_entry};
+use super::{SweepHit3, Toi, contact_normal, contact_start, hit3_apart, thin_sat_entry};
 use crate::query::closest::{closest_point_on_triangle, closest_points_segment_segment};
 use crate::{Contact, Segment3, Sweep, Triangle3};
 
@@ -31,7 +31,7 @@ impl Sweep<Triangle3> for Segment3 {
         if let Some(done) = contact_start(motion, || self.contact(other)) {
             return done;
         }
-        segment_triangle_toi(self.start(), self.end(), motion, other.vertices()).map(hit3)
+        segment_triangle_toi(self.start(), self.end(), motion, other.vertices()).map(hit3_apart)
     }
 }
 

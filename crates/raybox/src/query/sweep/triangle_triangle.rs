@@ -36,7 +36,7 @@
 
 use glam::{DVec3, Vec3};
 
-use super::{SweepHit3, Toi, contact_normal, contact_start, hit3, reversed_sweep, thin_sat_entry};
+use super::{SweepHit3, Toi, contact_normal, contact_start, hit3_apart, reversed_sweep, thin_sat_entry};
 use crate::query::closest::closest_points_triangle_triangle;
 use crate::{Aabb3, Capsule3, Contact, Obb3, Segment3, Sphere, Sweep, Triangle3};
 
@@ -62,7 +62,7 @@ impl Sweep<Triangle3> for Triangle3 {
             return done;
         }
         let (a, b) = (self.vertices().map(Vec3::as_dvec3), other.vertices().map(Vec3::as_dvec3));
-        triangles_toi(a, motion.as_dvec3(), b).map(hit3)
+        triangles_toi(a, motion.as_dvec3(), b).map(hit3_apart)
     }
 }
 
