@@ -237,6 +237,33 @@ fn batches_answer_as_single_rays() {
     let blocked: Vec<bool> = w.rays.iter().map(|r| built.occluded(r)).collect();
     assert_eq!(built.occluded_rays(&w.rays), blocked);
     assert_eq!(blocked, singles.iter().map(Option::is_some).collect::<Vec<_>>());
+    let firsts: Vec<_> = w.rays.iter().map(|r| built.first_hit(r)).collect();
+    assert_eq!(built.first_hits(&w.rays), firsts);
+    assert_eq!(
+        firsts.iter().map(|h| h.map(|(i, h)| (i, h.t, h.triangle))).collect::<Vec<_>>(),
+        singles.iter().map(|h| h.map(|h| (h.instance, h.t, h.triangle))).collect::<Vec<_>>()
+    );
+    assert!(singles.iter().filter(|h| h.is_some()).count() > w.rays.len() / 4, "too few hits to tell");
+
+    // Into vectors the caller keeps: one answer per ray afterwards, whatever they held
+    // (longer, shorter, or as long and full of stale answers: the other rays' in reverse).
+    let stale_hit = singles.iter().flatten().next().copied();
+    for held in [0, 3, w.rays.len(), w.rays.len() + 5000] {
+        let mut hits = vec![stale_hit; held];
+        let mut stale: Vec<_> = singles.iter().rev().copied().collect();
+        stale.resize(held, stale_hit);
+        if held == w.rays.len() {
+            hits = stale;
+        }
+        built.cast_rays_into(&w.rays, &mut hits);
+        assert_eq!(hits, singles, "{held} held");
+        let mut any = vec![true; held];
+        built.occluded_rays_into(&w.rays, &mut any);
+        assert_eq!(any, blocked, "{held} held");
+        let mut first = vec![firsts.iter().flatten().next().copied(); held];
+        built.first_hits_into(&w.rays, &mut first);
+        assert_eq!(first, firsts, "{held} held");
+    }
 }
 
 #[test]

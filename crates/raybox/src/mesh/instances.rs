@@ -38,6 +38,7 @@ use std::sync::Arc;
 
 use glam::{Affine3A, DAffine3, DMat3, DVec3, Vec3};
 
+use crate::mesh::tri_mesh::in_chunks;
 use crate::query::overlap::orient3d;
 use crate::query::ray::point_at;
 use crate::{Aabb3, BuildBvhError, BuildQuality, Bvh, FirstHit, Ray3, TriMesh};
@@ -403,32 +404,76 @@ impl MeshInstances {
             .is_some()
     }
 
-    /// [`MeshInstances::cast_ray`] for many rays, on all cores (with the `rayon` feature).
+    /// [`MeshInstances::cast_ray`] for many rays, on all cores (with the `rayon` feature),
+    /// each ray alone (no packets: the rays' instances differ). To cast batch after batch
+    /// without allocating, use [`MeshInstances::cast_rays_into`].
     #[must_use]
     pub fn cast_rays(&self, rays: &[Ray3]) -> Vec<Option<InstanceHit>> {
-        #[cfg(feature = "rayon")]
-        {
-            use rayon::prelude::*;
-            rays.par_iter().map(|r| self.cast_ray(r)).collect()
-        }
-        #[cfg(not(feature = "rayon"))]
-        {
-            rays.iter().map(|r| self.cast_ray(r)).collect()
-        }
+        let mut out = Vec::new();
+        self.cast_rays_into(rays, &mut out);
+        out
+    }
+
+    /// [`MeshInstances::cast_rays`] into a vector the caller keeps: afterwards `out` holds
+    /// ray `i`'s hit at index `i` (and nothing else), as [`TriMesh::cast_rays_into`].
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use raybox::{MeshInstances, Ray3, TriMesh, mesh};
+    /// use glam::{Affine3A, Vec3};
+    ///
+    /// let bunny = Arc::new(TriMesh::from_data(mesh::bunny()).unwrap());
+    /// let two = MeshInstances::new([
+    ///     (bunny.clone(), Affine3A::from_translation(Vec3::new(-1.0, 0.0, 0.0))),
+    ///     (bunny, Affine3A::from_translation(Vec3::new(1.0, 0.0, 0.0))),
+    /// ])
+    /// .unwrap();
+    /// let rays: Vec<Ray3> =
+    ///     (0..32).map(|i| Ray3::new(Vec3::new(i as f32 * 0.1 - 1.6, 0.1, 20.0), Vec3::NEG_Z)).collect();
+    /// let mut hits = Vec::new();
+    /// for _frame in 0..2 {
+    ///     two.cast_rays_into(&rays, &mut hits);
+    ///     assert_eq!(hits.len(), rays.len());
+    /// }
+    /// assert!(hits.iter().flatten().any(|h| h.instance == 0) && hits.iter().flatten().any(|h| h.instance == 1));
+    /// ```
+    pub fn cast_rays_into(&self, rays: &[Ray3], out: &mut Vec<Option<InstanceHit>>) {
+        in_chunks(rays, None, out, |rays: &[Ray3], out: &mut [Option<InstanceHit>]| {
+            rays.iter().zip(out).for_each(|(r, o)| *o = self.cast_ray(r));
+        });
+    }
+
+    /// [`MeshInstances::first_hit`] for many rays, on all cores (with the `rayon` feature):
+    /// the same hits as [`MeshInstances::cast_rays`] without the normal, facing and point.
+    #[must_use]
+    pub fn first_hits(&self, rays: &[Ray3]) -> Vec<Option<(u32, FirstHit)>> {
+        let mut out = Vec::new();
+        self.first_hits_into(rays, &mut out);
+        out
+    }
+
+    /// [`MeshInstances::first_hits`] into a vector the caller keeps (see
+    /// [`MeshInstances::cast_rays_into`]).
+    pub fn first_hits_into(&self, rays: &[Ray3], out: &mut Vec<Option<(u32, FirstHit)>>) {
+        in_chunks(rays, None, out, |rays: &[Ray3], out: &mut [Option<(u32, FirstHit)>]| {
+            rays.iter().zip(out).for_each(|(r, o)| *o = self.first_hit(r));
+        });
     }
 
     /// [`MeshInstances::occluded`] for many rays, on all cores (with the `rayon` feature).
     #[must_use]
     pub fn occluded_rays(&self, rays: &[Ray3]) -> Vec<bool> {
-        #[cfg(feature = "rayon")]
-        {
-            use rayon::prelude::*;
-            rays.par_iter().map(|r| self.occluded(r)).collect()
-        }
-        #[cfg(not(feature = "rayon"))]
-        {
-            rays.iter().map(|r| self.occluded(r)).collect()
-        }
+        let mut out = Vec::new();
+        self.occluded_rays_into(rays, &mut out);
+        out
+    }
+
+    /// [`MeshInstances::occluded_rays`] into a vector the caller keeps (afterwards one
+    /// answer per ray, in order), as [`MeshInstances::cast_rays_into`].
+    pub fn occluded_rays_into(&self, rays: &[Ray3], out: &mut Vec<bool>) {
+        in_chunks(rays, false, out, |rays: &[Ray3], out: &mut [bool]| {
+            rays.iter().zip(out).for_each(|(r, o)| *o = self.occluded(r));
+        });
     }
 }
 

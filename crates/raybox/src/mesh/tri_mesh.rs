@@ -1358,7 +1358,7 @@ fn traced<T>(
 /// each writing its results into its own piece of `out` (one entry per ray; `chunk` must
 /// write every entry of its piece): no per-chunk vectors and no serial concatenation at the end (which, for a million
 /// 48-byte hits, was a single-threaded copy of 48 MB).
-fn in_chunks<T: Send + Sync + Copy>(
+pub(crate) fn in_chunks<T: Send + Sync + Copy>(
     rays: &[Ray3],
     fill: T,
     out: &mut Vec<T>,
