@@ -275,6 +275,7 @@ fn ties_go_to_the_lower_index() {
     let twins = MeshInstances::new([(meshes[1].clone(), p), (meshes[1].clone(), p)]).unwrap();
     let mut rng = Pcg32::new(3);
     let mut hits = 0;
+    let mut rays = Vec::new();
     for _ in 0..2000 {
         let o = rng.unit_vector() * 8.0;
         let ray = Ray3::new(o, Vec3::ONE + rng.unit_vector() * 2.0 - o);
@@ -282,8 +283,24 @@ fn ties_go_to_the_lower_index() {
             assert_eq!(h.instance, 0);
             hits += 1;
         }
+        rays.push(ray);
     }
     assert!(hits > 1000, "{hits}");
+    // Batches too (their groups meet the two in either order), and coherent ones (packets).
+    let coherent: Vec<Ray3> = (0..1024)
+        .map(|k| {
+            Ray3::new(
+                Vec3::new(1.0, 1.0, 9.0),
+                Vec3::new((k % 32) as f32 * 0.01 - 0.16, (k / 32) as f32 * 0.01 - 0.16, -1.0),
+            )
+        })
+        .collect();
+    for rays in [rays, coherent] {
+        let batch = twins.cast_rays(&rays);
+        assert!(batch.iter().flatten().count() > rays.len() / 2);
+        assert!(batch.iter().flatten().all(|h| h.instance == 0));
+        assert_eq!(batch, rays.iter().map(|r| twins.cast_ray(r)).collect::<Vec<_>>());
+    }
 }
 
 #[test]
