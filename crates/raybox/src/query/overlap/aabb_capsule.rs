@@ -2,24 +2,9 @@
 //! by `segment_within_box` (exact but for the line distance to an edge, in `f64`), in 2D
 //! exactly (`segment_within_2d`).
 
-use crate::{Aabb2, Aabb3, Capsule2, Capsule3};
+use crate::{Aabb2, Aabb3, Capsule2};
 
-/// A box and a 3D capsule: the core within the radius of the box, by
-/// `segment_within_box` (`capsule_segment.rs`: exact at touching where its parts are).
-impl crate::Overlaps<Capsule3> for Aabb3 {
-    fn overlaps(&self, other: &Capsule3) -> bool {
-        use crate::query::distance::ToRounded;
-        let b = *self;
-        super::capsule_segment::segment_within_box(
-            (other.start(), other.end(), other.radius()),
-            &b.to_rounded().core,
-            || b.corners(),
-            |s| s.overlaps(&b),
-            |c| c.overlaps(&b),
-        )
-    }
-}
-crate::query::reverse_overlaps!(Aabb3 => Capsule3);
+super::capsule_segment::box_capsule_overlaps!(Aabb3);
 
 /// A box and a 2D capsule: the core within the radius of the box, exactly
 /// (`capsule_segment.rs`, `segment_within_2d`).

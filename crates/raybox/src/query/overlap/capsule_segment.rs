@@ -45,6 +45,29 @@ pub(crate) fn segment_within_3d(p: Vec3, q: Vec3, a: Vec3, b: Vec3, r: f32) -> b
     segment_within_3d_exact(p, q, a, b, r)
 }
 
+/// `Overlaps<Capsule3>` for a 3D box type (`Aabb3`, `Obb3`) and its reverse: the capsule's
+/// core within the radius of the box, by [`segment_within_box`] (exact at touching where
+/// its parts are).
+macro_rules! box_capsule_overlaps {
+    ($Box:ty) => {
+        impl crate::Overlaps<crate::Capsule3> for $Box {
+            fn overlaps(&self, other: &crate::Capsule3) -> bool {
+                use crate::query::distance::ToRounded;
+                let b = *self;
+                crate::query::overlap::capsule_segment::segment_within_box(
+                    (other.start(), other.end(), other.radius()),
+                    &b.to_rounded().core,
+                    || b.corners(),
+                    |s| s.overlaps(&b),
+                    |c| c.overlaps(&b),
+                )
+            }
+        }
+        crate::query::reverse_overlaps!($Box => crate::Capsule3);
+    };
+}
+pub(crate) use box_capsule_overlaps;
+
 /// Whether the segment `p q` comes within `r` of the box `bx` (a box core) with the given
 /// `corners` (bit `k` of a corner's index set: the box's far side along its axis `k`),
 /// exactly where the parts are exact: a segment apart from a box is nearest at one of its

@@ -2,24 +2,9 @@
 //! by `segment_within_box` (exact where its parts are, as for quarter turns), in 2D
 //! exactly (`segment_within_2d`).
 
-use crate::{Capsule2, Capsule3, Obb2, Obb3};
+use crate::{Capsule2, Obb2, Obb3};
 
-/// A box and a 3D capsule: the core within the radius of the box, by
-/// `segment_within_box` (`capsule_segment.rs`: exact at touching where its parts are).
-impl crate::Overlaps<Capsule3> for Obb3 {
-    fn overlaps(&self, other: &Capsule3) -> bool {
-        use crate::query::distance::ToRounded;
-        let b = *self;
-        super::capsule_segment::segment_within_box(
-            (other.start(), other.end(), other.radius()),
-            &b.to_rounded().core,
-            || b.corners(),
-            |s| s.overlaps(&b),
-            |c| c.overlaps(&b),
-        )
-    }
-}
-crate::query::reverse_overlaps!(Obb3 => Capsule3);
+super::capsule_segment::box_capsule_overlaps!(Obb3);
 
 /// An oriented box and a 2D capsule: the core within the radius of the box
 /// (`capsule_segment.rs`, `segment_within_2d`; exact where the
