@@ -7,6 +7,9 @@
 //! to `1e30`, mirrors, meshes modelled far from their origin and placed back near the
 //! world's (exact cancellation in `A v + t`), and shapes that touch a placed vertex exactly.
 
+mod common;
+
+use common::shapes3d::{Shape, with_shape};
 use std::sync::Arc;
 
 use glam::{Affine3A, Mat3, Quat, Vec3};
@@ -50,31 +53,6 @@ impl Scene {
         }
         out
     }
-}
-
-#[derive(Clone, Copy, Debug)]
-enum Shape {
-    Sphere(Sphere),
-    Aabb(Aabb3),
-    Obb(Obb3),
-    Capsule(Capsule3),
-    Segment(Segment3),
-    Triangle(Triangle3),
-    Plane(Plane),
-}
-
-macro_rules! each_shape {
-    ($s:expr, |$x:ident| $body:expr) => {
-        match $s {
-            Shape::Sphere($x) => $body,
-            Shape::Aabb($x) => $body,
-            Shape::Obb($x) => $body,
-            Shape::Capsule($x) => $body,
-            Shape::Segment($x) => $body,
-            Shape::Triangle($x) => $body,
-            Shape::Plane($x) => $body,
-        }
-    };
 }
 
 /// Every overlap query and the contacts, against the pair test on every placed triangle;
@@ -374,7 +352,7 @@ fn shapes_at_placed_vertices_under_awkward_poses_answer_as_defined() {
             let (_, _, tri) = placed[rng.next_u32() as usize % placed.len()];
             let (shape, out) = shape_at(&mut rng, &tri, n as u32);
             let target = placed[rng.next_u32() as usize % placed.len()].2.vertices()[0];
-            each_shape!(shape, |s| {
+            with_shape!(shape, |s| {
                 overlapping += usize::from(overlaps_as_defined(&built, &placed, &s) > 0);
                 let from = s.reach_point();
                 let m = motion(&mut rng, from, target, out);
@@ -400,7 +378,7 @@ fn shapes_at_placed_vertices_under_awkward_poses_answer_as_defined() {
         Shape::Plane(Plane::from_point_normal(Vec3::ZERO, Vec3::ONE.normalize())),
     ];
     for shape in huge {
-        each_shape!(shape, |s| {
+        with_shape!(shape, |s| {
             overlaps_as_defined(&built, &placed, &s);
             for m in [max, -max, Vec3::X * f32::MAX, Vec3::ZERO] {
                 sweep_as_defined(&built, &placed, &s, m);
@@ -527,7 +505,7 @@ fn triangles_that_round_to_nothing_and_empty_meshes_are_skipped() {
     for n in 0..200 {
         let (_, _, tri) = placed[rng.next_u32() as usize % placed.len()];
         let (shape, out) = shape_at(&mut rng, &tri, n);
-        each_shape!(shape, |s| {
+        with_shape!(shape, |s| {
             overlaps_as_defined(&built, &placed, &s);
             sweep_as_defined(&built, &placed, &s, -out * 2.0);
         });
@@ -562,7 +540,7 @@ fn ties_across_mirrored_and_repeated_instances_go_to_the_lowest() {
             2 => Shape::Capsule(Capsule3::new(from, from + rng.unit_vector(), 0.0)),
             _ => Shape::Segment(Segment3::new(from, from + rng.unit_vector())),
         };
-        each_shape!(shape, |s| {
+        with_shape!(shape, |s| {
             if let Some(t) = sweep_as_defined(&built, &placed, &s, motion) {
                 hits += 1;
                 ties +=
@@ -603,7 +581,7 @@ fn moved_awkward_instances_answer_where_they_are() {
         for n in 0..rounds(150, 600) {
             let (_, _, tri) = placed[rng.next_u32() as usize % placed.len()];
             let (shape, out) = shape_at(&mut rng, &tri, n as u32);
-            each_shape!(shape, |s| {
+            with_shape!(shape, |s| {
                 overlaps_as_defined(&built, &placed, &s);
                 sweep_as_defined(&built, &placed, &s, -out * 3.0);
             });
@@ -654,7 +632,7 @@ fn small_shapes_near_the_origin_on_huge_instances() {
                 4 => Shape::Obb(Obb3::new(q, out.abs(), Quat::from_axis_angle(rng.unit_vector(), 1.0))),
                 _ => Shape::Sphere(Sphere::new(q, 0.0)),
             };
-            each_shape!(shape, |s| {
+            with_shape!(shape, |s| {
                 overlapping += usize::from(overlaps_as_defined(&built, &placed, &s) > 0);
                 sweep_as_defined(&built, &placed, &s, -out * 4.0);
                 sweep_as_defined(&built, &placed, &s, rng.unit_vector() * 10.0);
@@ -712,7 +690,7 @@ fn shapes_on_long_placed_edges_near_their_small_vertex() {
                 3 => Shape::Segment(Segment3::new(p - out, p + out)),
                 _ => Shape::Capsule(Capsule3::new(p, p + out, size)),
             };
-            each_shape!(shape, |s| {
+            with_shape!(shape, |s| {
                 overlapping += usize::from(overlaps_as_defined(&built, &placed, &s) > 0);
                 sweep_as_defined(&built, &placed, &s, out * 8.0);
             });
@@ -783,7 +761,7 @@ fn sweeps_from_apart_onto_placed_vertices_and_edges() {
                     Shape::Obb(Obb3::new(from, Vec3::splat(r), Quat::from_axis_angle(rng.unit_vector(), 0.4)))
                 }
             };
-            each_shape!(shape, |s| {
+            with_shape!(shape, |s| {
                 if sweep_as_defined(&built, &placed, &s, motion).is_some_and(|t| t > 0.0 && t < 1.0) {
                     inside += 1;
                 }

@@ -5,6 +5,9 @@
 //! Shape queries (overlaps, contacts, sweeps) answer as testing every placed triangle of
 //! every instance (each vertex mapped in `f64`, rounded once).
 
+mod common;
+
+use common::shapes3d::{Shape, with_shape};
 use std::sync::Arc;
 
 use glam::{Affine3A, Mat3, Quat, Vec3};
@@ -365,31 +368,6 @@ fn shape_near(rng: &mut Pcg32, placed: &[(u32, u32, Triangle3)], kind: u32) -> S
         }
         _ => Shape::Plane(Plane::from_point_normal(at, rng.unit_vector())),
     }
-}
-
-#[derive(Clone, Copy, Debug)]
-enum Shape {
-    Sphere(Sphere),
-    Aabb(Aabb3),
-    Obb(Obb3),
-    Capsule(Capsule3),
-    Segment(Segment3),
-    Triangle(Triangle3),
-    Plane(Plane),
-}
-
-macro_rules! with_shape {
-    ($s:expr, |$x:ident| $body:expr) => {
-        match $s {
-            Shape::Sphere($x) => $body,
-            Shape::Aabb($x) => $body,
-            Shape::Obb($x) => $body,
-            Shape::Capsule($x) => $body,
-            Shape::Segment($x) => $body,
-            Shape::Triangle($x) => $body,
-            Shape::Plane($x) => $body,
-        }
-    };
 }
 
 /// The overlap queries against testing every placed triangle; returns how many overlap.

@@ -6,6 +6,7 @@
 #![allow(dead_code)]
 
 pub mod exact;
+pub mod shapes3d;
 pub mod strategies;
 
 use std::fmt::{Display, Write as _};
