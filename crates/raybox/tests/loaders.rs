@@ -175,6 +175,26 @@ mod obj {
         }
     }
 
+    /// Found by `tests/loader_fuzz.rs`: `tobj` 4.0.5 reads an `l` (polyline) line with its
+    /// face parser, so `l 1 2 3` came back as a triangle (a wrong mesh: lines are skipped),
+    /// and `l 1/-11 2/1 3/1` overflowed in `tobj` (a panic in debug builds), since the
+    /// number checks only looked at `f` lines. Every `l` line is now skipped, whatever it holds.
+    #[test]
+    fn polylines_of_three_points_or_more_are_skipped() {
+        let head = "v 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\n";
+        let err = load_from_bytes(format!("{head}l 1 2 3\n").as_bytes(), MeshFormat::Obj).unwrap_err();
+        assert!(matches!(err, LoadMeshError::NoTriangles { .. }), "{err}");
+        for line in ["l 1 2 3 1", "l 1/-11 2/1 3/1", "l 1/1 2/1 3/9", "l 1 2 9", "l a b c", " l 1 2 3"] {
+            let text = format!("{head}{line}\nf 1 2 3\ng next\nl 3 2 1\n");
+            let mesh =
+                load_from_bytes(text.as_bytes(), MeshFormat::Obj).unwrap_or_else(|e| panic!("{line}: {e}"));
+            assert_eq!(mesh.indices, vec![[0, 1, 2]], "{line}");
+        }
+        // Line numbers in errors still count the skipped lines.
+        let text = format!("{head}l 1 2 3\nv 0 zero 0\nf 1 2 3\n");
+        assert_message(load_from_bytes(text.as_bytes(), MeshFormat::Obj), &["line 6", "vertex position"]);
+    }
+
     #[test]
     fn cube_loads_as_12_triangles_in_first_use_order() {
         let mesh = load(&fixture("cube.obj")).unwrap();
