@@ -412,6 +412,27 @@ mod ply {
         assert_eq!(load_from_bytes(text.as_bytes(), MeshFormat::Ply).unwrap(), cube());
     }
 
+    /// Found by `tests/loader_fuzz.rs`: a value too many in an ASCII record shifted every
+    /// record after it, and the value left over at the end was ignored, so the file loaded
+    /// as another mesh. Here a `0` before the first face made it a face of no corners
+    /// (skipped), and the cube came back with 11 triangles, the last `6` unread. Any value
+    /// after the last record is now an error naming its line.
+    #[test]
+    fn ascii_values_after_the_last_record_are_errors() {
+        let text = String::from_utf8(write_ply_ascii(&cube())).unwrap();
+        let shifted = text.replacen("3 0 3 2\n", "0 3 0 3 2\n", 1);
+        assert_ne!(shifted, text);
+        assert_message(
+            load_from_bytes(shifted.as_bytes(), MeshFormat::Ply),
+            &["PLY, line 29", "`3` follows"],
+        );
+        let trailing = format!("{text}\n\nend\n");
+        assert_message(load_from_bytes(trailing.as_bytes(), MeshFormat::Ply), &["line 32", "`end` follows"]);
+        // White space after the last record is fine.
+        let spaces = format!("{text} \r\n\n\t");
+        assert_eq!(load_from_bytes(spaces.as_bytes(), MeshFormat::Ply).unwrap(), cube());
+    }
+
     #[test]
     fn faces_with_fewer_than_three_corners_are_skipped() {
         let text = String::from_utf8(write_ply_ascii(&cube()))
