@@ -2,9 +2,12 @@
 //! out in every format and read back, malformed files (each with its error and message),
 //! and a few hundred corrupted copies that must never make a loader panic.
 //!
-//! Binary files (PLY, STL, GLB) are made by the tiny writers at the top of this file.
+//! Files are made by the tiny writers of `tests/common/mesh_files.rs`, shared with
+//! `tests/loader_fuzz.rs`.
 
 #![allow(dead_code, unused_imports)] // with some loader features off
+
+mod common;
 
 use std::path::{Path, PathBuf};
 
@@ -12,8 +15,10 @@ use glam::Vec3;
 use raybox::MeshData;
 use raybox::mesh::{LoadMeshError, Location, MeshFormat, bunny, load, load_from_bytes};
 
+use common::mesh_files::*;
+
 // ---------------------------------------------------------------------------------------
-// Helpers and writers
+// Helpers
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/meshes").join(name)
@@ -29,210 +34,6 @@ fn scratch(test: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-/// The unit cube of the fixtures: 8 vertices in the order of `cube_ascii.ply`, and
-/// 12 triangles, the fans of its 6 quads.
-fn cube() -> MeshData {
-    let v = |x: f32, y: f32, z: f32| Vec3::new(x, y, z);
-    MeshData {
-        vertices: vec![
-            v(0., 0., 0.),
-            v(1., 0., 0.),
-            v(1., 1., 0.),
-            v(0., 1., 0.),
-            v(0., 0., 1.),
-            v(1., 0., 1.),
-            v(1., 1., 1.),
-            v(0., 1., 1.),
-        ],
-        indices: vec![
-            [0, 3, 2],
-            [0, 2, 1],
-            [4, 5, 6],
-            [4, 6, 7],
-            [0, 1, 5],
-            [0, 5, 4],
-            [1, 2, 6],
-            [1, 6, 5],
-            [2, 3, 7],
-            [2, 7, 6],
-            [3, 0, 4],
-            [3, 4, 7],
-        ],
-    }
-}
-
-/// Each triangle as its three corner positions (bit patterns): equal for two meshes
-/// that draw the same triangles in the same order, however their vertices are numbered.
-fn corner_positions(mesh: &MeshData) -> Vec<[[u32; 3]; 3]> {
-    mesh.indices.iter().map(|t| t.map(|i| mesh.vertices[i as usize].to_array().map(f32::to_bits))).collect()
-}
-
-fn write_obj(mesh: &MeshData) -> String {
-    let mut s = String::from("# written by tests/loaders.rs\n");
-    for v in &mesh.vertices {
-        // `{}` prints the shortest decimal that reads back as the same f32.
-        s += &format!("v {} {} {}\n", v.x, v.y, v.z);
-    }
-    for t in &mesh.indices {
-        s += &format!("f {} {} {}\n", t[0] + 1, t[1] + 1, t[2] + 1);
-    }
-    s
-}
-
-fn ply_header(mesh: &MeshData, format: &str) -> String {
-    format!(
-        "ply\nformat {format} 1.0\nelement vertex {}\nproperty float x\nproperty float y\nproperty float z\n\
-         element face {}\nproperty list uchar int vertex_indices\nend_header\n",
-        mesh.vertices.len(),
-        mesh.indices.len()
-    )
-}
-
-fn write_ply_ascii(mesh: &MeshData) -> Vec<u8> {
-    let mut s = ply_header(mesh, "ascii");
-    for v in &mesh.vertices {
-        s += &format!("{} {} {}\n", v.x, v.y, v.z);
-    }
-    for t in &mesh.indices {
-        s += &format!("3 {} {} {}\n", t[0], t[1], t[2]);
-    }
-    s.into_bytes()
-}
-
-fn write_ply_binary(mesh: &MeshData, big_endian: bool) -> Vec<u8> {
-    let format = if big_endian { "binary_big_endian" } else { "binary_little_endian" };
-    let mut out = ply_header(mesh, format).into_bytes();
-    let put = |bytes: [u8; 4], out: &mut Vec<u8>| {
-        let mut b = bytes;
-        if big_endian {
-            b.reverse();
-        }
-        out.extend_from_slice(&b);
-    };
-    for v in &mesh.vertices {
-        for c in v.to_array() {
-            put(c.to_le_bytes(), &mut out);
-        }
-    }
-    for t in &mesh.indices {
-        out.push(3);
-        for i in t {
-            put((*i as i32).to_le_bytes(), &mut out);
-        }
-    }
-    out
-}
-
-fn write_stl_binary(mesh: &MeshData) -> Vec<u8> {
-    let mut out = vec![b' '; 80];
-    out[..13].copy_from_slice(b"raybox tests ");
-    out.extend_from_slice(&(mesh.indices.len() as u32).to_le_bytes());
-    for t in &mesh.indices {
-        out.extend_from_slice(&[0; 12]); // the normal, which readers ignore
-        for i in t {
-            for c in mesh.vertices[*i as usize].to_array() {
-                out.extend_from_slice(&c.to_le_bytes());
-            }
-        }
-        out.extend_from_slice(&[0; 2]);
-    }
-    out
-}
-
-fn write_stl_ascii(mesh: &MeshData) -> Vec<u8> {
-    let mut s = String::from("solid written by tests\n");
-    for t in &mesh.indices {
-        s += " facet normal 0 0 0\n  outer loop\n";
-        for i in t {
-            let v = mesh.vertices[*i as usize];
-            s += &format!("   vertex {} {} {}\n", v.x, v.y, v.z);
-        }
-        s += "  endloop\n endfacet\n";
-    }
-    s += "endsolid written by tests\n";
-    s.into_bytes()
-}
-
-/// The glTF JSON for one mesh whose positions and `u32` indices lie in buffer 0.
-fn gltf_json(mesh: &MeshData, buffer: &str) -> String {
-    let (mut min, mut max) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
-    for v in &mesh.vertices {
-        min = min.min(*v);
-        max = max.max(*v);
-    }
-    let positions = mesh.vertices.len() * 12;
-    let indices = mesh.indices.len() * 12;
-    format!(
-        r#"{{"asset":{{"version":"2.0"}},"scene":0,"scenes":[{{"nodes":[0]}}],"nodes":[{{"mesh":0}}],
-"meshes":[{{"primitives":[{{"attributes":{{"POSITION":0}},"indices":1}}]}}],
-"accessors":[{{"bufferView":0,"componentType":5126,"count":{},"type":"VEC3","min":[{},{},{}],"max":[{},{},{}]}},
-{{"bufferView":1,"componentType":5125,"count":{},"type":"SCALAR"}}],
-"bufferViews":[{{"buffer":0,"byteOffset":0,"byteLength":{positions}}},{{"buffer":0,"byteOffset":{positions},"byteLength":{indices}}}],
-"buffers":[{{"byteLength":{}{buffer}}}]}}"#,
-        mesh.vertices.len(),
-        min.x,
-        min.y,
-        min.z,
-        max.x,
-        max.y,
-        max.z,
-        mesh.indices.len() * 3,
-        positions + indices,
-    )
-}
-
-/// Positions then `u32` indices, little endian: the buffer of [`gltf_json`].
-fn gltf_buffer(mesh: &MeshData) -> Vec<u8> {
-    let mut bin = Vec::new();
-    for v in &mesh.vertices {
-        for c in v.to_array() {
-            bin.extend_from_slice(&c.to_le_bytes());
-        }
-    }
-    for i in mesh.indices.iter().flatten() {
-        bin.extend_from_slice(&i.to_le_bytes());
-    }
-    bin
-}
-
-fn write_glb(mesh: &MeshData) -> Vec<u8> {
-    let mut json = gltf_json(mesh, "").into_bytes();
-    while !json.len().is_multiple_of(4) {
-        json.push(b' ');
-    }
-    let mut bin = gltf_buffer(mesh);
-    while !bin.len().is_multiple_of(4) {
-        bin.push(0);
-    }
-    let total = 12 + 8 + json.len() + 8 + bin.len();
-    let mut out = Vec::with_capacity(total);
-    out.extend_from_slice(b"glTF");
-    out.extend_from_slice(&2u32.to_le_bytes());
-    out.extend_from_slice(&(total as u32).to_le_bytes());
-    out.extend_from_slice(&(json.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"JSON");
-    out.extend_from_slice(&json);
-    out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"BIN\0");
-    out.extend_from_slice(&bin);
-    out
-}
-
-fn base64(bytes: &[u8]) -> String {
-    const DIGITS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut s = String::new();
-    for chunk in bytes.chunks(3) {
-        let n = chunk.iter().enumerate().fold(0u32, |n, (k, &b)| n | u32::from(b) << (16 - 8 * k));
-        for k in 0..=chunk.len() {
-            s.push(DIGITS[(n >> (18 - 6 * k) & 63) as usize] as char);
-        }
-    }
-    while !s.len().is_multiple_of(4) {
-        s.push('=');
-    }
-    s
 }
 
 /// Asserts that `result` is an error whose message contains every one of `words`.
@@ -372,6 +173,26 @@ mod obj {
             let mesh = load_from_bytes(format!("{head}{face}\n").as_bytes(), MeshFormat::Obj).unwrap();
             assert_eq!(mesh.indices.len(), 1, "{face}");
         }
+    }
+
+    /// Found by `tests/loader_fuzz.rs`: `tobj` 4.0.5 reads an `l` (polyline) line with its
+    /// face parser, so `l 1 2 3` came back as a triangle (a wrong mesh: lines are skipped),
+    /// and `l 1/-11 2/1 3/1` overflowed in `tobj` (a panic in debug builds), since the
+    /// number checks only looked at `f` lines. Every `l` line is now skipped, whatever it holds.
+    #[test]
+    fn polylines_of_three_points_or_more_are_skipped() {
+        let head = "v 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\n";
+        let err = load_from_bytes(format!("{head}l 1 2 3\n").as_bytes(), MeshFormat::Obj).unwrap_err();
+        assert!(matches!(err, LoadMeshError::NoTriangles { .. }), "{err}");
+        for line in ["l 1 2 3 1", "l 1/-11 2/1 3/1", "l 1/1 2/1 3/9", "l 1 2 9", "l a b c", " l 1 2 3"] {
+            let text = format!("{head}{line}\nf 1 2 3\ng next\nl 3 2 1\n");
+            let mesh =
+                load_from_bytes(text.as_bytes(), MeshFormat::Obj).unwrap_or_else(|e| panic!("{line}: {e}"));
+            assert_eq!(mesh.indices, vec![[0, 1, 2]], "{line}");
+        }
+        // Line numbers in errors still count the skipped lines.
+        let text = format!("{head}l 1 2 3\nv 0 zero 0\nf 1 2 3\n");
+        assert_message(load_from_bytes(text.as_bytes(), MeshFormat::Obj), &["line 6", "vertex position"]);
     }
 
     #[test]
@@ -589,6 +410,27 @@ mod ply {
             .unwrap()
             .replace("end_header\n", "element nothing 18446744073709551615\nend_header\n");
         assert_eq!(load_from_bytes(text.as_bytes(), MeshFormat::Ply).unwrap(), cube());
+    }
+
+    /// Found by `tests/loader_fuzz.rs`: a value too many in an ASCII record shifted every
+    /// record after it, and the value left over at the end was ignored, so the file loaded
+    /// as another mesh. Here a `0` before the first face made it a face of no corners
+    /// (skipped), and the cube came back with 11 triangles, the last `6` unread. Any value
+    /// after the last record is now an error naming its line.
+    #[test]
+    fn ascii_values_after_the_last_record_are_errors() {
+        let text = String::from_utf8(write_ply_ascii(&cube())).unwrap();
+        let shifted = text.replacen("3 0 3 2\n", "0 3 0 3 2\n", 1);
+        assert_ne!(shifted, text);
+        assert_message(
+            load_from_bytes(shifted.as_bytes(), MeshFormat::Ply),
+            &["PLY, line 29", "`3` follows"],
+        );
+        let trailing = format!("{text}\n\nend\n");
+        assert_message(load_from_bytes(trailing.as_bytes(), MeshFormat::Ply), &["line 32", "`end` follows"]);
+        // White space after the last record is fine.
+        let spaces = format!("{text} \r\n\n\t");
+        assert_eq!(load_from_bytes(spaces.as_bytes(), MeshFormat::Ply).unwrap(), cube());
     }
 
     #[test]
@@ -1007,22 +849,6 @@ mod gltf {
 
 // ---------------------------------------------------------------------------------------
 // Corrupted copies: never a panic
-
-/// A small deterministic generator (xorshift64*), so the corruptions are the same each run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
 
 /// A corrupted copy: truncated, bytes overwritten, digits changed, or a slice repeated.
 fn corrupt(original: &[u8], rng: &mut Rng) -> (String, Vec<u8>) {

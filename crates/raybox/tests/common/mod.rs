@@ -1,11 +1,13 @@
 //! Helpers for the reference-vector tests: reading the JSON cases, the binary32
-//! comparison rules of `tests/vectors/README.md`, and a failure collector.
+//! comparison rules of `tests/vectors/README.md`, and a failure collector; and, in
+//! submodules, shape strategies and the mesh files of the loader tests (`mesh_files`).
 
 // Each integration test that declares `mod common;` compiles its own copy of this module
 // and may use only part of it.
 #![allow(dead_code)]
 
 pub mod exact;
+pub mod mesh_files;
 pub mod shapes3d;
 pub mod strategies;
 

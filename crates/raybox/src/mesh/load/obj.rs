@@ -4,7 +4,13 @@
 //! it has consumed, so a line error names the line that `tobj` stopped on; face numbers
 //! out of range (which `tobj` finds only when an object ends, or overflows on) are found
 //! first by a pass over the faces.
+//!
+//! Line elements (`l`) are blanked out before `tobj` sees them: `tobj` 4.0.5 reads an `l`
+//! line with the face parser, so an `l` with three or more points came back as a triangle,
+//! and one with a texture-coordinate number out of range overflowed (a panic in debug
+//! builds), both found by `tests/loader_fuzz.rs`.
 
+use std::borrow::Cow;
 use std::io::{BufRead, Read};
 
 use glam::Vec3;
@@ -21,6 +27,8 @@ pub(super) fn read(bytes: &[u8]) -> Result<MeshData, LoadMeshError> {
         ignore_lines: true,
     };
     check_face_numbers(bytes)?;
+    let filtered = without_line_elements(bytes);
+    let bytes: &[u8] = &filtered;
     let mut reader = CountingReader { bytes, consumed: 0 };
     // Materials are not needed: every `mtllib` is answered with "not found", which tobj
     // records in the (ignored) materials result and goes on.
@@ -93,6 +101,29 @@ fn locate(bytes: &[u8], consumed: usize, error: tobj::LoadError) -> LoadMeshErro
 fn line_ending_at(bytes: &[u8], end: usize) -> usize {
     let before = &bytes[..end.saturating_sub(1).min(bytes.len())];
     before.iter().filter(|&&b| b == b'\n').count() + 1
+}
+
+/// The file with every `l` (polyline) line emptied, its line break kept so that line
+/// numbers do not change. Lines are what this loader skips, but `tobj` 4.0.5 parses them
+/// as faces: with three points or more, as a triangle or a polygon (ignoring
+/// `ignore_lines`, which only drops two-point lines), and without the checks
+/// [`check_face_numbers`] makes for `f` lines. A line is split at `\n`, as `tobj` reads
+/// it, and its first word found as `tobj` finds it (Unicode white space).
+fn without_line_elements(bytes: &[u8]) -> Cow<'_, [u8]> {
+    let is_polyline = |line: &[u8]| String::from_utf8_lossy(line).split_whitespace().next() == Some("l");
+    if !bytes.split(|&b| b == b'\n').any(is_polyline) {
+        return Cow::Borrowed(bytes);
+    }
+    let mut out = Vec::with_capacity(bytes.len());
+    for (k, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        if k > 0 {
+            out.push(b'\n');
+        }
+        if !is_polyline(line) {
+            out.extend_from_slice(line);
+        }
+    }
+    Cow::Owned(out)
 }
 
 /// Checks every face corner's numbers (`f v/vt/vn`) before `tobj` reads them, in one pass:

@@ -5,7 +5,8 @@
 //! the `vertex` element (any numeric type, any order, other properties skipped) and the
 //! corner list `vertex_indices` (or `vertex_index`) from each `face` element; every other
 //! element is skipped. ASCII records are read as one stream of numbers, so a record may
-//! span lines; errors give the line, and binary errors the byte offset.
+//! span lines, and a value after the last record is an error; errors give the line, and
+//! binary errors the byte offset. Bytes after the last binary record are ignored.
 
 use glam::Vec3;
 
@@ -22,6 +23,15 @@ pub(super) fn read(bytes: &[u8]) -> Result<MeshData, LoadMeshError> {
             let mut tokens = Tokens { text: body, pos: 0, line: header.body_line };
             for element in &header.elements {
                 read_element(&mut tokens, element, &mut mesh)?;
+            }
+            // A value left over means a record holds more values than the header gives
+            // it, so every record after it was read shifted: a different mesh.
+            if let Some(word) = tokens.next_word() {
+                let message = format!(
+                    "`{}` follows the last record: the records hold more values than the header declares",
+                    String::from_utf8_lossy(word)
+                );
+                return Err(error(Location::Line(tokens.line), message));
             }
         }
         Encoding::Binary { big_endian } => {
