@@ -650,6 +650,17 @@ mod gltf {
             load_from_bytes(&glb, MeshFormat::Gltf),
             &["accessor 0", "past the end of its buffer view"],
         );
+
+        // A triangle list of 35 corners (the last triangle cut short): an error, not 11
+        // triangles.
+        let json = gltf_json(&cube, "").replacen(r#""count":36"#, r#""count":35"#, 1);
+        assert_ne!(json, gltf_json(&cube, ""), "the index accessor's count");
+        let mut glb = write_glb(&cube);
+        glb[at..at + json.len()].copy_from_slice(json.as_bytes());
+        assert_message(
+            load_from_bytes(&glb, MeshFormat::Gltf),
+            &["primitive 0", "35 corners", "multiple of 3"],
+        );
     }
 
     /// A glTF file of one point at the origin and `corners` zero `u8` indices, read as one

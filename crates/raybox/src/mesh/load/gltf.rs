@@ -346,6 +346,13 @@ fn mesh_parts<'b>(
             }
         };
         let corner_count = indices.map_or(count, |(.., n)| n);
+        // Leftover corners in a triangle list mean a file written wrong (a count or a view
+        // off by some): an error, rather than a mesh with the tail dropped.
+        if mode == Mode::Triangles && corner_count % 3 != 0 {
+            return Err(error(format!(
+                "{where_}: {corner_count} corners are not whole triangles (a triangle list needs a multiple of 3)"
+            )));
+        }
         let triangle_count = match mode {
             Mode::TriangleStrip | Mode::TriangleFan => corner_count.saturating_sub(2),
             _ => corner_count / 3,
