@@ -5,6 +5,7 @@
 // and may use only part of it.
 #![allow(dead_code)]
 
+pub mod audit;
 pub mod exact;
 pub mod shapes3d;
 pub mod strategies;
