@@ -7,6 +7,7 @@
 
 pub mod audit;
 pub mod exact;
+pub mod placed;
 pub mod shapes3d;
 pub mod strategies;
 
