@@ -3,41 +3,23 @@
 //! two shapes overlap exactly when the origin is within `r1 + r2` of the convex hull of
 //! their vertex differences (their Minkowski difference). On lattice scenes (integer
 //! vertices and radii) that decision is made in `i128`; distances, depths and sweep times
-//! are computed from the same hull in `f64` and compared within tolerance.
+//! are computed from the same hull in `f64` and compared within tolerance. The frame shared
+//! with `audit_3d_curved.rs` (the reference form, the checks, the generator and the report)
+//! is `common/audit.rs`; this file gives the 2D shapes, hulls and scenes.
 
 mod common;
 
+use common::audit::{
+    Audit, Audited, D2, Ref, Rng, SCALES, check_contact, check_distance, check_overlap_family, check_ray,
+    check_sweep, magnitude, scale, scaled_pairs,
+};
 use glam::{DVec2, Vec2};
 use raybox::{
     Aabb2, BuildQuality, Bvh2, Capsule2, Circle, ClosestPoint, Contact, ContainsPoint, Distance, Obb2,
-    Overlaps, Ray2, RayCast, Segment2, Sweep,
+    Overlaps, Ray2, RayCast, RaySpan, Segment2, Sweep,
 };
 
-// ---------------------------------------------------------------------------------------
-// Deterministic generator (xorshift64*).
-
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Self {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    /// Uniform in `lo..=hi`.
-    fn int(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + (self.next() % ((hi - lo + 1) as u64)) as i64
-    }
-    fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
-        xs[(self.next() % xs.len() as u64) as usize]
-    }
-}
+type Report = common::audit::Report<D2>;
 
 // ---------------------------------------------------------------------------------------
 // The shapes under test and their reference form.
@@ -75,58 +57,75 @@ macro_rules! pair {
     };
 }
 
-/// A convex polygon (its vertices, possibly repeated or collinear) grown by `r`.
-#[derive(Clone, Debug)]
-struct Ref {
-    v: Vec<DVec2>,
-    r: f64,
-}
-
 fn dv(v: Vec2) -> DVec2 {
     v.as_dvec2()
 }
 
-fn reference(s: &S) -> Ref {
-    match s {
-        S::Aabb(b) => Ref { v: b.corners().iter().map(|&c| dv(c)).collect(), r: 0.0 },
-        S::Obb(o) => {
-            // The box's own axes, exactly: products of f32s are exact in f64, and the sums
-            // stay exact for the lattice scenes used here.
-            let [u, w] = o.axes().map(dv);
-            let (c, h) = (dv(o.center()), o.half_extents().as_dvec2());
-            let v = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
-                .iter()
-                .map(|&(sx, sy)| c + u * (sx * h.x) + w * (sy * h.y))
-                .collect();
-            Ref { v, r: 0.0 }
-        }
-        S::Circle(c) => Ref { v: vec![dv(c.center())], r: f64::from(c.radius()) },
-        S::Cap(c) => Ref { v: vec![dv(c.start()), dv(c.end())], r: f64::from(c.radius()) },
-        S::Seg(g) => Ref { v: vec![dv(g.start()), dv(g.end())], r: 0.0 },
-    }
-}
+impl Audited for S {
+    type A = D2;
 
-/// The shape mapped by `x -> x * k + o` (exact for the scenes used: powers of two and
-/// lattice offsets).
-fn mapped(s: &S, k: f32, o: Vec2) -> S {
-    match *s {
-        S::Aabb(b) => S::Aabb(Aabb2::new(b.min() * k + o, b.max() * k + o)),
-        S::Obb(q) => {
-            S::Obb(Obb2::try_from_rotation(q.center() * k + o, q.half_extents() * k, q.axes()[0]).unwrap())
+    fn reference(&self) -> Ref<D2> {
+        match self {
+            S::Aabb(b) => Ref { v: b.corners().iter().map(|&c| dv(c)).collect(), r: 0.0 },
+            S::Obb(o) => {
+                // The box's own axes, exactly: products of f32s are exact in f64, and the sums
+                // stay exact for the lattice scenes used here.
+                let [u, w] = o.axes().map(dv);
+                let (c, h) = (dv(o.center()), o.half_extents().as_dvec2());
+                let v = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
+                    .iter()
+                    .map(|&(sx, sy)| c + u * (sx * h.x) + w * (sy * h.y))
+                    .collect();
+                Ref { v, r: 0.0 }
+            }
+            S::Circle(c) => Ref { v: vec![dv(c.center())], r: f64::from(c.radius()) },
+            S::Cap(c) => Ref { v: vec![dv(c.start()), dv(c.end())], r: f64::from(c.radius()) },
+            S::Seg(g) => Ref { v: vec![dv(g.start()), dv(g.end())], r: 0.0 },
         }
-        S::Circle(c) => S::Circle(Circle::new(c.center() * k + o, c.radius() * k)),
-        S::Cap(c) => S::Cap(Capsule2::new(c.start() * k + o, c.end() * k + o, c.radius() * k)),
-        S::Seg(g) => S::Seg(Segment2::new(g.start() * k + o, g.end() * k + o)),
     }
-}
 
-fn name(s: &S) -> &'static str {
-    match s {
-        S::Aabb(_) => "Aabb2",
-        S::Obb(_) => "Obb2",
-        S::Circle(_) => "Circle",
-        S::Cap(_) => "Capsule2",
-        S::Seg(_) => "Segment2",
+    fn name(&self) -> &'static str {
+        match self {
+            S::Aabb(_) => "Aabb2",
+            S::Obb(_) => "Obb2",
+            S::Circle(_) => "Circle",
+            S::Cap(_) => "Capsule2",
+            S::Seg(_) => "Segment2",
+        }
+    }
+
+    /// (Exact for the scenes used: powers of two and lattice offsets.)
+    fn mapped(&self, k: f32, o: Vec2) -> S {
+        match *self {
+            S::Aabb(b) => S::Aabb(Aabb2::new(b.min() * k + o, b.max() * k + o)),
+            S::Obb(q) => S::Obb(
+                Obb2::try_from_rotation(q.center() * k + o, q.half_extents() * k, q.axes()[0]).unwrap(),
+            ),
+            S::Circle(c) => S::Circle(Circle::new(c.center() * k + o, c.radius() * k)),
+            S::Cap(c) => S::Cap(Capsule2::new(c.start() * k + o, c.end() * k + o, c.radius() * k)),
+            S::Seg(g) => S::Seg(Segment2::new(g.start() * k + o, g.end() * k + o)),
+        }
+    }
+
+    fn overlaps(&self, other: &S, swap: bool) -> bool {
+        if swap { pair!(other, self, |x, y| x.overlaps(y)) } else { pair!(self, other, |x, y| x.overlaps(y)) }
+    }
+    fn contact(&self, other: &S, swap: bool) -> Option<raybox::Contact2> {
+        if swap { pair!(other, self, |x, y| x.contact(y)) } else { pair!(self, other, |x, y| x.contact(y)) }
+    }
+    fn distance(&self, other: &S, swap: bool) -> f32 {
+        if swap { pair!(other, self, |x, y| x.distance(y)) } else { pair!(self, other, |x, y| x.distance(y)) }
+    }
+    fn closest_points(&self, other: &S, swap: bool) -> (Vec2, Vec2) {
+        let (a, b) = if swap { (other, self) } else { (self, other) };
+        pair!(a, b, |x, y| x.closest_points(y))
+    }
+    fn sweep(&self, v: Vec2, other: &S, swap: bool) -> Option<raybox::SweepHit2> {
+        let (a, b) = if swap { (other, self) } else { (self, other) };
+        pair!(a, b, |x, y| x.sweep(v, y))
+    }
+    fn ray(&self, ray: &Ray2) -> (Option<RaySpan>, Option<raybox::RayHit2>) {
+        with_b!(self, |x| (x.ray_span(ray), x.cast_ray(ray)))
     }
 }
 
@@ -196,28 +195,37 @@ fn hull_d2(h: &[P], q: P) -> (i128, i128) {
     best.unwrap()
 }
 
-fn lattice(v: DVec2, unit: f64) -> Option<P> {
-    let (x, y) = (v.x / unit, v.y / unit);
-    (x.fract() == 0.0 && y.fract() == 0.0 && x.abs() < 1e12 && y.abs() < 1e12)
-        .then_some((x as i128, y as i128))
-}
+impl Audit for D2 {
+    type P = P;
+    type Hull = Vec<DVec2>;
+    const SHOW: &'static str = "AUDIT_2D_SHOW";
+    const SWEEP_STEPS: usize = 200;
+    const RAY_STEPS: usize = 200;
 
-/// The exact overlap of two reference shapes whose vertices and radii are multiples of
-/// `unit` (`None` when they are not).
-fn exact_overlap(a: &Ref, b: &Ref, unit: f64) -> Option<bool> {
-    let mut pts = Vec::new();
-    for &p in &a.v {
-        for &q in &b.v {
-            pts.push(lattice(p - q, unit)?);
+    fn lattice(v: DVec2, unit: f64) -> Option<P> {
+        let (x, y) = (v.x / unit, v.y / unit);
+        (x.fract() == 0.0 && y.fract() == 0.0 && x.abs() < 1e12 && y.abs() < 1e12)
+            .then_some((x as i128, y as i128))
+    }
+
+    fn exact_overlap(a: &Ref<D2>, b: &Ref<D2>, unit: f64) -> Option<bool> {
+        let pts = a.lattice_minus(b, unit)?;
+        let r = (a.r + b.r) / unit;
+        if r.fract() != 0.0 {
+            return None;
         }
+        let r = r as i128;
+        let (num, den) = hull_d2(&hull(pts), (0, 0));
+        Some(num <= r * r * den)
     }
-    let r = (a.r + b.r) / unit;
-    if r.fract() != 0.0 {
-        return None;
+
+    fn hull(pts: &[DVec2]) -> Vec<DVec2> {
+        dhull(pts)
     }
-    let r = r as i128;
-    let (num, den) = hull_d2(&hull(pts), (0, 0));
-    Some(num <= r * r * den)
+
+    fn hull_sd(h: &Vec<DVec2>, q: DVec2) -> f64 {
+        poly_sd(h, q)
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -275,48 +283,6 @@ fn poly_sd(h: &[DVec2], q: DVec2) -> f64 {
     d
 }
 
-/// The Minkowski difference `a - b` as a hull and a radius.
-fn diff(a: &Ref, b: &Ref) -> (Vec<DVec2>, f64) {
-    let mut pts = Vec::new();
-    for &p in &a.v {
-        for &q in &b.v {
-            pts.push(p - q);
-        }
-    }
-    (dhull(&pts), a.r + b.r)
-}
-
-/// Signed distance of `q` to the rounded polygon `h ⊕ r` (negative inside).
-fn rsd(h: &[DVec2], r: f64, q: DVec2) -> f64 {
-    poly_sd(h, q) - r
-}
-
-/// The distance of two shapes (0 when overlapping).
-fn ref_distance(a: &Ref, b: &Ref) -> f64 {
-    let (h, r) = diff(a, b);
-    rsd(&h, r, DVec2::ZERO).max(0.0)
-}
-
-/// The penetration depth (the least translation of `b` that separates them).
-fn ref_depth(a: &Ref, b: &Ref) -> f64 {
-    let (h, r) = diff(a, b);
-    (-rsd(&h, r, DVec2::ZERO)).max(0.0)
-}
-
-fn ref_point_distance(a: &Ref, p: DVec2) -> f64 {
-    rsd(&dhull(&a.v), a.r, p).max(0.0)
-}
-
-/// The support function: the greatest `x · n` over the shape (`n` unit).
-fn support(a: &Ref, n: DVec2) -> f64 {
-    a.v.iter().map(|v| v.dot(n)).fold(f64::NEG_INFINITY, f64::max) + a.r
-}
-
-/// The size of the scene: the largest coordinate magnitude and radius.
-fn magnitude(shapes: &[&Ref]) -> f64 {
-    shapes.iter().flat_map(|s| s.v.iter().map(|v| v.abs().max_element()).chain([s.r])).fold(0.0, f64::max)
-}
-
 // ---------------------------------------------------------------------------------------
 // Scene generators.
 
@@ -330,7 +296,7 @@ fn lattice_pair(rng: &mut Rng, kind: u64, n: i64, m: i64) -> (S, S) {
 }
 
 fn lattice_shape(rng: &mut Rng, kind: u64, n: i64, m: i64) -> S {
-    let p = |rng: &mut Rng| Vec2::new(rng.int(-n, n) as f32, rng.int(-n, n) as f32);
+    let p = |rng: &mut Rng| rng.vec2(n);
     let size = |rng: &mut Rng| if rng.next().is_multiple_of(5) { 0.0 } else { rng.int(0, m) as f32 };
     match kind % 5 {
         0 => {
@@ -368,227 +334,23 @@ fn turned_obb(rng: &mut Rng, n: i64, m: i64) -> S {
         (1.0, 2.0),
     ];
     let (x, y) = rng.pick(&dirs);
-    let c = Vec2::new(rng.int(-n, n) as f32, rng.int(-n, n) as f32);
+    let c = rng.vec2(n);
     let h = Vec2::new(rng.int(0, m) as f32, rng.int(0, m) as f32);
     S::Obb(Obb2::try_from_rotation(c, h, Vec2::new(x, y)).unwrap())
 }
 
 // ---------------------------------------------------------------------------------------
-// Checks.
+// Checks (the shared ones are `common::audit`'s).
 
-struct Report {
-    fails: Vec<String>,
-    count: usize,
-}
-
-impl Report {
-    fn new() -> Self {
-        Report { fails: Vec::new(), count: 0 }
-    }
-    fn fail(&mut self, s: String) {
-        self.fails.push(s);
-    }
-    fn finish(self, what: &str) {
-        let n = self.fails.len();
-        let show = std::env::var("AUDIT_2D_SHOW").ok().and_then(|v| v.parse().ok()).unwrap_or(12);
-        for f in self.fails.iter().take(show) {
-            eprintln!("{what}: {f}");
-        }
-        assert!(n == 0, "{what}: {n} failures of {} checks", self.count);
-        assert!(self.count > 0, "{what}: nothing checked");
-    }
-}
-
-/// Overlap in both orders against the exact answer; contact `Some` exactly then, with the
-/// reverse normal; distance zero exactly then.
-fn check_overlap_family(rep: &mut Report, a: &S, b: &S, unit: f64) {
-    let (ra, rb) = (reference(a), reference(b));
-    let Some(exact) = exact_overlap(&ra, &rb, unit) else { return };
-    rep.count += 1;
-    let (ab, ba) = pair!(a, b, |x, y| (x.overlaps(y), y.overlaps(x)));
-    if ab != exact || ba != exact {
-        rep.fail(format!("overlaps {} {}: {ab}/{ba}, exact {exact}: {a:?} {b:?}", name(a), name(b)));
-        return;
-    }
-    let (cab, cba) = pair!(a, b, |x, y| (x.contact(y), y.contact(x)));
-    if cab.is_some() != exact || cba.is_some() != exact {
-        rep.fail(format!("contact {} {}: {cab:?} / {cba:?}, exact {exact}: {a:?} {b:?}", name(a), name(b)));
-        return;
-    }
-    let (dab, dba) = pair!(a, b, |x, y| (x.distance(y), y.distance(x)));
-    if (dab == 0.0) != exact || (dba == 0.0) != exact || dab.is_nan() || dba.is_nan() {
-        rep.fail(format!(
-            "distance {} {}: {dab} / {dba}, exact overlap {exact}: {a:?} {b:?}",
-            name(a),
-            name(b)
-        ));
-    }
-}
-
-/// Contact depth, normal and points against the reference.
-fn check_contact(rep: &mut Report, a: &S, b: &S) {
-    let (ra, rb) = (reference(a), reference(b));
-    let tol = 2e-5 * magnitude(&[&ra, &rb]).max(f64::MIN_POSITIVE);
-    let Some(c) = pair!(a, b, |x, y| x.contact(y)) else { return };
-    rep.count += 1;
-    let want = ref_depth(&ra, &rb);
-    let (h, r) = diff(&ra, &rb);
-    let n = dv(c.normal);
-    let d = f64::from(c.depth);
-    let mut bad = Vec::new();
-    if !(d.is_finite() && d >= 0.0) || (d - want).abs() > tol {
-        bad.push(format!("depth {d} want {want}"));
-    }
-    if (n.length() - 1.0).abs() > 1e-5 {
-        bad.push(format!("normal {n} not unit"));
-    } else {
-        // Moving `b` by `normal * depth` leaves the two touching: the origin on the boundary
-        // of (a - b - n d) grown by r, i.e. `n d` on the boundary of the difference.
-        let s = rsd(&h, r, n * d);
-        if s.abs() > tol {
-            bad.push(format!("after moving b by n*depth the signed gap is {s}"));
-        }
-    }
-    for &p in c.points.iter() {
-        let (pa, pb) = (ref_point_distance(&ra, dv(p)), ref_point_distance(&rb, dv(p)));
-        if pa > d / 2.0 + tol || pb > d / 2.0 + tol {
-            bad.push(format!("point {p} is {pa} from a and {pb} from b"));
-        }
-    }
-    if c.points.is_empty() {
-        bad.push("no points".into());
-    }
-    let back = pair!(a, b, |x, y| y.contact(x)).unwrap();
-    // (Two equal shapes: the two orders are one call.)
-    let same = format!("{a:?}") == format!("{b:?}");
-    if (back.normal != -c.normal && !same) || back.depth != c.depth {
-        bad.push(format!("reverse contact {back:?}"));
-    }
-    if !bad.is_empty() {
-        rep.fail(format!("contact {} {} {c:?}: {}: {a:?} {b:?}", name(a), name(b), bad.join("; ")));
-    }
-}
-
-/// Distance and closest points against the reference.
-fn check_distance(rep: &mut Report, a: &S, b: &S) {
-    let (ra, rb) = (reference(a), reference(b));
-    let tol = 2e-5 * magnitude(&[&ra, &rb]).max(f64::MIN_POSITIVE);
-    rep.count += 1;
-    let want = ref_distance(&ra, &rb);
-    let (d, (p, q)) = pair!(a, b, |x, y| (x.distance(y), x.closest_points(y)));
-    let (d2, (q2, p2)) = pair!(a, b, |x, y| (y.distance(x), y.closest_points(x)));
-    let d = f64::from(d);
-    let mut bad = Vec::new();
-    if !d.is_finite() || (d - want).abs() > tol {
-        bad.push(format!("distance {d} want {want}"));
-    }
-    if f64::from(d2) != d {
-        bad.push(format!("reverse distance {d2}"));
-    }
-    for (p, q) in [(p, q), (p2, q2)] {
-        let (pa, qb) = (ref_point_distance(&ra, dv(p)), ref_point_distance(&rb, dv(q)));
-        if pa > tol || qb > tol {
-            bad.push(format!("closest points {p} {q}: {pa} off a, {qb} off b"));
-        }
-        if (dv(p).distance(dv(q)) - want).abs() > tol {
-            bad.push(format!("closest points {p} {q} are {} apart", dv(p).distance(dv(q))));
-        }
-    }
-    if !bad.is_empty() {
-        rep.fail(format!("distance {} {}: {}: {a:?} {b:?}", name(a), name(b), bad.join("; ")));
-    }
-}
-
-/// Sweep of `a` by `v` against `b`: against the first root of the convex function
-/// `f(t) = sd(-t v)` (signed distance to the rounded Minkowski difference).
-fn check_sweep(rep: &mut Report, a: &S, v: Vec2, b: &S, unit: f64) {
-    let (ra, rb) = (reference(a), reference(b));
-    let mag = magnitude(&[&ra, &rb]) + dv(v).abs().max_element();
-    let tol = 2e-5 * mag.max(f64::MIN_POSITIVE);
-    let (h, r) = diff(&ra, &rb);
-    let vd = dv(v);
-    let f = |t: f64| rsd(&h, r, -vd * t);
-    // Minimum of f on [0, 1] by golden-section search, then the first root by bisection.
-    let (mut lo, mut hi) = (0.0f64, 1.0f64);
-    for _ in 0..200 {
-        let m1 = lo + (hi - lo) * 0.381_966;
-        let m2 = lo + (hi - lo) * 0.618_034;
-        if f(m1) <= f(m2) {
-            hi = m2;
-        } else {
-            lo = m1;
-        }
-    }
-    let tm = [0.0, 1.0, lo].into_iter().min_by(|x, y| f(*x).total_cmp(&f(*y))).unwrap();
-    let fmin = f(tm);
-    let start = exact_overlap(&ra, &rb, unit);
-    let got = pair!(a, b, |x, y| x.sweep(v, y));
-    rep.count += 1;
-    let mut bad = Vec::new();
-    match got {
-        None => {
-            if fmin < -tol || start == Some(true) {
-                bad.push(format!("no hit; the reference reaches depth {}", -fmin));
-            }
-        }
-        Some(hit) => {
-            let t = f64::from(hit.t);
-            if !(0.0..=1.0).contains(&t) {
-                bad.push(format!("t = {t}"));
-            }
-            if fmin > tol {
-                bad.push(format!("hit at t = {t} but the shapes stay {fmin} apart"));
-            }
-            if start == Some(true) && t != 0.0 {
-                bad.push(format!("overlapping at the start but t = {t}"));
-            }
-            if start == Some(false) && t == 0.0 {
-                bad.push("apart at the start but t = 0".to_string());
-            }
-            let ft = f(t);
-            if ft.abs() > tol && !(t == 0.0 && ft <= 0.0) {
-                bad.push(format!("at t = {t} the signed gap is {ft}"));
-            }
-            // The point lies on both shapes at time t.
-            let at = Ref { v: ra.v.iter().map(|&p| p + vd * t).collect(), r: ra.r };
-            let (pa, pb) = (ref_point_distance(&at, dv(hit.point)), ref_point_distance(&rb, dv(hit.point)));
-            if t > 0.0 && (pa > tol || pb > tol) {
-                bad.push(format!("point {} is {pa} off the moved shape, {pb} off the still one", hit.point));
-            }
-            let n = dv(hit.normal);
-            if (n.length() - 1.0).abs() > 1e-5 {
-                bad.push(format!("normal {n} not unit"));
-            } else if t > 0.0 && n.dot(vd) > 1e-3 * vd.length() {
-                bad.push(format!("normal {n} points along the motion"));
-            } else if t > 0.0 && fmin < -tol {
-                // The normal separates the two at the contact: the still shape's outward
-                // normal at the point, the moved shape's inward one.
-                let (sb, sa) = (support(&rb, n), support(&at, -n));
-                let p = dv(hit.point);
-                if (sb - p.dot(n)).abs() > tol || (sa + p.dot(n)).abs() > tol {
-                    bad.push(format!("normal {n} is no common normal: supports {sb}, {sa} at {}", p.dot(n)));
-                }
-            }
-        }
-    }
-    if !bad.is_empty() {
-        rep.fail(format!(
-            "sweep {} by {v} against {}: {got:?}: {}: {a:?} {b:?}",
-            name(a),
-            name(b),
-            bad.join("; ")
-        ));
-    }
-}
-
+/// Containment, closest point and distance to a point against the reference.
 fn check_point(rep: &mut Report, a: &S, p: Vec2, unit: f64) {
-    let ra = reference(a);
+    let ra = a.reference();
     let tol = 2e-5 * (magnitude(&[&ra]) + dv(p).abs().max_element()).max(f64::MIN_POSITIVE);
     let pt = Ref { v: vec![dv(p)], r: 0.0 };
-    let exact = exact_overlap(&ra, &pt, unit);
+    let exact = D2::exact_overlap(&ra, &pt, unit);
     let (inside, c, d) = with_b!(a, |x| (x.contains_point(p), x.closest_point(p), x.distance_to_point(p)));
     rep.count += 1;
-    let want = ref_point_distance(&ra, dv(p));
+    let want = ra.point_distance(dv(p));
     let mut bad = Vec::new();
     if exact.is_some_and(|e| e != inside) {
         bad.push(format!("contains {inside}, exact {exact:?}"));
@@ -597,35 +359,24 @@ fn check_point(rep: &mut Report, a: &S, p: Vec2, unit: f64) {
         bad.push(format!("distance_to_point {d} with exact containment {exact:?}"));
     }
     if (f64::from(d) - want).abs() > tol
-        || ref_point_distance(&ra, dv(c)) > tol
+        || ra.point_distance(dv(c)) > tol
         || (dv(c).distance(dv(p)) - want).abs() > tol
     {
         bad.push(format!("closest {c} distance {d}, want {want}"));
     }
     if !bad.is_empty() {
-        rep.fail(format!("point {p} against {}: {}: {a:?}", name(a), bad.join("; ")));
+        rep.fail(format!("point {p} against {}: {}: {a:?}", a.name(), bad.join("; ")));
     }
 }
 
 // ---------------------------------------------------------------------------------------
 // Tests.
 
-const SCALES: [i32; 7] = [-60, -30, -8, 0, 8, 30, 60];
-
-fn scale(k: i32) -> f32 {
-    2f32.powi(k)
-}
-
 /// Calls `f(rng, a, b, s)` on `count` (times `mult()`) pairs of lattice shapes
 /// ([`lattice_pair`] with the lattice sizes `nm`), scaled together by `s`, a power of two
 /// from [`SCALES`] in turn; `rng` (seeded `seed`) is the one that made them.
-fn scaled_lattice_pairs(seed: u64, count: u64, (n, m): (i64, i64), mut f: impl FnMut(&mut Rng, &S, &S, f32)) {
-    let mut rng = Rng::new(seed);
-    for i in 0..count * mult() {
-        let (a, b) = lattice_pair(&mut rng, i, n, m);
-        let s = scale(SCALES[(i % 7) as usize]);
-        f(&mut rng, &mapped(&a, s, Vec2::ZERO), &mapped(&b, s, Vec2::ZERO), s);
-    }
+fn scaled_lattice_pairs(seed: u64, count: u64, (n, m): (i64, i64), f: impl FnMut(&mut Rng, &S, &S, f32)) {
+    scaled_pairs(seed, count * mult(), |rng, i| lattice_pair(rng, i, n, m), f);
 }
 
 #[test]
@@ -639,7 +390,7 @@ fn lattice_overlaps_contacts_distances_exact_in_both_orders() {
             lattice_shape(&mut rng, k, 6, 4)
         };
         let k = SCALES[(i % 7) as usize];
-        let (a, b) = (mapped(&a, scale(k), Vec2::ZERO), mapped(&b, scale(k), Vec2::ZERO));
+        let (a, b) = (a.mapped(scale(k), Vec2::ZERO), b.mapped(scale(k), Vec2::ZERO));
         check_overlap_family(&mut rep, &a, &b, f64::from(scale(k)));
     }
     rep.finish("lattice overlaps");
@@ -654,7 +405,7 @@ fn lattice_far_from_the_origin() {
         // 2^20 and 2^23 (about 1e6 and 8e6): lattice gaps of 1 are 1e-6 .. 1.2e-7 relative.
         let o =
             rng.pick(&[Vec2::splat(1_048_576.0), Vec2::new(-8_388_600.0, 3_000_000.0), Vec2::new(1e6, -1e6)]);
-        let (a, b) = (mapped(&a, 1.0, o), mapped(&b, 1.0, o));
+        let (a, b) = (a.mapped(1.0, o), b.mapped(1.0, o));
         check_overlap_family(&mut rep, &a, &b, 1.0);
     }
     rep.finish("far lattice overlaps");
@@ -678,8 +429,8 @@ fn distances_against_the_minkowski_reference() {
 fn sweeps_against_the_minkowski_reference() {
     let mut rep = Report::new();
     scaled_lattice_pairs(5, 8_000, (8, 3), |rng, a, b, s| {
-        let v = Vec2::new(rng.int(-16, 16) as f32, rng.int(-16, 16) as f32);
-        check_sweep(&mut rep, a, v * s, b, f64::from(s));
+        let v = rng.vec2(16);
+        check_sweep(&mut rep, a, v * s, b, f64::from(s), false);
     });
     rep.finish("sweeps");
 }
@@ -690,9 +441,9 @@ fn points_against_the_reference() {
     let mut rng = Rng::new(6);
     for i in 0..10_000 * mult() {
         let a = lattice_shape(&mut rng, i, 6, 4);
-        let p = Vec2::new(rng.int(-9, 9) as f32, rng.int(-9, 9) as f32);
+        let p = rng.vec2(9);
         let k = SCALES[(i % 7) as usize];
-        check_point(&mut rep, &mapped(&a, scale(k), Vec2::ZERO), p * scale(k), f64::from(scale(k)));
+        check_point(&mut rep, &a.mapped(scale(k), Vec2::ZERO), p * scale(k), f64::from(scale(k)));
     }
     rep.finish("points");
 }
@@ -715,16 +466,15 @@ fn turned_boxes_against_the_reference() {
         let ab = pair!(&a, &b, |x, y| x.overlaps(y));
         let ba = pair!(&a, &b, |x, y| y.overlaps(x));
         rep.count += 1;
-        let (ra, rb) = (reference(&a), reference(&b));
-        let (h, r) = diff(&ra, &rb);
-        let s = rsd(&h, r, DVec2::ZERO);
+        let (ra, rb) = (a.reference(), b.reference());
+        let s = ra.minus(&rb).sd(DVec2::ZERO);
         if ab != ba || (s.abs() > 1e-5 && ab != (s <= 0.0)) {
             rep.fail(format!("overlaps {ab}/{ba}, signed gap {s}: {a:?} {b:?}"));
         }
         check_contact(&mut rep, &a, &b);
         check_distance(&mut rep, &a, &b);
-        let v = Vec2::new(rng.int(-16, 16) as f32, rng.int(-16, 16) as f32);
-        check_sweep(&mut rep, &a, v, &b, 0.0);
+        let v = rng.vec2(16);
+        check_sweep(&mut rep, &a, v, &b, 0.0, false);
     }
     rep.finish("turned boxes");
 }
@@ -745,9 +495,9 @@ fn ball_entering_a_grown_box_at_its_corner_gets_the_face_normal() {
         let ob_turned =
             Obb2::try_from_rotation(Vec2::new(3.0, 7.5) * s, Vec2::new(1.5, 1.0) * s, Vec2::Y).unwrap();
         for other in [S::Aabb(bx), S::Obb(ob), S::Obb(ob_turned)] {
-            check_sweep(&mut rep, &S::Circle(ball), v, &other, f64::from(s));
+            check_sweep(&mut rep, &S::Circle(ball), v, &other, f64::from(s), false);
             // The box moving the other way into the ball: the same contact.
-            check_sweep(&mut rep, &other, -v, &S::Circle(ball), f64::from(s));
+            check_sweep(&mut rep, &other, -v, &S::Circle(ball), f64::from(s), false);
         }
         let hit = ball.sweep(v, &bx).unwrap();
         rep.count += 1;
@@ -763,80 +513,11 @@ fn mult() -> u64 {
     std::env::var("AUDIT_2D_MULT").ok().and_then(|v| v.parse().ok()).unwrap_or(1)
 }
 
-/// Ray spans and casts against the reference: `f(t)`, the signed distance of `r(t)` to the
-/// shape, is convex; the span is where it is `<= 0`.
-fn check_ray(rep: &mut Report, a: &S, ray: &Ray2) {
-    let ra = reference(a);
-    let (o, d) = (dv(ray.origin()), dv(ray.dir()));
-    let (t0, t1) = (f64::from(ray.t_min()), f64::from(ray.t_max()));
-    let mag = magnitude(&[&ra]) + (o.abs() + d.abs() * t0.abs().max(t1.abs())).max_element();
-    let tol = 2e-5 * mag.max(f64::MIN_POSITIVE);
-    let h = dhull(&ra.v);
-    let f = |t: f64| rsd(&h, ra.r, o + d * t);
-    let (mut lo, mut hi) = (t0, t1);
-    for _ in 0..200 {
-        let m1 = lo + (hi - lo) * 0.381_966;
-        let m2 = lo + (hi - lo) * 0.618_034;
-        if f(m1) <= f(m2) {
-            hi = m2;
-        } else {
-            lo = m1;
-        }
-    }
-    let fmin = [t0, t1, lo].into_iter().map(f).fold(f64::INFINITY, f64::min);
-    let (span, hit) = with_b!(a, |x| (x.ray_span(ray), x.cast_ray(ray)));
-    rep.count += 1;
-    let mut bad = Vec::new();
-    match (span, hit) {
-        (None, None) => {
-            if fmin < -tol {
-                bad.push(format!("miss; the ray goes {} deep", -fmin));
-            }
-        }
-        (Some(sp), Some(ht)) => {
-            let (te, tx) = (f64::from(sp.t_enter), f64::from(sp.t_exit));
-            if fmin > tol {
-                bad.push(format!("hit but {fmin} apart"));
-            }
-            if !(t0 <= te && te <= tx && tx <= t1) {
-                bad.push(format!("span {te}..{tx} out of order or range"));
-            }
-            for (t, end) in [(te, t0), (tx, t1)] {
-                let ft = f(t);
-                if ft.abs() > tol && !(t == end && ft <= 0.0) {
-                    bad.push(format!("at t = {t} the ray is {ft} from the boundary"));
-                }
-            }
-            if f64::from(ht.t) != te {
-                bad.push(format!("cast t {} is not the span's entry", ht.t));
-            }
-            let n = dv(ht.normal);
-            if te == t0 && f(t0) < -tol {
-                if n != DVec2::ZERO {
-                    bad.push(format!("starts inside but normal {n}"));
-                }
-            } else if n != DVec2::ZERO || f(t0) > tol {
-                let p = o + d * te;
-                if (n.length() - 1.0).abs() > 1e-5 || (support(&ra, n) - p.dot(n)).abs() > tol {
-                    bad.push(format!("normal {n} is no outward normal at {p}"));
-                }
-                if (dv(ht.point) - p).length() > tol {
-                    bad.push(format!("point {} is not r(t)", ht.point));
-                }
-            }
-        }
-        _ => bad.push(format!("ray_span {span:?} but cast_ray {hit:?}")),
-    }
-    if !bad.is_empty() {
-        rep.fail(format!("ray {ray:?} against {}: {span:?} {hit:?}: {}: {a:?}", name(a), bad.join("; ")));
-    }
-}
-
 fn lattice_ray(rng: &mut Rng, n: i64) -> Ray2 {
-    let o = Vec2::new(rng.int(-n, n) as f32, rng.int(-n, n) as f32);
+    let o = rng.vec2(n);
     let mut d = Vec2::ZERO;
     while d == Vec2::ZERO {
-        d = Vec2::new(rng.int(-3, 3) as f32, rng.int(-3, 3) as f32);
+        d = rng.vec2(3);
     }
     if rng.next().is_multiple_of(7) {
         d.x = if d.x == 0.0 { -0.0 } else { d.x };
@@ -859,7 +540,7 @@ fn rays_against_the_reference() {
         let k = SCALES[(i % 7) as usize];
         let s = scale(k);
         let r2 = Ray2::with_range(ray.origin() * s, ray.dir(), ray.t_min(), ray.t_max());
-        check_ray(&mut rep, &mapped(&a, s, Vec2::ZERO), &r2);
+        check_ray(&mut rep, &a.mapped(s, Vec2::ZERO), &r2);
     }
     rep.finish("rays");
 }
@@ -872,12 +553,12 @@ fn sweeps_far_from_the_origin_and_grazing() {
         let (a, b) = lattice_pair(&mut rng, i, 6, 3);
         // Motions of every slant, some nearly along an axis (grazing a face).
         let v = match i % 3 {
-            0 => Vec2::new(rng.int(-12, 12) as f32, rng.int(-12, 12) as f32),
+            0 => rng.vec2(12),
             1 => Vec2::new(rng.int(-12, 12) as f32, rng.int(-3, 3) as f32 / 1024.0),
             _ => Vec2::new(rng.int(-3, 3) as f32 / 4096.0, rng.int(-12, 12) as f32),
         };
         let o = if i % 2 == 0 { Vec2::splat(1_048_576.0) } else { Vec2::ZERO };
-        check_sweep(&mut rep, &mapped(&a, 1.0, o), v, &mapped(&b, 1.0, o), 1.0);
+        check_sweep(&mut rep, &a.mapped(1.0, o), v, &b.mapped(1.0, o), 1.0, false);
     }
     rep.finish("far and grazing sweeps");
 }
@@ -913,7 +594,7 @@ fn equivalent_shapes_answer_alike() {
         if x.0 != y.0 || !same_contact || (x.2 - y.2).abs() > tol {
             rep.fail(format!("{a:?} and {a2:?} against {b:?}: {x:?} / {y:?}"));
         }
-        let v = Vec2::new(rng.int(-9, 9) as f32, rng.int(-9, 9) as f32);
+        let v = rng.vec2(9);
         let (sx, sy) = (pair!(&a, &b, |p, q| p.sweep(v, q)), pair!(&a2, &b, |p, q| p.sweep(v, q)));
         if sx.is_some() != sy.is_some() || sx.zip(sy).is_some_and(|(p, q)| (p.t - q.t).abs() > 1e-5) {
             rep.fail(format!("sweeps by {v} of {a:?} and {a2:?} against {b:?}: {sx:?} / {sy:?}"));
@@ -932,7 +613,7 @@ fn bvh2_against_brute_force() {
         let n = 1 + (rng.next() % 200) as usize;
         let boxes: Vec<Aabb2> = (0..n)
             .map(|_| {
-                let lo = Vec2::new(rng.int(-40, 40) as f32, rng.int(-40, 40) as f32);
+                let lo = rng.vec2(40);
                 let size = Vec2::new(rng.int(0, 6) as f32, rng.int(0, 6) as f32);
                 Aabb2::new(lo * s, (lo + size) * s)
             })
@@ -958,14 +639,8 @@ fn bvh2_against_brute_force() {
             {
                 rep.fail(format!("all/any {ray:?}: {} of {count}", all.len()));
             }
-            let q = Aabb2::new(
-                Vec2::new(rng.int(-45, 45) as f32, rng.int(-45, 45) as f32) * s,
-                Vec2::splat(45.0) * s,
-            );
-            let c = Circle::new(
-                Vec2::new(rng.int(-45, 45) as f32, rng.int(-45, 45) as f32) * s,
-                rng.int(0, 9) as f32 * s,
-            );
+            let q = Aabb2::new(rng.vec2(45) * s, Vec2::splat(45.0) * s);
+            let c = Circle::new(rng.vec2(45) * s, rng.int(0, 9) as f32 * s);
             let mut seen = Vec::new();
             bvh.for_each_overlapping_aabb(&q, |i| seen.push(i));
             seen.sort_unstable();
@@ -1002,8 +677,8 @@ fn zero_radius_capsule_rays_hit_like_their_segment() {
     let mut rng = Rng::new(12);
     for i in 0..20_000 {
         let s = scale(SCALES[(i % 7) as usize]);
-        let p = Vec2::new(rng.int(-5, 5) as f32, rng.int(-5, 5) as f32) * s;
-        let q = if i % 9 == 0 { p } else { Vec2::new(rng.int(-5, 5) as f32, rng.int(-5, 5) as f32) * s };
+        let p = rng.vec2(5) * s;
+        let q = if i % 9 == 0 { p } else { rng.vec2(5) * s };
         let ray = lattice_ray(&mut rng, 7);
         let ray = Ray2::with_range(ray.origin() * s, ray.dir(), ray.t_min(), ray.t_max());
         let (cap, seg) = (Capsule2::new(p, q, 0.0), Segment2::new(p, q));
@@ -1044,8 +719,8 @@ fn ball_sliding_along_a_grown_face_gets_its_normal() {
         let ob =
             Obb2::try_from_rotation(Vec2::new(4.0, -2.5) * s, Vec2::new(0.0, 1.5) * s, Vec2::NEG_X).unwrap();
         for other in [S::Aabb(bx), S::Obb(ob)] {
-            check_sweep(&mut rep, &S::Circle(ball), v, &other, f64::from(s));
-            check_sweep(&mut rep, &other, -v, &S::Circle(ball), f64::from(s));
+            check_sweep(&mut rep, &S::Circle(ball), v, &other, f64::from(s), false);
+            check_sweep(&mut rep, &other, -v, &S::Circle(ball), f64::from(s), false);
         }
         let hit = ball.sweep(v, &bx).unwrap();
         rep.count += 1;
@@ -1076,7 +751,7 @@ fn point_onto_a_segment_far_out_gets_the_segment_normal() {
             (S::Circle(ball), S::Cap(Capsule2::new(p, q, 0.0))),
             (S::Circle(ball), S::Seg(Segment2::new(p, q))),
         ] {
-            check_sweep(&mut rep, &a, v, &b, 1.0);
+            check_sweep(&mut rep, &a, v, &b, 1.0, false);
             let hit = pair!(&a, &b, |x, y| x.sweep(v, y)).unwrap();
             rep.count += 1;
             if (hit.normal - want).length() > 1e-4 {
@@ -1101,8 +776,8 @@ fn same_type_distances_are_symmetric_to_the_bit() {
         } else {
             (lattice_shape(&mut rng, kind, 6, 4), lattice_shape(&mut rng, kind, 6, 4))
         };
-        let a = mapped(&a, 0.1, Vec2::ZERO); // (not exact: rounded inputs)
-        let b = mapped(&b, 0.1, Vec2::ZERO);
+        let a = a.mapped(0.1, Vec2::ZERO); // (not exact: rounded inputs)
+        let b = b.mapped(0.1, Vec2::ZERO);
         rep.count += 1;
         let (d, e) = pair!(&a, &b, |x, y| (x.distance(y), y.distance(x)));
         let (p, q) = pair!(&a, &b, |x, y| (x.closest_points(y), y.closest_points(x)));
@@ -1151,8 +826,8 @@ fn capsules_touching_exactly_overlap() {
     let stick = Capsule2::new(Vec2::new(1.0, 5.0), Vec2::new(-4.0, 0.0), 0.0);
     for k in -60..=60 {
         let s = scale(k);
-        let c = mapped(&S::Cap(cap), s, Vec2::ZERO);
-        let st = mapped(&S::Cap(stick), s, Vec2::ZERO);
+        let c = S::Cap(cap).mapped(s, Vec2::ZERO);
+        let st = S::Cap(stick).mapped(s, Vec2::ZERO);
         let p = Vec2::new(2.0, 1.0) * s;
         check_point(&mut rep, &c, p, f64::from(s));
         let q = Vec2::new(0.0, 4.0) * s;
@@ -1183,7 +858,7 @@ fn circle_and_segment_rays_against_the_reference() {
         let ray = lattice_ray(&mut rng, 7);
         let s = scale(SCALES[(i % 7) as usize]);
         let r2 = Ray2::with_range(ray.origin() * s, ray.dir(), ray.t_min(), ray.t_max());
-        check_ray(&mut rep, &mapped(&a, s, Vec2::ZERO), &r2);
+        check_ray(&mut rep, &a.mapped(s, Vec2::ZERO), &r2);
     }
     rep.finish("circle and segment rays");
 }

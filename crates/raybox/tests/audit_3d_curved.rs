@@ -8,40 +8,22 @@
 //! within tolerance. Scenes are scaled by powers of two (`2^-60 ..= 2^60`, which keeps the
 //! lattice exact) and moved near `1e6`; constructed scenes touch exactly at large lattice
 //! coordinates (Pythagorean directions), where `f64` products no longer hold the squares.
+//! The frame shared with `audit_2d.rs` is `common/audit.rs`; this file gives the 3D shapes,
+//! hulls and scenes.
 
+mod common;
+
+use common::audit::{
+    Audit, Audited, D3, Ref, Rng, SCALES, check_contact, check_distance, check_overlap_family, check_ray,
+    check_sweep, golden_min, scale, scaled_pairs,
+};
 use glam::{DVec3, Quat, Vec3};
 use raybox::{
-    Aabb3, Capsule3, Contact, Distance, Obb3, Overlaps, Ray3, RayCast, Segment3, Sphere, Sweep, Triangle3,
+    Aabb3, Capsule3, Contact, Contact3, Distance, Obb3, Overlaps, Ray3, RayCast, RayHit3, RaySpan, Segment3,
+    Sphere, Sweep, SweepHit3, Triangle3,
 };
 
-// ---------------------------------------------------------------------------------------
-// Deterministic generator (xorshift64*).
-
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Self {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    /// Uniform in `lo..=hi`.
-    fn int(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + (self.next() % ((hi - lo + 1) as u64)) as i64
-    }
-    fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
-        xs[(self.next() % xs.len() as u64) as usize]
-    }
-    fn v(&mut self, n: i64) -> Vec3 {
-        Vec3::new(self.int(-n, n) as f32, self.int(-n, n) as f32, self.int(-n, n) as f32)
-    }
-}
+type Report = common::audit::Report<D3>;
 
 // ---------------------------------------------------------------------------------------
 // The shapes under test and their reference form.
@@ -90,64 +72,91 @@ macro_rules! curved {
     };
 }
 
-/// A convex polytope (its vertices, possibly repeated or coplanar) grown by `r`.
-#[derive(Clone, Debug)]
-struct Ref {
-    v: Vec<DVec3>,
-    r: f64,
-}
-
 fn dv(v: Vec3) -> DVec3 {
     v.as_dvec3()
 }
 
-fn reference(s: &S) -> Ref {
-    match s {
-        S::Ball(b) => Ref { v: vec![dv(b.center())], r: f64::from(b.radius()) },
-        S::Cap(c) => Ref { v: vec![dv(c.start()), dv(c.end())], r: f64::from(c.radius()) },
-        S::Aabb(b) => Ref { v: b.corners().iter().map(|&c| dv(c)).collect(), r: 0.0 },
-        S::Obb(o) => {
-            // Quarter turns: the axes are exact, and so are the corners in f64.
-            let [u, w, z] = o.axes().map(dv);
-            let (c, h) = (dv(o.center()), o.half_extents().as_dvec3());
-            let mut v = Vec::new();
-            for i in 0..8 {
-                let s = |k: i32| if i >> k & 1 == 1 { 1.0 } else { -1.0 };
-                v.push(c + u * (s(0) * h.x) + w * (s(1) * h.y) + z * (s(2) * h.z));
+impl Audited for S {
+    type A = D3;
+
+    fn reference(&self) -> Ref<D3> {
+        match self {
+            S::Ball(b) => Ref { v: vec![dv(b.center())], r: f64::from(b.radius()) },
+            S::Cap(c) => Ref { v: vec![dv(c.start()), dv(c.end())], r: f64::from(c.radius()) },
+            S::Aabb(b) => Ref { v: b.corners().iter().map(|&c| dv(c)).collect(), r: 0.0 },
+            S::Obb(o) => {
+                // Quarter turns: the axes are exact, and so are the corners in f64.
+                let [u, w, z] = o.axes().map(dv);
+                let (c, h) = (dv(o.center()), o.half_extents().as_dvec3());
+                let mut v = Vec::new();
+                for i in 0..8 {
+                    let s = |k: i32| if i >> k & 1 == 1 { 1.0 } else { -1.0 };
+                    v.push(c + u * (s(0) * h.x) + w * (s(1) * h.y) + z * (s(2) * h.z));
+                }
+                Ref { v, r: 0.0 }
             }
-            Ref { v, r: 0.0 }
-        }
-        S::Seg(g) => Ref { v: vec![dv(g.start()), dv(g.end())], r: 0.0 },
-        S::Tri(t) => Ref { v: t.vertices().iter().map(|&c| dv(c)).collect(), r: 0.0 },
-    }
-}
-
-/// The shape mapped by `x -> x * k + o` (exact for the scenes used: powers of two and
-/// lattice offsets).
-fn mapped(s: &S, k: f32, o: Vec3) -> S {
-    match *s {
-        S::Ball(b) => S::Ball(Sphere::new(b.center() * k + o, b.radius() * k)),
-        S::Cap(c) => S::Cap(Capsule3::new(c.start() * k + o, c.end() * k + o, c.radius() * k)),
-        S::Aabb(b) => S::Aabb(Aabb3::new(b.min() * k + o, b.max() * k + o)),
-        S::Obb(q) => {
-            S::Obb(Obb3::try_from_matrix(q.center() * k + o, q.half_extents() * k, q.rotation()).unwrap())
-        }
-        S::Seg(g) => S::Seg(Segment3::new(g.start() * k + o, g.end() * k + o)),
-        S::Tri(t) => {
-            let [a, b, c] = t.vertices();
-            S::Tri(Triangle3::new(a * k + o, b * k + o, c * k + o))
+            S::Seg(g) => Ref { v: vec![dv(g.start()), dv(g.end())], r: 0.0 },
+            S::Tri(t) => Ref { v: t.vertices().iter().map(|&c| dv(c)).collect(), r: 0.0 },
         }
     }
-}
 
-fn name(s: &S) -> &'static str {
-    match s {
-        S::Ball(_) => "Sphere",
-        S::Cap(_) => "Capsule3",
-        S::Aabb(_) => "Aabb3",
-        S::Obb(_) => "Obb3",
-        S::Seg(_) => "Segment3",
-        S::Tri(_) => "Triangle3",
+    fn name(&self) -> &'static str {
+        match self {
+            S::Ball(_) => "Sphere",
+            S::Cap(_) => "Capsule3",
+            S::Aabb(_) => "Aabb3",
+            S::Obb(_) => "Obb3",
+            S::Seg(_) => "Segment3",
+            S::Tri(_) => "Triangle3",
+        }
+    }
+
+    /// (Exact for the scenes used: powers of two and lattice offsets.)
+    fn mapped(&self, k: f32, o: Vec3) -> S {
+        match *self {
+            S::Ball(b) => S::Ball(Sphere::new(b.center() * k + o, b.radius() * k)),
+            S::Cap(c) => S::Cap(Capsule3::new(c.start() * k + o, c.end() * k + o, c.radius() * k)),
+            S::Aabb(b) => S::Aabb(Aabb3::new(b.min() * k + o, b.max() * k + o)),
+            S::Obb(q) => {
+                S::Obb(Obb3::try_from_matrix(q.center() * k + o, q.half_extents() * k, q.rotation()).unwrap())
+            }
+            S::Seg(g) => S::Seg(Segment3::new(g.start() * k + o, g.end() * k + o)),
+            S::Tri(t) => {
+                let [a, b, c] = t.vertices();
+                S::Tri(Triangle3::new(a * k + o, b * k + o, c * k + o))
+            }
+        }
+    }
+
+    // The first of a pair is curved ([`pair!`]): swapped queries are asked of `y` with `x`.
+    fn overlaps(&self, other: &S, swap: bool) -> bool {
+        if swap { pair!(self, other, |x, y| y.overlaps(x)) } else { pair!(self, other, |x, y| x.overlaps(y)) }
+    }
+    fn contact(&self, other: &S, swap: bool) -> Option<Contact3> {
+        if swap { pair!(self, other, |x, y| y.contact(x)) } else { pair!(self, other, |x, y| x.contact(y)) }
+    }
+    fn distance(&self, other: &S, swap: bool) -> f32 {
+        if swap { pair!(self, other, |x, y| y.distance(x)) } else { pair!(self, other, |x, y| x.distance(y)) }
+    }
+    fn closest_points(&self, other: &S, swap: bool) -> (Vec3, Vec3) {
+        if swap {
+            pair!(self, other, |x, y| y.closest_points(x))
+        } else {
+            pair!(self, other, |x, y| x.closest_points(y))
+        }
+    }
+    fn sweep(&self, v: Vec3, other: &S, swap: bool) -> Option<SweepHit3> {
+        if swap { pair!(self, other, |x, y| y.sweep(v, x)) } else { pair!(self, other, |x, y| x.sweep(v, y)) }
+    }
+    fn ray(&self, ray: &Ray3) -> (Option<RaySpan>, Option<RayHit3>) {
+        curved!(self, |x| (x.ray_span(ray), x.cast_ray(ray)))
+    }
+
+    /// Touching pairs outside [`EXACT`]: their overlaps are within the contract (a hair of
+    /// the boundary), and counted by `touching_lattice_pairs`.
+    fn tolerated(a: &S, b: &S, ra: &Ref<D3>, rb: &Ref<D3>, unit: f64) -> bool {
+        let key = format!("{} {}", a.name(), b.name());
+        !EXACT.contains(&key.as_str()) && exact_overlap_touching(ra, rb, unit).is_some_and(|x| x.1)
     }
 }
 
@@ -267,27 +276,10 @@ fn hull_d2(pts: &[P]) -> (i128, i128) {
     best
 }
 
-fn lattice(v: DVec3, unit: f64) -> Option<P> {
-    let w = v / unit;
-    let ok = |x: f64| x.fract() == 0.0 && x.abs() < 1e15;
-    (ok(w.x) && ok(w.y) && ok(w.z)).then_some([w.x as i128, w.y as i128, w.z as i128])
-}
-
-/// The exact overlap of two reference shapes whose vertices and radii are multiples of
-/// `unit` (`None` when they are not).
-fn exact_overlap(a: &Ref, b: &Ref, unit: f64) -> Option<bool> {
-    exact_overlap_touching(a, b, unit).map(|x| x.0)
-}
-
-/// [`exact_overlap`], and whether the two touch exactly (the cores exactly `r1 + r2`
+/// [`Audit::exact_overlap`], and whether the two touch exactly (the cores exactly `r1 + r2`
 /// apart, with `r1 + r2 > 0`).
-fn exact_overlap_touching(a: &Ref, b: &Ref, unit: f64) -> Option<(bool, bool)> {
-    let mut pts = Vec::new();
-    for &p in &a.v {
-        for &q in &b.v {
-            pts.push(lattice(p - q, unit)?);
-        }
-    }
+fn exact_overlap_touching(a: &Ref<D3>, b: &Ref<D3>, unit: f64) -> Option<(bool, bool)> {
+    let mut pts = a.lattice_minus(b, unit)?;
     pts.sort_unstable();
     pts.dedup();
     // The radius as `num / 2^e` in lattice units (a dyadic rational: one `f32` step off an
@@ -347,7 +339,7 @@ fn tri_dist(p: DVec3, a: DVec3, b: DVec3, c: DVec3) -> f64 {
 
 /// A convex hull: its points, and for a solid hull its facets (outward unit normal and
 /// offset) and the triangles of its points that lie on them.
-struct Hull {
+pub struct Hull {
     pts: Vec<DVec3>,
     facets: Vec<(DVec3, f64)>,
     tris: Vec<[usize; 3]>,
@@ -401,33 +393,30 @@ fn hull_sd(h: &Hull, q: DVec3) -> f64 {
     d
 }
 
-/// The Minkowski difference `a - b` as a hull and a radius.
-fn diff(a: &Ref, b: &Ref) -> (Hull, f64) {
-    let mut pts = Vec::new();
-    for &p in &a.v {
-        for &q in &b.v {
-            pts.push(p - q);
-        }
+impl Audit for D3 {
+    type P = P;
+    type Hull = Hull;
+    const SHOW: &'static str = "AUDIT_3D_SHOW";
+    const SWEEP_STEPS: usize = 80;
+    const RAY_STEPS: usize = 120;
+
+    fn lattice(v: DVec3, unit: f64) -> Option<P> {
+        let w = v / unit;
+        let ok = |x: f64| x.fract() == 0.0 && x.abs() < 1e15;
+        (ok(w.x) && ok(w.y) && ok(w.z)).then_some([w.x as i128, w.y as i128, w.z as i128])
     }
-    (hull(&pts), a.r + b.r)
-}
 
-fn rsd(h: &Hull, r: f64, q: DVec3) -> f64 {
-    hull_sd(h, q) - r
-}
+    fn exact_overlap(a: &Ref<D3>, b: &Ref<D3>, unit: f64) -> Option<bool> {
+        exact_overlap_touching(a, b, unit).map(|x| x.0)
+    }
 
-fn ref_point_distance(a: &Ref, p: DVec3) -> f64 {
-    rsd(&hull(&a.v), a.r, p).max(0.0)
-}
+    fn hull(pts: &[DVec3]) -> Hull {
+        hull(pts)
+    }
 
-/// The support function: the greatest `x · n` over the shape (`n` unit).
-fn support(a: &Ref, n: DVec3) -> f64 {
-    a.v.iter().map(|v| v.dot(n)).fold(f64::NEG_INFINITY, f64::max) + a.r
-}
-
-/// The size of the scene: the largest coordinate magnitude and radius.
-fn magnitude(shapes: &[&Ref]) -> f64 {
-    shapes.iter().flat_map(|s| s.v.iter().map(|v| v.abs().max_element()).chain([s.r])).fold(0.0, f64::max)
+    fn hull_sd(h: &Hull, q: DVec3) -> f64 {
+        hull_sd(h, q)
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -455,19 +444,19 @@ fn quarter_turn(rng: &mut Rng) -> Quat {
 fn lattice_shape(rng: &mut Rng, kind: u64, n: i64, m: i64) -> S {
     let size = |rng: &mut Rng| if rng.next().is_multiple_of(5) { 0.0 } else { rng.int(0, m) as f32 };
     match kind % 6 {
-        0 => S::Ball(Sphere::new(rng.v(n), size(rng))),
+        0 => S::Ball(Sphere::new(rng.vec3(n), size(rng))),
         1 => {
-            let a = rng.v(n);
-            let b = if rng.next().is_multiple_of(7) { a } else { rng.v(n) };
+            let a = rng.vec3(n);
+            let b = if rng.next().is_multiple_of(7) { a } else { rng.vec3(n) };
             S::Cap(Capsule3::new(a, b, size(rng)))
         }
         2 => {
-            let lo = rng.v(n);
+            let lo = rng.vec3(n);
             S::Aabb(Aabb3::new(lo, lo + Vec3::new(size(rng), size(rng), size(rng))))
         }
         3 => {
             // Half extents and a centre such that the corners stay on the lattice.
-            let c = rng.v(n);
+            let c = rng.vec3(n);
             let h = Vec3::new(size(rng), size(rng), size(rng)) * 0.5;
             let rot = Obb3::new(Vec3::ZERO, h, quarter_turn(rng)).rotation();
             let w = (rot * h).abs(); // the half extents along the world axes
@@ -475,12 +464,12 @@ fn lattice_shape(rng: &mut Rng, kind: u64, n: i64, m: i64) -> S {
             S::Obb(Obb3::try_from_matrix(c, h, rot).unwrap())
         }
         4 => {
-            let a = rng.v(n);
-            let b = if rng.next().is_multiple_of(7) { a } else { rng.v(n) };
+            let a = rng.vec3(n);
+            let b = if rng.next().is_multiple_of(7) { a } else { rng.vec3(n) };
             S::Seg(Segment3::new(a, b))
         }
         _ => loop {
-            let (a, b, c) = (rng.v(n), rng.v(n), rng.v(n));
+            let (a, b, c) = (rng.vec3(n), rng.vec3(n), rng.vec3(n));
             if let Ok(t) = Triangle3::try_new(a, b, c) {
                 break S::Tri(t);
             }
@@ -495,32 +484,6 @@ fn lattice_pair(rng: &mut Rng, i: u64, n: i64, m: i64) -> (S, S) {
     (a, lattice_shape(rng, k, n, m))
 }
 
-// ---------------------------------------------------------------------------------------
-// Checks.
-
-struct Report {
-    fails: Vec<String>,
-    count: usize,
-}
-
-impl Report {
-    fn new() -> Self {
-        Report { fails: Vec::new(), count: 0 }
-    }
-    fn fail(&mut self, s: String) {
-        self.fails.push(s);
-    }
-    fn finish(self, what: &str) {
-        let n = self.fails.len();
-        let show = std::env::var("AUDIT_3D_SHOW").ok().and_then(|v| v.parse().ok()).unwrap_or(12);
-        for f in self.fails.iter().take(show) {
-            eprintln!("{what}: {f}");
-        }
-        assert!(n == 0, "{what}: {n} failures of {} checks", self.count);
-        assert!(self.count > 0, "{what}: nothing checked");
-    }
-}
-
 /// How many times more cases to run (`AUDIT_3D_MULT`, for longer hunts by hand); fewer in
 /// debug builds.
 fn mult() -> u64 {
@@ -528,272 +491,11 @@ fn mult() -> u64 {
     if cfg!(debug_assertions) { m.max(1) } else { m * 8 }
 }
 
-/// Overlap in both orders against the exact answer; contact `Some` exactly then; distance
-/// zero exactly then. Returns the first disagreement's query name, if any.
-fn check_overlap_family(rep: &mut Report, a: &S, b: &S, unit: f64) -> Option<&'static str> {
-    let (ra, rb) = (reference(a), reference(b));
-    let (exact, touching) = exact_overlap_touching(&ra, &rb, unit)?;
-    rep.count += 1;
-    let (ab, ba) = pair!(a, b, |x, y| (x.overlaps(y), y.overlaps(x)));
-    let key = format!("{} {}", name(a), name(b));
-    if touching && (ab != exact || ba != exact) && !EXACT.contains(&key.as_str()) {
-        // Within the contract (a hair of the boundary); counted by `touching_lattice_pairs`.
-        return Some("overlaps at touching");
-    }
-    if ab != exact || ba != exact {
-        rep.fail(format!("overlaps {} {}: {ab}/{ba}, exact {exact}: {a:?} {b:?}", name(a), name(b)));
-        return Some("overlaps");
-    }
-    let (cab, cba) = pair!(a, b, |x, y| (x.contact(y), y.contact(x)));
-    if cab.is_some() != exact || cba.is_some() != exact {
-        rep.fail(format!("contact {} {}: {cab:?} / {cba:?}, exact {exact}: {a:?} {b:?}", name(a), name(b)));
-        return Some("contact");
-    }
-    let (dab, dba) = pair!(a, b, |x, y| (x.distance(y), y.distance(x)));
-    if (dab == 0.0) != exact || (dba == 0.0) != exact || dab.is_nan() || dba.is_nan() {
-        rep.fail(format!(
-            "distance {} {}: {dab} / {dba}, exact overlap {exact}: {a:?} {b:?}",
-            name(a),
-            name(b)
-        ));
-        return Some("distance");
-    }
-    None
-}
-
-fn check_contact(rep: &mut Report, a: &S, b: &S) {
-    let (ra, rb) = (reference(a), reference(b));
-    let tol = 2e-5 * magnitude(&[&ra, &rb]).max(f64::MIN_POSITIVE);
-    let Some(c) = pair!(a, b, |x, y| x.contact(y)) else { return };
-    rep.count += 1;
-    let (h, r) = diff(&ra, &rb);
-    let want = (-rsd(&h, r, DVec3::ZERO)).max(0.0);
-    let n = dv(c.normal);
-    let d = f64::from(c.depth);
-    let mut bad = Vec::new();
-    if !(d.is_finite() && d >= 0.0) || (d - want).abs() > tol {
-        bad.push(format!("depth {d} want {want}"));
-    }
-    if (n.length() - 1.0).abs() > 1e-5 {
-        bad.push(format!("normal {n} not unit"));
-    } else {
-        let s = rsd(&h, r, n * d);
-        if s.abs() > tol {
-            bad.push(format!("after moving b by n*depth the signed gap is {s}"));
-        }
-    }
-    for &p in c.points.iter() {
-        let (pa, pb) = (ref_point_distance(&ra, dv(p)), ref_point_distance(&rb, dv(p)));
-        if pa > d / 2.0 + tol || pb > d / 2.0 + tol {
-            bad.push(format!("point {p} is {pa} from a and {pb} from b"));
-        }
-    }
-    if c.points.is_empty() {
-        bad.push("no points".into());
-    }
-    let back = pair!(a, b, |x, y| y.contact(x)).unwrap();
-    let same = format!("{a:?}") == format!("{b:?}");
-    if (back.normal != -c.normal && !same) || back.depth != c.depth {
-        bad.push(format!("reverse contact {back:?}"));
-    }
-    if !bad.is_empty() {
-        rep.fail(format!("contact {} {} {c:?}: {}: {a:?} {b:?}", name(a), name(b), bad.join("; ")));
-    }
-}
-
-fn check_distance(rep: &mut Report, a: &S, b: &S) {
-    let (ra, rb) = (reference(a), reference(b));
-    let tol = 2e-5 * magnitude(&[&ra, &rb]).max(f64::MIN_POSITIVE);
-    rep.count += 1;
-    let (h, r) = diff(&ra, &rb);
-    let want = rsd(&h, r, DVec3::ZERO).max(0.0);
-    let (d, (p, q)) = pair!(a, b, |x, y| (x.distance(y), x.closest_points(y)));
-    let (d2, (q2, p2)) = pair!(a, b, |x, y| (y.distance(x), y.closest_points(x)));
-    let d = f64::from(d);
-    let mut bad = Vec::new();
-    if !d.is_finite() || (d - want).abs() > tol {
-        bad.push(format!("distance {d} want {want}"));
-    }
-    if f64::from(d2) != d {
-        bad.push(format!("reverse distance {d2}"));
-    }
-    for (p, q) in [(p, q), (p2, q2)] {
-        let (pa, qb) = (ref_point_distance(&ra, dv(p)), ref_point_distance(&rb, dv(q)));
-        if pa > tol || qb > tol {
-            bad.push(format!("closest points {p} {q}: {pa} off a, {qb} off b"));
-        }
-        if (dv(p).distance(dv(q)) - want).abs() > tol {
-            bad.push(format!("closest points {p} {q} are {} apart", dv(p).distance(dv(q))));
-        }
-    }
-    if !bad.is_empty() {
-        rep.fail(format!("distance {} {}: {}: {a:?} {b:?}", name(a), name(b), bad.join("; ")));
-    }
-}
-
-/// Sweep of `a` by `v` against `b` (`reverse`: `b` by `-v` against `a`, the same contact):
-/// against the first root of the convex `f(t) = sd(-t v)`.
-fn check_sweep(rep: &mut Report, a: &S, v: Vec3, b: &S, unit: f64, reverse: bool) {
-    let (ra, rb) = (reference(a), reference(b));
-    let mag = magnitude(&[&ra, &rb]) + dv(v).abs().max_element();
-    let tol = 2e-5 * mag.max(f64::MIN_POSITIVE);
-    let (h, r) = diff(&ra, &rb);
-    let vd = dv(v);
-    let f = |t: f64| rsd(&h, r, -vd * t);
-    let (mut lo, mut hi) = (0.0f64, 1.0f64);
-    for _ in 0..80 {
-        let m1 = lo + (hi - lo) * 0.381_966;
-        let m2 = lo + (hi - lo) * 0.618_034;
-        if f(m1) <= f(m2) {
-            hi = m2;
-        } else {
-            lo = m1;
-        }
-    }
-    let tm = [0.0, 1.0, lo].into_iter().min_by(|x, y| f(*x).total_cmp(&f(*y))).unwrap();
-    let fmin = f(tm);
-    let start = exact_overlap(&ra, &rb, unit);
-    let got = if reverse {
-        pair!(a, b, |x, y| y.sweep(-v, x)).map(|mut h| {
-            // Seen from `a` moving by `v`: the same touching time and the normal reversed,
-            // the point moved back with `b`.
-            h.normal = -h.normal;
-            h.point += v * h.t;
-            h
-        })
-    } else {
-        pair!(a, b, |x, y| x.sweep(v, y))
-    };
-    rep.count += 1;
-    let mut bad = Vec::new();
-    match got {
-        None => {
-            if fmin < -tol || start == Some(true) {
-                bad.push(format!("no hit; the reference reaches depth {}", -fmin));
-            }
-        }
-        Some(hit) => {
-            let t = f64::from(hit.t);
-            if !(0.0..=1.0).contains(&t) {
-                bad.push(format!("t = {t}"));
-            }
-            if fmin > tol {
-                bad.push(format!("hit at t = {t} but the shapes stay {fmin} apart"));
-            }
-            if start == Some(true) && t != 0.0 {
-                bad.push(format!("overlapping at the start but t = {t}"));
-            }
-            if start == Some(false) && t == 0.0 {
-                bad.push("apart at the start but t = 0".to_string());
-            }
-            let ft = f(t);
-            if ft.abs() > tol && !(t == 0.0 && ft <= 0.0) {
-                bad.push(format!("at t = {t} the signed gap is {ft}"));
-            }
-            let at = Ref { v: ra.v.iter().map(|&p| p + vd * t).collect(), r: ra.r };
-            let (pa, pb) = (ref_point_distance(&at, dv(hit.point)), ref_point_distance(&rb, dv(hit.point)));
-            if t > 0.0 && (pa > tol || pb > tol) {
-                bad.push(format!("point {} is {pa} off the moved shape, {pb} off the still one", hit.point));
-            }
-            let n = dv(hit.normal);
-            if (n.length() - 1.0).abs() > 1e-5 {
-                bad.push(format!("normal {n} not unit"));
-            } else if t > 0.0 && n.dot(vd) > 1e-3 * vd.length() {
-                bad.push(format!("normal {n} points along the motion"));
-            } else if t > 0.0 && fmin < -tol {
-                let (sb, sa) = (support(&rb, n), support(&at, -n));
-                let p = dv(hit.point);
-                if (sb - p.dot(n)).abs() > tol || (sa + p.dot(n)).abs() > tol {
-                    bad.push(format!("normal {n} is no common normal: supports {sb}, {sa} at {}", p.dot(n)));
-                }
-            }
-        }
-    }
-    if !bad.is_empty() {
-        let who = if reverse { "reversed " } else { "" };
-        rep.fail(format!(
-            "{who}sweep {} by {v} against {}: {got:?}: {}: {a:?} {b:?}",
-            name(a),
-            name(b),
-            bad.join("; ")
-        ));
-    }
-}
-
-/// Ray span and cast against the reference: `f(t)`, the signed distance of `r(t)` to the
-/// shape, is convex; the span is where it is `<= 0`.
-fn check_ray(rep: &mut Report, a: &S, ray: &Ray3) {
-    let ra = reference(a);
-    let (o, d) = (dv(ray.origin()), dv(ray.dir()));
-    let (t0, t1) = (f64::from(ray.t_min()), f64::from(ray.t_max()));
-    let mag = magnitude(&[&ra]) + (o.abs() + d.abs() * t0.abs().max(t1.abs())).max_element();
-    let tol = 2e-5 * mag.max(f64::MIN_POSITIVE);
-    let h = hull(&ra.v);
-    let f = |t: f64| rsd(&h, ra.r, o + d * t);
-    let (mut lo, mut hi) = (t0, t1);
-    for _ in 0..120 {
-        let m1 = lo + (hi - lo) * 0.381_966;
-        let m2 = lo + (hi - lo) * 0.618_034;
-        if f(m1) <= f(m2) {
-            hi = m2;
-        } else {
-            lo = m1;
-        }
-    }
-    let fmin = [t0, t1, lo].into_iter().map(f).fold(f64::INFINITY, f64::min);
-    let (span, hit) = curved!(a, |x| (x.ray_span(ray), x.cast_ray(ray)));
-    rep.count += 1;
-    let mut bad = Vec::new();
-    match (span, hit) {
-        (None, None) => {
-            if fmin < -tol {
-                bad.push(format!("miss; the ray goes {} deep", -fmin));
-            }
-        }
-        (Some(sp), Some(ht)) => {
-            let (te, tx) = (f64::from(sp.t_enter), f64::from(sp.t_exit));
-            if fmin > tol {
-                bad.push(format!("hit but {fmin} apart"));
-            }
-            if !(t0 <= te && te <= tx && tx <= t1) {
-                bad.push(format!("span {te}..{tx} out of order or range"));
-            }
-            for (t, end) in [(te, t0), (tx, t1)] {
-                let ft = f(t);
-                if ft.abs() > tol && !(t == end && ft <= 0.0) {
-                    bad.push(format!("at t = {t} the ray is {ft} from the boundary"));
-                }
-            }
-            if f64::from(ht.t) != te {
-                bad.push(format!("cast t {} is not the span's entry", ht.t));
-            }
-            let n = dv(ht.normal);
-            if te == t0 && f(t0) < -tol {
-                if n != DVec3::ZERO {
-                    bad.push(format!("starts inside but normal {n}"));
-                }
-            } else if n != DVec3::ZERO || f(t0) > tol {
-                let p = o + d * te;
-                if (n.length() - 1.0).abs() > 1e-5 || (support(&ra, n) - p.dot(n)).abs() > tol {
-                    bad.push(format!("normal {n} is no outward normal at {p}"));
-                }
-                if (dv(ht.point) - p).length() > tol {
-                    bad.push(format!("point {} is not r(t)", ht.point));
-                }
-            }
-        }
-        _ => bad.push(format!("ray_span {span:?} but cast_ray {hit:?}")),
-    }
-    if !bad.is_empty() {
-        rep.fail(format!("ray {ray:?} against {}: {span:?} {hit:?}: {}: {a:?}", name(a), bad.join("; ")));
-    }
-}
-
 fn lattice_ray(rng: &mut Rng, n: i64) -> Ray3 {
-    let o = rng.v(n);
+    let o = rng.vec3(n);
     let mut d = Vec3::ZERO;
     while d == Vec3::ZERO {
-        d = rng.v(3);
+        d = rng.vec3(3);
     }
     let t0 = rng.pick(&[0.0, -2.0, 0.5, 1.0]);
     let t1 = rng.pick(&[4.0, 1.0, 2.5, 8.0]);
@@ -803,22 +505,11 @@ fn lattice_ray(rng: &mut Rng, n: i64) -> Ray3 {
 // ---------------------------------------------------------------------------------------
 // Tests.
 
-const SCALES: [i32; 7] = [-60, -30, -8, 0, 8, 30, 60];
-
-fn scale(k: i32) -> f32 {
-    2f32.powi(k)
-}
-
 /// Calls `f(rng, a, b, s)` on `count` (times `mult()`) lattice pairs ([`lattice_pair`]
 /// with the lattice sizes `nm`), scaled together by `s`, a power of two from [`SCALES`] in
 /// turn.
-fn scaled_lattice_pairs(seed: u64, count: u64, (n, m): (i64, i64), mut f: impl FnMut(&mut Rng, &S, &S, f32)) {
-    let mut rng = Rng::new(seed);
-    for i in 0..count * mult() {
-        let (a, b) = lattice_pair(&mut rng, i, n, m);
-        let s = scale(SCALES[(i % 7) as usize]);
-        f(&mut rng, &mapped(&a, s, Vec3::ZERO), &mapped(&b, s, Vec3::ZERO), s);
-    }
+fn scaled_lattice_pairs(seed: u64, count: u64, (n, m): (i64, i64), f: impl FnMut(&mut Rng, &S, &S, f32)) {
+    scaled_pairs(seed, count * mult(), |rng, i| lattice_pair(rng, i, n, m), f);
 }
 
 #[test]
@@ -841,7 +532,7 @@ fn lattice_far_from_the_origin() {
             Vec3::new(-8_388_600.0, 3_000_000.0, 1_000_000.0),
             Vec3::new(1e6, -1e6, 4e6),
         ]);
-        check_overlap_family(&mut rep, &mapped(&a, 1.0, o), &mapped(&b, 1.0, o), 1.0);
+        check_overlap_family(&mut rep, &a.mapped(1.0, o), &b.mapped(1.0, o), 1.0);
     }
     rep.finish("far lattice overlaps");
 }
@@ -864,7 +555,7 @@ fn distances_against_the_minkowski_reference() {
 fn sweeps_against_the_minkowski_reference() {
     let mut rep = Report::new();
     scaled_lattice_pairs(5, 500, (6, 3), |rng, a, b, s| {
-        let v = rng.v(12);
+        let v = rng.vec3(12);
         let rev = rng.next().is_multiple_of(2);
         check_sweep(&mut rep, a, v * s, b, f64::from(s), rev);
     });
@@ -878,12 +569,12 @@ fn sweeps_far_from_the_origin_and_grazing() {
     for i in 0..400 * mult() {
         let (a, b) = lattice_pair(&mut rng, i, 5, 3);
         let v = match i % 3 {
-            0 => rng.v(12),
+            0 => rng.vec3(12),
             1 => Vec3::new(rng.int(-12, 12) as f32, rng.int(-3, 3) as f32 / 1024.0, rng.int(-12, 12) as f32),
             _ => Vec3::new(rng.int(-3, 3) as f32 / 4096.0, rng.int(-12, 12) as f32, 0.0),
         };
         let o = if i % 2 == 0 { Vec3::splat(1_048_576.0) } else { Vec3::ZERO };
-        check_sweep(&mut rep, &mapped(&a, 1.0, o), v, &mapped(&b, 1.0, o), 1.0, i % 4 == 1);
+        check_sweep(&mut rep, &a.mapped(1.0, o), v, &b.mapped(1.0, o), 1.0, i % 4 == 1);
     }
     rep.finish("far and grazing sweeps");
 }
@@ -897,19 +588,14 @@ fn rays_against_the_reference() {
         let ray = lattice_ray(&mut rng, 7);
         let s = scale(SCALES[(i % 7) as usize]);
         let r = Ray3::with_range(ray.origin() * s, ray.dir(), ray.t_min(), ray.t_max());
-        check_ray(&mut rep, &mapped(&a, s, Vec3::ZERO), &r);
+        check_ray(&mut rep, &a.mapped(s, Vec3::ZERO), &r);
     }
     rep.finish("rays");
 }
 
 /// The exact distance between the cores of two lattice shapes, when it is an integer.
-fn integer_core_distance(a: &Ref, b: &Ref) -> Option<i128> {
-    let mut pts = Vec::new();
-    for &p in &a.v {
-        for &q in &b.v {
-            pts.push(lattice(p - q, 1.0)?);
-        }
-    }
+fn integer_core_distance(a: &Ref<D3>, b: &Ref<D3>) -> Option<i128> {
+    let mut pts = a.lattice_minus(b, 1.0)?;
     pts.sort_unstable();
     pts.dedup();
     let (num, den) = hull_d2(&pts);
@@ -939,7 +625,7 @@ fn touching_pairs(seed: u64, count: u64, mut f: impl FnMut(&mut Rng, &S, &S, boo
     while found < count * mult() {
         i += 1;
         let (a, b) = lattice_pair(&mut rng, i, 6, 4);
-        let Some(k) = integer_core_distance(&reference(&a), &reference(&b)) else { continue };
+        let Some(k) = integer_core_distance(&a.reference(), &b.reference()) else { continue };
         found += 1;
         let k = k as f32;
         let curved_b = matches!(b, S::Ball(_) | S::Cap(_));
@@ -954,7 +640,7 @@ fn touching_pairs(seed: u64, count: u64, mut f: impl FnMut(&mut Rng, &S, &S, boo
         };
         let s = scale(SCALES[(i % 7) as usize]);
         let (a, b) = (with_radius(&a, ra), with_radius(&b, rb));
-        f(&mut rng, &mapped(&a, s, Vec3::ZERO), &mapped(&b, s, Vec3::ZERO), touch, s);
+        f(&mut rng, &a.mapped(s, Vec3::ZERO), &b.mapped(s, Vec3::ZERO), touch, s);
     }
 }
 
@@ -968,7 +654,7 @@ fn touching_lattice_pairs() {
     let mut rep = Report::new();
     let mut strict = Report::new();
     touching_pairs(20, 3_000, |_, a, b, touch, s| {
-        let key = format!("{} {}", name(a), name(b));
+        let key = format!("{} {}", a.name(), b.name());
         let e = table.entry((key.clone(), if touch { "touching" } else { "one step apart" })).or_default();
         e.1 += 1;
         let mut r = Report::new();
@@ -1020,8 +706,8 @@ fn point_onto_a_triangle_edge_gets_a_closing_normal() {
     for k in -60..=60 {
         let s = scale(k);
         for o in [Vec3::ZERO, Vec3::splat(1_048_576.0 * s), Vec3::splat(1024.0 * s)] {
-            let ball = mapped(&S::Ball(Sphere::new(Vec3::new(1.0, 1.0, -5.0), 0.0)), s, o);
-            let t = mapped(&S::Tri(tri), s, o);
+            let ball = S::Ball(Sphere::new(Vec3::new(1.0, 1.0, -5.0), 0.0)).mapped(s, o);
+            let t = S::Tri(tri).mapped(s, o);
             for reverse in [false, true] {
                 check_sweep(&mut rep, &ball, v * s, &t, f64::from(s), reverse);
             }
@@ -1060,12 +746,15 @@ fn tiny_radius_ray_normals() {
     for i in 0..4_000 * mult() {
         let o = Vec3::new(1_000_000.0, -3_000_000.0, 2_000_000.0);
         let r = rng.pick(&[1e-3f32, 0.01, 0.2, 1e-5]);
-        let p = o + rng.v(8);
-        let a =
-            if i % 2 == 0 { S::Ball(Sphere::new(p, r)) } else { S::Cap(Capsule3::new(p, p + rng.v(8), r)) };
+        let p = o + rng.vec3(8);
+        let a = if i % 2 == 0 {
+            S::Ball(Sphere::new(p, r))
+        } else {
+            S::Cap(Capsule3::new(p, p + rng.vec3(8), r))
+        };
         // A ray from a lattice point toward a point near the core, off the lattice by a
         // fraction of the radius.
-        let from = o + rng.v(30);
+        let from = o + rng.vec3(30);
         let on = match a {
             S::Cap(c) => {
                 c.start().as_dvec3() + (c.end() - c.start()).as_dvec3() * (rng.int(1, 15) as f64 / 16.0)
@@ -1083,13 +772,7 @@ fn tiny_radius_ray_normals() {
         let (od, dd) = (dv(from), dv(dir));
         let f = |t: f64| core_offset(&a, od + dd * t).length() - f64::from(r);
         // The closest approach (golden section), then the entry by bisection before it.
-        let (mut lo, mut hi) = (0.0f64, 2.0f64);
-        for _ in 0..200 {
-            let m1 = lo + (hi - lo) * 0.381_966;
-            let m2 = lo + (hi - lo) * 0.618_034;
-            if f(m1) <= f(m2) { hi = m2 } else { lo = m1 }
-        }
-        let tm = lo;
+        let tm = golden_min(f, 0.0, 2.0, 200);
         if f(tm) > -0.2 * f64::from(r) || f(0.0) <= 0.0 {
             continue; // grazing, or starting inside
         }
@@ -1235,9 +918,9 @@ fn capsules_and_points_touching_exactly() {
     for k in -60..=60 {
         let s = scale(k);
         for (a, b) in &scenes {
-            let (a, b) = (mapped(a, s, Vec3::ZERO), mapped(b, s, Vec3::ZERO));
+            let (a, b) = (a.mapped(s, Vec3::ZERO), b.mapped(s, Vec3::ZERO));
             rep.count += 1;
-            let exact = exact_overlap(&reference(&a), &reference(&b), f64::from(s));
+            let exact = D3::exact_overlap(&a.reference(), &b.reference(), f64::from(s));
             if exact != Some(true) {
                 rep.fail(format!("the scene does not touch: {exact:?} {a:?} {b:?}"));
             }

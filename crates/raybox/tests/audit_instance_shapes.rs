@@ -9,6 +9,7 @@
 
 mod common;
 
+use common::placed::{overlapping_as_defined, placed_triangles};
 use common::shapes3d::{Shape, with_shape};
 use std::sync::Arc;
 
@@ -37,21 +38,7 @@ impl Scene {
 
     /// `(instance, triangle, placed)` for every triangle that the definition keeps.
     fn placed(&self) -> Vec<(u32, u32, Triangle3)> {
-        let mut out = Vec::new();
-        for (i, (mesh, pose)) in self.meshes.iter().zip(&self.poses).enumerate() {
-            let world = pose.as_daffine3();
-            for (k, idx) in mesh.indices().iter().enumerate() {
-                let local = idx.map(|v| mesh.vertices()[v as usize]);
-                if Triangle3::try_new(local[0], local[1], local[2]).is_err() {
-                    continue;
-                }
-                let [a, b, c] = local.map(|v| world.transform_point3(v.as_dvec3()).as_vec3());
-                if let Ok(t) = Triangle3::try_new(a, b, c) {
-                    out.push((i as u32, k as u32, t));
-                }
-            }
-        }
-        out
+        placed_triangles(self.meshes.iter().map(|m| &**m).zip(&self.poses))
     }
 }
 
@@ -62,16 +49,11 @@ where
     S: MeshQuery + Overlaps<Triangle3> + core::fmt::Debug,
     Triangle3: Contact<S, Output = Contact3>,
 {
-    let want: Vec<(u32, u32)> = placed.iter().filter(|p| shape.overlaps(&p.2)).map(|p| (p.0, p.1)).collect();
-    assert_eq!(built.overlapping_triangles(shape), want, "{shape:?}");
-    assert_eq!(built.overlaps(shape), !want.is_empty(), "{shape:?}");
+    let want = overlapping_as_defined(built, placed, shape);
     let mut each = Vec::new();
     built.for_each_overlapping(shape, |i, t| each.push((i, t)));
     each.sort_unstable();
     assert_eq!(each, want, "{shape:?}");
-    let mut instances: Vec<u32> = want.iter().map(|p| p.0).collect();
-    instances.dedup();
-    assert_eq!(built.overlapping_instances(shape), instances, "{shape:?}");
     let mut got = Vec::new();
     built.for_each_contact(shape, |i, t, c| got.push((i, t, c)));
     got.sort_by_key(|c| (c.0, c.1));

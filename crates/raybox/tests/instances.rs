@@ -315,26 +315,10 @@ fn instances_are_send_and_sync() {
 // ---------------------------------------------------------------------------------------
 // Shape queries.
 
-/// Every instance's triangles placed in the world as the docs say (each vertex mapped in
-/// `f64`, rounded once; triangles degenerate in the mesh or after placing left out), as
-/// `(instance, triangle, placed)`.
+/// The world's instances under `poses`, their triangles placed as the docs say
+/// ([`common::placed::placed_triangles`]).
 fn placed_triangles(w: &World, poses: &[Affine3A]) -> Vec<(u32, u32, Triangle3)> {
-    let mut out = Vec::new();
-    for (i, pose) in poses.iter().enumerate() {
-        let mesh = &w.meshes[w.which[i]];
-        let world = pose.as_daffine3();
-        for (k, idx) in mesh.indices().iter().enumerate() {
-            let local = idx.map(|v| mesh.vertices()[v as usize]);
-            if Triangle3::try_new(local[0], local[1], local[2]).is_err() {
-                continue;
-            }
-            let [a, b, c] = local.map(|v| world.transform_point3(v.as_dvec3()).as_vec3());
-            if let Ok(t) = Triangle3::try_new(a, b, c) {
-                out.push((i as u32, k as u32, t));
-            }
-        }
-    }
-    out
+    common::placed::placed_triangles(w.which.iter().map(|&m| &*w.meshes[m]).zip(poses))
 }
 
 /// A random point of a random placed triangle.
@@ -376,12 +360,7 @@ where
     S: MeshQuery + Overlaps<Triangle3> + core::fmt::Debug,
     Triangle3: Contact<S, Output = Contact3>,
 {
-    let want: Vec<(u32, u32)> = placed.iter().filter(|p| shape.overlaps(&p.2)).map(|p| (p.0, p.1)).collect();
-    assert_eq!(built.overlapping_triangles(shape), want, "{shape:?}");
-    assert_eq!(built.overlaps(shape), !want.is_empty(), "{shape:?}");
-    let mut instances: Vec<u32> = want.iter().map(|p| p.0).collect();
-    instances.dedup();
-    assert_eq!(built.overlapping_instances(shape), instances, "{shape:?}");
+    let want = common::placed::overlapping_as_defined(built, placed, shape);
     let mut contacts = Vec::new();
     built.for_each_contact(shape, |i, t, c| contacts.push((i, t, c)));
     contacts.sort_by_key(|c| (c.0, c.1));

@@ -6,8 +6,10 @@
 // and may use only part of it.
 #![allow(dead_code)]
 
+pub mod audit;
 pub mod exact;
 pub mod mesh_files;
+pub mod placed;
 pub mod shapes3d;
 pub mod strategies;
 
