@@ -115,9 +115,12 @@ where
 /// them): a pair sweep that reports a touch within rounding of the start (the least
 /// positive `f32` time, or zero) for shapes that the exact geometry keeps apart, which the
 /// walk's exact box entries put later or never. Seen only on slivers reaching from near the
-/// origin to about `1e15`: the separating-axis test's rounding pad is relative to the
-/// largest coordinate (0.1 there), and a point beside the near vertex is within that of
-/// the axes that separate it. (Found and fixed with this audit: a ball moving near such a
+/// origin to about `1e15`: their in-plane edge normals (crosses of `1e15`-long edges) are
+/// rounded enough that the far vertices' projections cover a point's small separation
+/// beside the near vertex (1 sweep in 9,000; 8 while the separating-axis test padded each
+/// projection by the rounding of the largest coordinate, 0.1 there, instead of its own
+/// vertex's, `tests/sweeps.rs::points_behind_the_near_vertex_of_a_huge_sliver_stay_apart`).
+/// (Found and fixed with this audit: a ball moving near such a
 /// sliver swept into it at `t = 2.9e-4` from 8,000 away, its edge tests measured from the
 /// far vertex; shapes moving apart by a motion `1e20` times the gap met at `t = 1e-45`,
 /// the motion's rounding counted in full at every time.) When the answer differs from the

@@ -1109,3 +1109,49 @@ fn contacts_too_soon_for_f32_are_not_at_the_start() {
         }
     }
 }
+
+/// A point tens of thousands behind the near vertex of a sliver reaching to `1e15`,
+/// moving by less than a hundredth: it cannot touch. The separating-axis sweep padded every
+/// projection by the rounding of the largest coordinate of either shape (0.1 at `1e15`),
+/// more than the point's separation along the axes that separate it (about 0.02), and
+/// reported a touch at `t = 1e-45`; each end now pads by its own vertex's rounding.
+/// (Three of the eight such sweeps `tests/audit_instance_shapes.rs` found.)
+#[test]
+fn points_behind_the_near_vertex_of_a_huge_sliver_stay_apart() {
+    let cases = [
+        (
+            Vec3::new(20081.1, 19095.088, -67235.68),
+            Vec3::new(-0.004205857, 0.001655759, 0.000320799),
+            [
+                Vec3::new(174.8263, 165.86415, -582.46985),
+                Vec3::new(-610126400000000.0, -580184100000000.0, 2042913400000000.0),
+                Vec3::new(-441118800000000.0, -419462500000000.0, 1477031200000000.0),
+            ],
+        ),
+        (
+            Vec3::new(19468.22, -55002.98, -798048.56),
+            Vec3::new(-0.005455742, 0.0024726249, 0.00017360484),
+            [
+                Vec3::new(-19.078653, 56.600433, 813.7131),
+                Vec3::new(-40465852000000.0, 114376630000000.0, 1658984300000000.0),
+                Vec3::new(-93141416000000.0, 263186800000000.0, 3818304600000000.0),
+            ],
+        ),
+        (
+            Vec3::new(1746114.8, 602071.25, 3525474.5),
+            Vec3::new(-0.019154677, -0.0060083144, -0.09492131),
+            [
+                Vec3::new(-384.4047, -131.5514, -775.5172),
+                Vec3::new(-1742502200000000.0, -600825260000000.0, -3518180600000000.0),
+                Vec3::new(-2006501900000000.0, -691853600000000.0, -4051206000000000.0),
+            ],
+        ),
+    ];
+    for (p, motion, [a, b, c]) in cases {
+        let tri = Triangle3::new(a, b, c);
+        // The point is far from the triangle: its distance, measured directly, is thousands.
+        assert!(tri.distance_to_point(p) > 1000.0, "{p}: {}", tri.distance_to_point(p));
+        let hit = Segment3::new(p, p).sweep(motion, &tri);
+        assert!(hit.is_none(), "{p} by {motion}: {hit:?}");
+    }
+}

@@ -253,7 +253,20 @@ pub(crate) fn sat_entry(
     let (axes, count) = sat_axes(a, b, planar);
     // Each core's vertices once (`project` would make a box's eight corners per axis).
     let ((va, na), (vb, nb)) = (a.vertices(), b.vertices());
-    sat_window(&va[..na], v, &vb[..nb], &axes[..count], horizon)
+    let (ma, mb) = (vertex_sizes(a, &va), vertex_sizes(b, &vb));
+    sat_window((&va[..na], &ma[..na]), v, (&vb[..nb], &mb[..nb]), &axes[..count], horizon)
+}
+
+/// For each vertex of a core, a bound on the magnitude its rounding is relative to: its
+/// largest coordinate for given points (a point, a segment's ends, a triangle's corners),
+/// and for a box's corners, computed as `c ± h₀a₀ ± h₁a₁ ± h₂a₂`, the box's
+/// `|c|∞ + h₀ + h₁ + h₂` (a corner near the origin of a box far from it is rounded like
+/// the centre).
+fn vertex_sizes(core: &Core, vertices: &[DVec3; 8]) -> [f64; 8] {
+    match *core {
+        Core::Box(c, _, h) => [c.abs().max_element() + h[0] + h[1] + h[2]; 8],
+        _ => vertices.map(|x| x.abs().max_element()),
+    }
 }
 
 /// The first contact time of two flat or thin polytopes (a triangle, or a segment, against
@@ -267,37 +280,55 @@ pub(crate) fn sat_entry(
 /// the first contact is the latest interval start, if it comes before the earliest end
 /// (Ericson, *Real-Time Collision Detection*, 5.5.8). Axes are not normalised: a time does
 /// not depend on the axis's length, and a zero axis (parallel edges) bounds nothing. Each
-/// projection is off by a few ulps of the largest coordinate times `|l|₁`, which pads
-/// every comparison (a touch within rounding is a touch, not a miss); an axis along which
+/// projection is off by a few ulps of its vertex's largest coordinate times `|l|₁`, which
+/// pads the comparisons of that end (a touch within rounding is a touch, not a miss); an axis along which
 /// the whole motion moves the shapes by no more than that rounding (a face normal of two
 /// triangles sliding in their common plane, whose `v · n` is rounding) bounds no time, only
 /// whether they can meet. A rounded axis is still an axis: its test is a necessary
 /// condition of the exact overlap, so rounding can only make a contact come early by about
 /// the rounding over the closing speed, never lose it. A touch within rounding of the start
 /// comes at the least positive `f32` time, since `t = 0` is left to the exact test.
-pub(crate) fn thin_sat_entry(
-    a: &[DVec3],
+pub(crate) fn thin_sat_entry<const A: usize, const B: usize>(
+    a: &[DVec3; A],
     v: DVec3,
-    b: &[DVec3],
+    b: &[DVec3; B],
     axes: &[DVec3],
 ) -> Option<(f64, Option<DVec3>)> {
-    sat_window(a, v, b, axes, 1.0)
+    let size = |x: &DVec3| x.abs().max_element();
+    sat_window((a, &a.map(|x| size(&x))), v, (b, &b.map(|x| size(&x))), axes, 1.0)
 }
 
 /// The separating-axis test over time shared by [`sat_entry`] and [`thin_sat_entry`], on
-/// the shapes' vertices and a complete axis set; contacts after `horizon` (at most 1) are
-/// found apart as soon as an axis puts the entry past it.
+/// the shapes' vertices (each with the magnitude its rounding is relative to) and a
+/// complete axis set; contacts after `horizon` (at most 1) are found apart as soon as an
+/// axis puts the entry past it.
+///
+/// **Rounding.** A projection `x · l` is within `3u |x|∞ |l|₁` of its exact value (more for
+/// a box corner, within `3u` of its box's size: [`vertex_sizes`]), so an interval's end
+/// lies between the least and greatest of the vertices' projections moved by their own
+/// pads, `16ε m |l|₁` (about ten times the rounding). Each bound pads by the widths of the
+/// two ends it compares, not by the rounding of the largest coordinate of either shape:
+/// beside the near end of a sliver reaching to `1e15`, the far vertices' rounding (0.1)
+/// had made a point 0.02 away along every axis touch it at `t = 1e-45`.
 fn sat_window(
-    a: &[DVec3],
+    (a, size_a): (&[DVec3], &[f64]),
     v: DVec3,
-    b: &[DVec3],
+    (b, size_b): (&[DVec3], &[f64]),
     axes: &[DVec3],
     horizon: f64,
 ) -> Option<(f64, Option<DVec3>)> {
-    let size = a.iter().chain(b).fold(0.0f64, |m, x| m.max(x.abs().max_element()));
     let speed = v.abs().max_element();
-    let span = |vs: &[DVec3], l: DVec3| {
-        vs.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| (lo.min(x.dot(l)), hi.max(x.dot(l))))
+    // Each end of a shape's projection, and the width of the window its exact value is in.
+    let span = |vs: &[DVec3], sizes: &[f64], l: DVec3, unit: f64| {
+        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+        let (mut lo_down, mut lo_up, mut hi_down, mut hi_up) = (lo, lo, hi, hi);
+        for (x, &m) in vs.iter().zip(sizes) {
+            let (p, pad) = (x.dot(l), m * unit);
+            (lo, hi) = (lo.min(p), hi.max(p));
+            (lo_down, lo_up) = (lo_down.min(p - pad), lo_up.min(p + pad));
+            (hi_down, hi_up) = (hi_down.max(p - pad), hi_up.max(p + pad));
+        }
+        (lo, hi, lo_up - lo_down, hi_up - hi_down)
     };
     let (mut enter, mut exit, mut normal) = (0.0f64, horizon, None);
     let (mut enter_slack, mut exit_slack) = (0.0f64, 0.0f64);
@@ -306,37 +337,40 @@ fn sat_window(
         if l1 == 0.0 {
             continue;
         }
-        let ((a_lo, a_hi), (b_lo, b_hi)) = (span(a, l), span(b, l));
-        // The rounding of a projection, and of the motion's projection.
-        let pad = 64.0 * f64::EPSILON * size * l1;
+        let unit = 16.0 * f64::EPSILON * l1;
+        let (a_lo, a_hi, a_lo_w, a_hi_w) = span(a, size_a, l, unit);
+        let (b_lo, b_hi, b_lo_w, b_hi_w) = span(b, size_b, l, unit);
+        // The rounding of the gaps `b_lo - a_hi` (a below b) and `a_lo - b_hi` (a above),
+        // and of the motion's projection.
+        let (pad_below, pad_above) = (a_hi_w + b_lo_w, a_lo_w + b_hi_w);
         let s_noise = 64.0 * f64::EPSILON * speed * l1;
         let s = v.dot(l);
-        if s.abs() <= pad + s_noise {
+        if s.abs() <= pad_below.max(pad_above) + s_noise {
             // The motion moves the shapes along `l` by no more than rounding: this axis
             // bounds no time, only whether they can meet at all.
             let (lo, hi) = (a_lo + s.min(0.0), a_hi + s.max(0.0));
-            if hi + pad < b_lo || b_hi + pad < lo {
+            if hi + pad_below < b_lo || b_hi + pad_above < lo {
                 return None;
             }
             continue;
         }
         // `a` moves up `l` (s > 0): it meets `b` from below, the contact normal (static to
         // moving) is `-l`; moving down, from above.
-        let (t_in, t_out, n) = if s > 0.0 {
-            ((b_lo - a_hi) / s, (b_hi - a_lo) / s, -l)
+        let ((t_in, pad_in), (t_out, pad_out), n) = if s > 0.0 {
+            (((b_lo - a_hi) / s, pad_below), ((b_hi - a_lo) / s, pad_above), -l)
         } else {
-            ((b_hi - a_lo) / s, (b_lo - a_hi) / s, l)
+            (((b_hi - a_lo) / s, pad_above), ((b_lo - a_hi) / s, pad_below), l)
         };
         // A bound `t = gap / s` is off by the gap's rounding over `s` plus `t` times the
         // relative rounding of `s`: the motion's rounding moves the shape by `t s_noise` at
         // time `t`, not by all of `s_noise` (which, for a motion `1e20` times the gap, put
         // every bound within rounding of `t = 0`, and shapes moving apart met at `1e-45`).
-        let slack = |t: f64| (pad + t.abs() * s_noise) / s.abs();
+        let slack = |t: f64, pad: f64| (pad + t.abs() * s_noise) / s.abs();
         if t_in > enter {
-            (enter, enter_slack, normal) = (t_in, slack(t_in), Some(n));
+            (enter, enter_slack, normal) = (t_in, slack(t_in, pad_in), Some(n));
         }
         if t_out < exit {
-            (exit, exit_slack) = (t_out, slack(t_out));
+            (exit, exit_slack) = (t_out, slack(t_out, pad_out));
         }
         // Apart unless some time in [0, 1] has every entry and exit within its rounding.
         if (enter - enter_slack).max(0.0) > exit + exit_slack {

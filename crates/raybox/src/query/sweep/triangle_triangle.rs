@@ -19,9 +19,9 @@
 //! segment sweep's edge case skips.)
 //!
 //! **Rounding.** Axes are not normalised: a time does not depend on the axis's length, and
-//! a zero axis (parallel edges) bounds nothing. Each projection is off by a few ulps of the
-//! largest coordinate times `|l|₁`, which pads every comparison (a touch within rounding is
-//! a touch, not a miss); an axis along which the whole motion moves the shapes by no more
+//! a zero axis (parallel edges) bounds nothing. Each projection is off by a few ulps of its
+//! vertex's largest coordinate times `|l|₁`, which pads the comparisons of that end (a touch
+//! within rounding is a touch, not a miss); an axis along which the whole motion moves the shapes by no more
 //! than that rounding (a face normal of two triangles sliding in their common plane, whose
 //! `v · n` is rounding) bounds no time, only whether they can meet. A rounded axis is still
 //! an axis: its test is a necessary condition of the exact overlap, so rounding can only make
