@@ -57,9 +57,11 @@
 //! same depth, which is then harmless). The largest error seen, in units of the tolerance,
 //! is printed per pair (about `1e-3` on every pair when this was written).
 //!
-//! Pairs come from a fixed-seed generator in eight modes (general, deep and containment,
+//! Pairs come from a fixed-seed generator in nine modes (general, deep and containment,
 //! thin boxes and slivers, shared rotations for parallel faces and edges, near-touching,
-//! one shape through the other, the same on a grid so that they meet exactly, coplanar),
+//! one shape through the other, the same on a grid so that they meet exactly, coplanar,
+//! and a segment, capsule or triangle edge running a hair outside an edge of the other
+//! shape at a slant of `1e-7` to `1e-2`, where closest points are ill-conditioned),
 //! at sizes `1e-3` to `1e3` (powers of two on the grid), around the origin or far from it.
 //! `depth_is_the_minimum_translation_large_sweep` (ignored) runs 40,000 pairs per kind:
 //! `cargo test -p raybox --release --test audit_contacts -- --ignored --nocapture`.
@@ -526,8 +528,11 @@ enum Mode {
     /// Both shapes' points (centres, segments, triangles) in one plane: coplanar triangles
     /// and segments, and segments in a triangle's plane.
     Coplanar,
+    /// B's segment (a segment, a capsule's core, a triangle's edge) along an edge of A, a
+    /// hair outside it and nearly parallel to it: ill-conditioned closest points.
+    AlongEdge,
 }
-const MODES: [Mode; 8] = [
+const MODES: [Mode; 9] = [
     Mode::General,
     Mode::Deep,
     Mode::Thin,
@@ -536,6 +541,7 @@ const MODES: [Mode; 8] = [
     Mode::Through,
     Mode::Grid,
     Mode::Coplanar,
+    Mode::AlongEdge,
 ];
 
 thread_local! {
@@ -562,6 +568,8 @@ struct Ctx {
     k: f64,
     /// In the `Coplanar` mode, the shared plane (a point, a unit normal).
     plane: Option<(DVec3, DVec3)>,
+    /// In the `AlongEdge` mode, for B: an edge of A and a unit direction out of A across it.
+    edge: Option<(DVec3, DVec3, DVec3)>,
 }
 
 impl Ctx {
@@ -796,6 +804,9 @@ impl Shape for Obb3 {
 }
 
 fn seg_ends(rng: &mut Rng, c: &Ctx, planar: bool) -> (DVec3, DVec3) {
+    if let Some(ends) = along_edge(rng, c, planar) {
+        return ends;
+    }
     let p = point_in(rng, c, planar);
     let d = direction(rng, c, planar);
     let len = if c.mode == Mode::Thin && rng.chance(0.2) { 0.0 } else { 2.0 * extent(rng, c) };
@@ -865,6 +876,13 @@ impl Shape for Triangle3 {
         let p = point_in(rng, c, false);
         let m = Mat3::from_quat(c.rot).as_dmat3();
         let (a, b, cc) = match (c.mode, rng.below(3)) {
+            (Mode::AlongEdge, _) if c.edge.is_some() => {
+                // An edge along A's, the third vertex out of A.
+                let (p, q) = along_edge(rng, c, false)?;
+                let out = c.edge?.2;
+                let third = (p + q) / 2.0 + (out + rng.ball()) * (c.s * c.k);
+                (p, q, third)
+            }
             (Mode::Parallel, _) => {
                 // In a plane of the shared rotation's axes.
                 let i = rng.below(3);
@@ -977,6 +995,43 @@ fn h_shapes(a: &Core, b: &Core, n: DVec3) -> f64 {
     }
 }
 
+/// A random edge of a core (not a plane's) and the unit direction out of the core across
+/// it (from its vertices' centroid, perpendicular to the edge).
+fn edge_of(k: &Core, rng: &mut Rng, planar: bool) -> Option<(DVec3, DVec3, DVec3)> {
+    if matches!(k.kind, Kind::Plane(..)) {
+        return None;
+    }
+    let e = edges(&k.kind);
+    let &(p, q) = e.get(rng.below(e.len().max(1)))?;
+    let d = (q - p).try_normalize()?;
+    let v = verts(&k.kind);
+    let centroid = v.iter().sum::<DVec3>() / v.len() as f64;
+    let mut out = (p + q) / 2.0 - centroid;
+    out -= d * out.dot(d);
+    let out = match out.try_normalize() {
+        Some(o) => o,
+        None if planar => DVec3::new(-d.y, d.x, 0.0),
+        None => d.any_orthonormal_vector(),
+    };
+    Some((p, q, out))
+}
+
+/// In the `AlongEdge` mode: the ends of a segment along the context's edge, nearly
+/// parallel to it and a hair outside it.
+fn along_edge(rng: &mut Rng, c: &Ctx, planar: bool) -> Option<(DVec3, DVec3)> {
+    let (p, q, out) = c.edge?;
+    let mut tilt = rng.unit() * 10f64.powf(rng.range(-7.0, -2.0));
+    if planar {
+        tilt.z = 0.0;
+    }
+    let d = ((q - p).normalize() + tilt).normalize();
+    let len = (q - p).length();
+    let gap = c.s * 10f64.powf(rng.range(-8.0, -3.0));
+    let mid = p + (q - p) * rng.range(0.2, 0.8) + out * gap;
+    let half = len * rng.range(0.2, 0.8);
+    Some((mid - d * half, mid + d * half))
+}
+
 /// A point of a core: in the `Grid` mode a vertex or the midpoint of two (exact on the
 /// half grid), otherwise a random convex combination of the vertices.
 fn anchor(k: &Core, rng: &mut Rng, grid: bool) -> DVec3 {
@@ -1016,7 +1071,7 @@ fn gen_pair_at<A: Shape, B: Shape>(rng: &mut Rng, mode: Mode, s: f64) -> Option<
     let base = if A::PLANAR { DVec3::new(base.x, base.y, 0.0) } else { base };
     let rot = if rng.chance(0.3) { Quat::IDENTITY } else { random_quat(rng) };
     let plane = (mode == Mode::Coplanar).then(|| (base, Mat3::from_quat(rot).as_dmat3().col(rng.below(3))));
-    let ca = Ctx { mode, s, center: base, rot, k: 1.0, plane };
+    let ca = Ctx { mode, s, center: base, rot, k: 1.0, plane, edge: None };
     let a = A::random(rng, &ca)?;
     let kb = if mode == Mode::Deep {
         [1e-3, 0.05, 0.3, 1.0, 3.0, 30.0][rng.below(6)]
@@ -1035,7 +1090,8 @@ fn gen_pair_at<A: Shape, B: Shape>(rng: &mut Rng, mode: Mode, s: f64) -> Option<
     if A::PLANAR {
         off.z = 0.0;
     }
-    let cb = Ctx { mode, s, center: base + off, rot, k: kb, plane };
+    let edge = if mode == Mode::AlongEdge { edge_of(&a.core(), rng, A::PLANAR) } else { None };
+    let cb = Ctx { mode, s, center: base + off, rot, k: kb, plane, edge };
     let mut b = B::random(rng, &cb)?;
     if matches!(mode, Mode::Through | Mode::Grid) {
         let grid = mode == Mode::Grid;
@@ -1211,4 +1267,105 @@ impl Contact<Obb3> for FacesOnly {
 fn the_audit_catches_a_box_kernel_without_edge_axes() {
     let t = audit::<FacesOnly, Obb3>("FacesOnly-Obb3 (mutant)", 300, 7);
     assert!(t.depth > 10, "the audit should see the missing edge axes: {t:?}");
+}
+
+// ---------------------------------------------------------------------------------------
+// Cases the audit found: normals off the direction that achieves the depth, for a segment
+// core nearly parallel to an edge of the other core and a hair outside it (GJK's closest
+// points then came from the weights of a sliver simplex, whose rounding moves them along
+// the nearly parallel edges; the depth was right).
+// ---------------------------------------------------------------------------------------
+
+/// `a.contact(b)` has the reference depth, and its normal achieves it, to the audit's
+/// tolerance.
+#[track_caller]
+fn assert_minimal<A: Shape + Contact<B>, B: Shape>(a: A, b: B)
+where
+    <A as Contact<B>>::Output: Out,
+{
+    let (ca, cb) = (a.core(), b.core());
+    let r = reference(&ca, &cb, A::PLANAR);
+    let tol = 1e-4 * a.size().max(b.size()) + 1e-5 * a.magnitude().max(b.magnitude());
+    let (n, depth) = a.contact(&b).expect("overlapping").nd();
+    assert!((depth - r.depth.max(0.0)).abs() <= tol, "depth {depth}, reference {}", r.depth);
+    let h = h_shapes(&ca, &cb, n.normalize());
+    assert!((h - depth).abs() <= tol, "normal {n} achieves {h}, not the depth {depth} (tolerance {tol:e})");
+}
+
+fn obb3(center: [f32; 3], half: [f32; 3], cols: [[f32; 3]; 3]) -> Obb3 {
+    let m = Mat3::from_cols(Vec3::from(cols[0]), Vec3::from(cols[1]), Vec3::from(cols[2]));
+    Obb3::try_from_matrix(Vec3::from(center), Vec3::from(half), m).unwrap()
+}
+
+#[test]
+fn capsule_along_a_box_edge_leaves_across_the_edge() {
+    // The capsule's axis crosses the line of the box's edge x = max, y = min at a slant of
+    // 1e-6, within 1e-6 of it: it leaves across the edge, not along +z (which moved it by
+    // its radius 0.64 and left it 1.0 deep).
+    let b = Aabb3::new(
+        Vec3::new(-0.21635045, -0.9861311, -0.4922715),
+        Vec3::new(0.21308719, 0.91284835, 0.5025559),
+    );
+    let c = Capsule3::new(
+        Vec3::new(0.21308662, -0.98613644, -0.5292303),
+        Vec3::new(0.21308811, -0.98612726, 0.97808176),
+        0.63974744,
+    );
+    assert_minimal(b, c);
+}
+
+#[test]
+fn capsule_nearly_parallel_to_a_turned_box_edge() {
+    // On a grid of 1/128: the capsule's axis along x, the box turned by 2e-4, 8e-6 apart.
+    // The normal was 4e-4 rad off, leaving the pair 4.8e-4 deep after the push.
+    let b = obb3(
+        [-11.765625, -15.421875, -1.734375],
+        [0.953125, 0.234375, 0.84375],
+        [
+            [1.0, 0.00011941093, 0.00018501957],
+            [-0.00011940838, 1.0, -1.3774211e-5],
+            [-0.00018502121, 1.3752117e-5, 1.0],
+        ],
+    );
+    let c = Capsule3::new(
+        Vec3::new(-11.9609375, -15.65625, -0.890625),
+        Vec3::new(-11.5703125, -15.65625, -0.890625),
+        1.140625,
+    );
+    assert_minimal(b, c);
+}
+
+#[test]
+fn segment_touching_a_box_edge_leaves_across_it() {
+    // Depth zero (the segment touches the box's edge), and a normal across the edge, not
+    // one that leaves the segment 464 deep.
+    let b = obb3(
+        [12.172025, 4.5810475, 11.781052],
+        [228.1503, 236.25827, 673.63],
+        [
+            [0.71130115, -0.2571047, 0.65417725],
+            [-0.35845125, -0.93326604, 0.022959683],
+            [0.6046184, -0.2508219, -0.7559927],
+        ],
+    );
+    let s = Segment3::new(
+        Vec3::new(166.93057, -324.20392, -646.4178),
+        Vec3::new(442.80322, -423.91968, -392.70068),
+    );
+    assert_minimal(b, s);
+}
+
+#[test]
+fn capsule_along_a_triangle_edge_leaves_across_it() {
+    let c = Capsule3::new(
+        Vec3::new(23.081045, -3.8107555, 11.120203),
+        Vec3::new(798.76447, -716.5712, 134.31314),
+        710.5385,
+    );
+    let t = Triangle3::new(
+        Vec3::new(209.19743, -174.82852, 40.677883),
+        Vec3::new(652.06635, -581.77405, 111.01586),
+        Vec3::new(826.2192, 532.602, 385.573),
+    );
+    assert_minimal(c, t);
 }
