@@ -417,9 +417,9 @@ fn reference(a: &Core, b: &Core, planar: bool) -> Reference {
         }
     }
     let is_flat = flat(ka, kb, planar);
-    let m = if best.0 < 0.0 {
+    let (m, apart) = if best.0 < 0.0 {
         // Separated by a candidate: apart, and the feature distance is exact.
-        -core_distance(ka, kb)
+        (-core_distance(ka, kb), true)
     } else if is_flat {
         // No candidate separates a flat P within its plane; the feature distance decides
         // (nothing pierces a flat P: disjoint cores in a common plane or line have closest
@@ -427,20 +427,20 @@ fn reference(a: &Core, b: &Core, planar: bool) -> Reference {
         // the coordinates are zero.
         let dist = core_distance(ka, kb);
         let mag = verts(ka).iter().chain(&verts(kb)).fold(0.0f64, |m, v| m.max(v.abs().max_element()));
-        if dist > 1e-12 * mag { -dist } else { best.0 }
+        if dist > 1e-12 * mag { (-dist, true) } else { (best.0, false) }
     } else {
         // Full-dimensional P, which no candidate separates: the cores intersect.
-        best.0
+        (best.0, false)
     };
-    let class = if m != best.0 {
+    let class = if apart {
         "cores apart"
     } else if is_flat {
         "flat"
     } else {
         best.2
     };
-    let facet_gap = if m == best.0 && !is_flat { facets - best.0 } else { 0.0 };
-    Reference { depth: m + a.r + b.r, dir: if m == best.0 { best.1 } else { DVec3::ZERO }, class, facet_gap }
+    let facet_gap = if apart || is_flat { 0.0 } else { facets - best.0 };
+    Reference { depth: m + a.r + b.r, dir: if apart { DVec3::ZERO } else { best.1 }, class, facet_gap }
 }
 
 /// Least `h_P` over a dense set of directions refined by a shrinking random search: an
