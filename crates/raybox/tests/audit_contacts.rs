@@ -1369,3 +1369,14 @@ fn capsule_along_a_triangle_edge_leaves_across_it() {
     );
     assert_minimal(c, t);
 }
+
+#[test]
+fn ball_centred_a_hair_off_a_capsule_axis_leaves_across_it() {
+    // The centre is 6.4e-13 from the capsule's axis (coordinates about 0.6): the direction
+    // between the closest points, rounded to ~1e-16, was 2.9e-4 rad off the axis's normal,
+    // and the push along it left the pair 1.1e-4 deep.
+    let ball = Circle::new(Vec2::new(0.038799543, 0.0006404728), 0.9078106);
+    let capsule =
+        Capsule2::new(Vec2::new(0.606728, -0.0929123), Vec2::new(-0.07095424, 0.018719811), 0.7035084);
+    assert_minimal(ball, capsule);
+}
