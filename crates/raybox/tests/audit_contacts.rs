@@ -1222,6 +1222,8 @@ fn depth_is_the_minimum_translation_for_every_pair() {
 }
 
 /// The larger sweep: `cargo test --release --test audit_contacts -- --ignored --nocapture`.
+/// Known to report one normal disagreement on Capsule3-Triangle3 (the case of
+/// `capsule_axis_along_a_triangle_edge_at_a_slant_of_1e_7`); everything else agrees.
 #[test]
 #[ignore = "large sweep, run in release"]
 fn depth_is_the_minimum_translation_large_sweep() {
@@ -1379,4 +1381,24 @@ fn ball_centred_a_hair_off_a_capsule_axis_leaves_across_it() {
     let capsule =
         Capsule2::new(Vec2::new(0.606728, -0.0929123), Vec2::new(-0.07095424, 0.018719811), 0.7035084);
     assert_minimal(ball, capsule);
+}
+
+#[test]
+#[ignore = "known disagreement, not fixed: GJK's direction for a segment 3e-10 from a nearly parallel edge"]
+fn capsule_axis_along_a_triangle_edge_at_a_slant_of_1e_7() {
+    // The capsule's axis runs 3.4e-10 from the triangle's edge v0-v1 at a slant of 1.3e-7.
+    // The depth is right (0.8240289, the radius less the gap), but the normal is not the
+    // direction of the gap: the push along it leaves the pair 0.13 deep (0.35 before the
+    // GJK fix of the closest points' difference).
+    let c = Capsule3::new(
+        Vec3::new(-0.05605537, 0.36945948, -0.11992862),
+        Vec3::new(0.055259097, -0.03740881, 0.015670115),
+        0.8240289,
+    );
+    let t = Triangle3::new(
+        Vec3::new(-0.033815607, 0.28817037, -0.09283705),
+        Vec3::new(0.051938567, -0.02527181, 0.011625213),
+        Vec3::new(0.15447482, 0.06304456, 0.9847118),
+    );
+    assert_minimal(c, t);
 }

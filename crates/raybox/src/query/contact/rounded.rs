@@ -160,7 +160,9 @@ const INTERIOR: f64 = 1e-9;
 /// the face of `A - B` the segment spans, which costs the pair's size times that in the
 /// depth the normal achieves. (A ball centred `6e-13` from a capsule's axis at `0.6`:
 /// `3e-4` rad, and a push along the normal by the depth left the pair `1.1e-4` deep.)
-/// Two interior points of segments in 3D give their common perpendicular.
+/// Two interior points of segments in 3D give their common perpendicular. (In 3D what
+/// remains of the rounding turns the normal about the segment; against a point or a
+/// parallel segment that costs at most the distance, against a face it can cost more.)
 fn apart_normal(a: &Core, b: &Core, c: &Closest, planar: bool) -> DVec3 {
     let n = (c.on_b - c.on_a) / c.distance;
     let interior = |core: &Core, x: DVec3| match *core {
