@@ -255,6 +255,7 @@ pub(crate) fn sat_entry(
     let ((va, na), (vb, nb)) = (a.vertices(), b.vertices());
     let (ma, mb) = (vertex_sizes(a, &va), vertex_sizes(b, &vb));
     sat_window((&va[..na], &ma[..na]), v, (&vb[..nb], &mb[..nb]), &axes[..count], horizon)
+        .map(|(t, axis, _)| (t, axis))
 }
 
 /// For each vertex of a core, a bound on the magnitude its rounding is relative to: its
@@ -288,12 +289,19 @@ fn vertex_sizes(core: &Core, vertices: &[DVec3; 8]) -> [f64; 8] {
 /// condition of the exact overlap, so rounding can only make a contact come early by about
 /// the rounding over the closing speed, never lose it. A touch within rounding of the start
 /// comes at the least positive `f32` time, since `t = 0` is left to the exact test.
+///
+/// The third value is `true` when the axis entered last separates the shapes at `t = 0`
+/// beyond rounding: they are then apart at the start whatever the exact test would say, so
+/// a caller need not run it. (`None` also proves them apart at the start: some axis keeps
+/// them apart beyond rounding at every time of the window, `t = 0` included.) The time and
+/// the axis do not depend on whether the shapes start apart, so for shapes the exact test
+/// finds apart they are this function's answer either way.
 pub(crate) fn thin_sat_entry<const A: usize, const B: usize>(
     a: &[DVec3; A],
     v: DVec3,
     b: &[DVec3; B],
     axes: &[DVec3],
-) -> Option<(f64, Option<DVec3>)> {
+) -> Option<(f64, Option<DVec3>, bool)> {
     let size = |x: &DVec3| x.abs().max_element();
     sat_window((a, &a.map(|x| size(&x))), v, (b, &b.map(|x| size(&x))), axes, 1.0)
 }
@@ -301,7 +309,8 @@ pub(crate) fn thin_sat_entry<const A: usize, const B: usize>(
 /// The separating-axis test over time shared by [`sat_entry`] and [`thin_sat_entry`], on
 /// the shapes' vertices (each with the magnitude its rounding is relative to) and a
 /// complete axis set; contacts after `horizon` (at most 1) are found apart as soon as an
-/// axis puts the entry past it.
+/// axis puts the entry past it. Also whether the axis entered last separates the shapes at
+/// `t = 0` beyond rounding ([`thin_sat_entry`]).
 ///
 /// **Rounding.** A projection `x · l` is within `3u |x|∞ |l|₁` of its exact value (more for
 /// a box corner, within `3u` of its box's size: [`vertex_sizes`]), so an interval's end
@@ -316,7 +325,7 @@ fn sat_window(
     (b, size_b): (&[DVec3], &[f64]),
     axes: &[DVec3],
     horizon: f64,
-) -> Option<(f64, Option<DVec3>)> {
+) -> Option<(f64, Option<DVec3>, bool)> {
     let speed = v.abs().max_element();
     // Each end of a shape's projection, and the width of the window its exact value is in.
     let span = |vs: &[DVec3], sizes: &[f64], l: DVec3, unit: f64| {
@@ -380,7 +389,7 @@ fn sat_window(
     // A touch within the roundings reports a time inside the window; one within rounding of
     // the start, the least positive `f32` time.
     let tiny = f64::from(f32::from_bits(1));
-    Some((enter.min(exit + exit_slack).clamp(tiny, 1.0), normal))
+    Some((enter.min(exit + exit_slack).clamp(tiny, 1.0), normal, enter - enter_slack > 0.0))
 }
 
 /// The unit contact normal of a separating-axis sweep (static toward moving): the axis

@@ -52,7 +52,7 @@ pub(super) fn segment_triangle_toi(s0: Vec3, s1: Vec3, v: Vec3, tri: [Vec3; 3]) 
         n.cross(e[2]),
         n.cross(d),
     ];
-    let (t, axis) = thin_sat_entry(&[p, q], v, &k, &axes)?;
+    let (t, axis, _) = thin_sat_entry(&[p, q], v, &k, &axes)?;
     let (p, q) = (p + v * t, q + v * t);
     // The closest pair: an end and the triangle, or the segment and an edge.
     let mut best = (f64::INFINITY, p, k[0]);
