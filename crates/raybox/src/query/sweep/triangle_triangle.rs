@@ -96,7 +96,8 @@ fn axes(a: [DVec3; 3], b: [DVec3; 3]) -> [DVec3; 17] {
 }
 
 /// The first contact of the triangle `a` moving by `t v`, `t` in `[0, 1]`, with `b`, for
-/// triangles that the exact test found apart at `t = 0` and a finite, non-zero `v`.
+/// triangles found apart at `t = 0` (by the exact test, or by the walk beyond rounding) and
+/// a finite, non-zero `v`, from the walk's time and axis.
 fn triangles_toi(a: [DVec3; 3], v: DVec3, b: [DVec3; 3], (t, normal): (f64, Option<DVec3>)) -> Toi {
     let (on_a, on_b) = closest_points_triangle_triangle(a.map(|x| x + v * t), b);
     Toi { t, point: (on_a + on_b) / 2.0, normal: contact_normal(normal, on_a, on_b, v) }
