@@ -31,13 +31,18 @@
 //! of `overlap/triangle_triangle.rs` says so: `t = 0`, its point and its normal reversed; a
 //! zero motion is that test. Triangles apart at `t = 0` that touch within rounding of the
 //! start are given the least positive `f32` time, so that `t = 0` is left to the exact test.
-//! The point is the midpoint of the closest pair of the triangles at the contact time (a
-//! vertex and the other triangle, or two edges), the normal the axis entered last.
+//! The point is midway between the features that touch at the contact time: those the axis
+//! entered last names (a vertex and the other triangle's face, or two edges) when they are
+//! within `2⁻⁴⁰` of the coordinates of each other, and otherwise the closest pair of the
+//! triangles (a vertex and the other triangle, or two edges, the nearest of 15). The normal
+//! is the axis entered last.
 
 use glam::{DVec3, Vec3};
 
 use super::{SweepHit3, Toi, contact_normal, contact_start, hit3_apart, reversed_sweep, thin_sat_entry};
-use crate::query::closest::closest_points_triangle_triangle;
+use crate::query::closest::{
+    closest_point_on_triangle, closest_points_segment_segment, closest_points_triangle_triangle,
+};
 use crate::{Aabb3, Capsule3, Contact, Obb3, Segment3, Sphere, Sweep, Triangle3};
 
 impl Sweep<Triangle3> for Triangle3 {
@@ -65,14 +70,15 @@ impl Sweep<Triangle3> for Triangle3 {
         // The separating-axis walk first: when it proves the triangles apart at `t = 0` (no
         // contact at all, or the axis entered last separating them at the start), the
         // exact overlap test of `contact_start` could only agree, and is skipped.
-        let entry = thin_sat_entry(&a, motion.as_dvec3(), &b, &axes(a, b));
+        let axes = axes(a, b);
+        let entry = thin_sat_entry(&a, motion.as_dvec3(), &b, &axes);
         if entry.is_some_and(|(_, _, apart)| !apart)
             && let Some(done) = contact_start(motion, || self.contact(other))
         {
             return done;
         }
         let (t, axis, _) = entry?;
-        Some(hit3_apart(triangles_toi(a, motion.as_dvec3(), b, (t, axis))))
+        Some(hit3_apart(triangles_toi(a, motion.as_dvec3(), b, (t, axis), &axes)))
     }
 }
 
@@ -97,10 +103,52 @@ fn axes(a: [DVec3; 3], b: [DVec3; 3]) -> [DVec3; 17] {
 
 /// The first contact of the triangle `a` moving by `t v`, `t` in `[0, 1]`, with `b`, for
 /// triangles found apart at `t = 0` (by the exact test, or by the walk beyond rounding) and
-/// a finite, non-zero `v`, from the walk's time and axis.
-fn triangles_toi(a: [DVec3; 3], v: DVec3, b: [DVec3; 3], (t, normal): (f64, Option<DVec3>)) -> Toi {
-    let (on_a, on_b) = closest_points_triangle_triangle(a.map(|x| x + v * t), b);
+/// a finite, non-zero `v`, from the walk's time and axis (one of `axes`, or none for a
+/// touch within rounding of the start).
+///
+/// The point is midway between the features that touch at that time: those the axis names
+/// when they do touch ([`named_touch`]), and otherwise the triangles' closest pair.
+fn triangles_toi(
+    a: [DVec3; 3],
+    v: DVec3,
+    b: [DVec3; 3],
+    (t, normal): (f64, Option<DVec3>),
+    axes: &[DVec3; 17],
+) -> Toi {
+    let a = a.map(|x| x + v * t);
+    let touch = normal.and_then(|n| named_touch(a, b, n, axes));
+    let (on_a, on_b) = touch.unwrap_or_else(|| closest_points_triangle_triangle(a, b));
     Toi { t, point: (on_a + on_b) / 2.0, normal: contact_normal(normal, on_a, on_b, v) }
+}
+
+/// The closest points of the features that the walk's last axis `n` (pointing from `b`
+/// toward `a`, `±` one of `axes`) says meet at the contact, when they are within `2⁻⁴⁰` of
+/// the largest coordinate of each other (touching, to the rounding of the contact time):
+/// for `a`'s face normal or an in-plane normal of one of its edges, `b`'s vertex highest
+/// along `n` against `a`; for `b`'s, `a`'s lowest vertex against `b`; for an edge cross
+/// product, the two edges. Any touching pair is a contact point, so this saves the
+/// closest pair's other 14 candidates; when the named features do not touch (a tie, or a
+/// grazing motion whose time is less accurate), `None`, and the closest pair decides.
+fn named_touch(a: [DVec3; 3], b: [DVec3; 3], n: DVec3, axes: &[DVec3; 17]) -> Option<(DVec3, DVec3)> {
+    let k = axes.iter().position(|&l| l == n || l == -n)?;
+    let (pa, pb) = (a.map(|x| x.dot(n)), b.map(|x| x.dot(n)));
+    let pair = match k {
+        0 | 11..14 => {
+            let j = (0..3).fold(0, |m, j| if pb[j] > pb[m] { j } else { m });
+            (closest_point_on_triangle(b[j], a), b[j])
+        }
+        1 | 14..17 => {
+            let i = (0..3).fold(0, |m, i| if pa[i] < pa[m] { i } else { m });
+            (a[i], closest_point_on_triangle(a[i], b))
+        }
+        _ => {
+            let (i, j) = ((k - 2) / 3, (k - 2) % 3);
+            closest_points_segment_segment((a[i], a[(i + 1) % 3]), (b[j], b[(j + 1) % 3]))
+        }
+    };
+    let most = a.iter().chain(&b).fold(0.0f64, |m, x| m.max(x.abs().max_element()));
+    let near = most / (1u64 << 40) as f64;
+    (pair.0.distance_squared(pair.1) <= near * near).then_some(pair)
 }
 
 reversed_sweep!(3D: Triangle3 => Sphere, Triangle3 => Aabb3, Triangle3 => Obb3, Triangle3 => Capsule3, Triangle3 => Segment3);
@@ -166,8 +214,9 @@ mod tests {
             return done;
         }
         let (da, db) = (a.vertices().map(Vec3::as_dvec3), b.vertices().map(Vec3::as_dvec3));
-        let (t, axis, _) = thin_sat_entry(&da, motion.as_dvec3(), &db, &axes(da, db))?;
-        Some(hit3_apart(triangles_toi(da, motion.as_dvec3(), db, (t, axis))))
+        let axes = axes(da, db);
+        let (t, axis, _) = thin_sat_entry(&da, motion.as_dvec3(), &db, &axes)?;
+        Some(hit3_apart(triangles_toi(da, motion.as_dvec3(), db, (t, axis), &axes)))
     }
 
     #[test]
@@ -203,5 +252,83 @@ mod tests {
             hits += usize::from(got.is_some_and(|h| h.t > 0.0));
         }
         assert!(starts > 2_000 && hits > 2_000, "{starts} at the start, {hits} later");
+    }
+
+    #[test]
+    fn the_features_the_axis_names_touch_or_the_closest_pair_decides() {
+        // Hits of every kind: generic ones (a vertex on a face, crossing edges), triangles
+        // falling flat onto parallel ones (the lowest vertices tie, and the first of them
+        // may land beside the other triangle), coplanar ones sliding into each other, and
+        // grazing motions, at several scales and far from the origin.
+        use super::{axes, named_touch, thin_sat_entry};
+        use crate::query::closest::{closest_point_on_triangle, closest_points_triangle_triangle};
+        use glam::DVec3;
+        let mut next = crate::test_util::signed_units(0x7a11_5eed);
+        let mut kinds = [[0; 2]; 4];
+        for round in 0..20_000 {
+            let scale = [1.0f64, 1e-5, 1e5][round % 3];
+            let offset = DVec3::splat([0.0, 1e3][round % 2] * scale);
+            let mut point = || DVec3::new(next().into(), next().into(), next().into());
+            let a0 = [point(), point(), point()];
+            let b0 = [point(), point(), point()];
+            let (a, v, b) = match round % 4 {
+                // `a` a copy of `b` above its plane and shifted sideways, falling flat.
+                1 => {
+                    let n = (b0[1] - b0[0]).cross(b0[2] - b0[0]).normalize();
+                    let side = DVec3::new(next().into(), next().into(), next().into()) * 0.7;
+                    (b0.map(|x| x + n + side - side.dot(n) * n), -2.0 * n, b0)
+                }
+                // Coplanar: `a` in `b`'s plane, beside it, sliding toward it.
+                2 => {
+                    let (u, w) = (b0[1] - b0[0], b0[2] - b0[0]);
+                    let a = [0.0, 1.0, 2.0]
+                        .map(|k| b0[0] + u * (1.5 + k * f64::from(next().abs())) + w * f64::from(next()));
+                    (a, -u * 2.0, b0)
+                }
+                // Grazing: flat, a height `h` above `b`'s plane, moving along it and down by
+                // `2.2 h` (a slope of `h` over the motion's length, down to `1e-6`).
+                3 => {
+                    let n = (b0[1] - b0[0]).cross(b0[2] - b0[0]).normalize();
+                    let h = [1e-2, 1e-4, 1e-6][round / 4 % 3];
+                    let along = (b0[1] - b0[0]) * 2.0;
+                    let a = b0.map(|x| x + n * h - along + 0.3 * (x - b0[0]));
+                    (a, along * 2.0 - n * 2.2 * h, b0)
+                }
+                _ => (a0.map(|x| x - DVec3::X * 3.0), DVec3::X * 6.0 + a0[0] - b0[0], b0),
+            };
+            // Rounded to `f32` as a sweep's inputs are.
+            let f = |x: DVec3| (x * scale + offset).as_vec3().as_dvec3();
+            let (a, v, b) = (a.map(f), (v * scale).as_vec3().as_dvec3(), b.map(f));
+            let axes = axes(a, b);
+            let Some((t, Some(n), true)) = thin_sat_entry(&a, v, &b, &axes) else { continue };
+            let moved = a.map(|x| x + v * t);
+            let most = moved.iter().chain(&b).fold(0.0f64, |m, x| m.max(x.abs().max_element()));
+            let (p, q) = closest_points_triangle_triangle(moved, b);
+            match named_touch(moved, b, n, &axes) {
+                Some((x, y)) => {
+                    // Touching, on their triangles, and no farther apart than the closest
+                    // pair by more than the `2⁻⁴⁰` of the test.
+                    let near = most / (1u64 << 40) as f64;
+                    assert!(x.distance(y) <= near, "{a:?} by {v} against {b:?}");
+                    // (The check's own foot is good to about `1e-13` of the coordinates.)
+                    assert!(
+                        x.distance(closest_point_on_triangle(x, moved)) <= 1e-12 * most,
+                        "{a:?} {v} {b:?}"
+                    );
+                    assert!(y.distance(closest_point_on_triangle(y, b)) <= 1e-12 * most, "{a:?} {v} {b:?}");
+                    assert!(p.distance(q) <= near, "the closest pair is {} apart", p.distance(q));
+                    kinds[round % 4][0] += 1;
+                }
+                None => {
+                    kinds[round % 4][1] += 1;
+                }
+            }
+        }
+        // Every kind mostly named (so the saving is real), and the flat falls' ties often
+        // left to the closest pair (so its guard is tested).
+        assert!(
+            kinds.iter().all(|k| k[0] > 1_000) && kinds[1][1] > 200,
+            "{kinds:?} named, by the closest pair"
+        );
     }
 }
