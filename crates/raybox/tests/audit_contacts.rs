@@ -1406,7 +1406,8 @@ fn capsule_axis_along_a_triangle_edge_at_a_slant_of_1e_7() {
 
 // The same family, found by a targeted search (a capsule's axis along a random triangle's
 // edge, at slants of 3e-8 to 1e-4, a hair off it); each failed before the segment-triangle
-// kernel of `closest_points_triangle_segment`.
+// kernel of `closest_points_triangle_segment` (the last one with that kernel alone, before
+// the normal took a triangle edge's direction).
 
 #[test]
 fn capsule_end_over_a_triangle_along_an_edge_at_a_slant_of_3e_8() {
@@ -1456,6 +1457,26 @@ fn capsule_through_a_triangle_along_an_edge_at_a_slant_of_2e_5() {
         Vec3::new(0.6872177, 0.5818105, -0.34155202),
         Vec3::new(0.9053767, -0.35503474, 0.004951257),
         Vec3::new(-0.03191447, 0.57790333, -0.15828036),
+    );
+    assert_minimal(c, t);
+    assert_minimal(t, c);
+}
+
+#[test]
+fn capsule_axis_5e_13_from_a_triangle_edge_leaves_across_it() {
+    // The axis (along the edge v0-v1 at a slant of 3e-8) passes 4.6e-13 outside the edge
+    // v2-v0, next to v0. The closest points are right to an ulp of their coordinates
+    // (about 0.7), and so 1e-3 rad off the common perpendicular of the axis and that
+    // edge over such a distance: the normal is that perpendicular.
+    let c = Capsule3::new(
+        Vec3::new(0.8685141, -0.41166595, -0.23536788),
+        Vec3::new(0.5679566, 0.18845925, -0.20626453),
+        0.46156332,
+    );
+    let t = Triangle3::new(
+        Vec3::new(0.71750677, -0.1101485, -0.22074565),
+        Vec3::new(0.26899663, 0.7853947, -0.17731589),
+        Vec3::new(-0.53771967, 0.71921015, 0.0071524587),
     );
     assert_minimal(c, t);
     assert_minimal(t, c);
