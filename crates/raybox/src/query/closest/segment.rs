@@ -56,6 +56,42 @@ pub(crate) fn closest_points_segment_segment(
     (p1 + d1 * s, p2 + d2 * t)
 }
 
+/// [`closest_points_segment_segment`] with the lines' closest parameter taken from cross
+/// products: for segments at a small angle `θ` its pair is near the lines' common
+/// perpendicular to `ε / θ` of their length, not to `ε / θ²`.
+///
+/// RTCD 5.1.9's `s = (b f - c e) / (a e - b²)` subtracts products of dot products that
+/// agree to `cos² θ`; by Lagrange's identity `(u × v) · (w × x) = (u · w)(v · x) - (u · x)(v · w)`
+/// the same quotient is `m · (d₂ × r) / |m|²` with `m = d₁ × d₂`, whose terms are of the size
+/// of the result. At a slant of `1e-7` the dot form moves the pair along the segments by
+/// about `1e-2` of their length, and the direction between the points, for segments closer
+/// than `θ` times that, turns with it (the contact normal of a capsule along a triangle's
+/// edge, `distance/triangle_segment.rs`). The rest (clamping, and the point of one segment
+/// nearest to the other's clamped point, a projection) is RTCD's.
+pub(crate) fn closest_points_segment_segment_by_cross(
+    (p1, q1): (DVec3, DVec3),
+    (p2, q2): (DVec3, DVec3),
+) -> (DVec3, DVec3) {
+    let (d1, d2, r) = (q1 - p1, q2 - p2, p1 - p2);
+    let (a, e) = (d1.length_squared(), d2.length_squared());
+    if a == 0.0 || e == 0.0 {
+        return closest_points_segment_segment((p1, q1), (p2, q2)); // a point: no angle
+    }
+    let m = d1.cross(d2);
+    let mm = m.length_squared(); // zero for parallel segments: any s, take 0
+    let s = if mm > 0.0 { (m.dot(d2.cross(r)) / mm).clamp(0.0, 1.0) } else { 0.0 };
+    let on_first = |s: f64| p1 + d1 * s;
+    let t = (on_first(s) - p2).dot(d2) / e;
+    let (s, t) = if t < 0.0 {
+        (segment_parameter(p2, p1, q1), 0.0)
+    } else if t > 1.0 {
+        (segment_parameter(q2, p1, q1), 1.0)
+    } else {
+        (s, t)
+    };
+    (on_first(s), p2 + d2 * t)
+}
+
 macro_rules! segment_point_impls {
     ($Segment:ident, $Capsule:ident, $V:ident, $d:ident, $f:ident, $holds:ident) => {
         impl ContainsPoint for $Segment {

@@ -151,31 +151,49 @@ fn core_noise(a: &Core, b: &Core, c: &Closest) -> f64 {
 /// is in its interior, for [`apart_normal`]: far above the rounding of its parameter.
 const INTERIOR: f64 = 1e-9;
 
-/// The unit normal of cores apart by `c.distance` (beyond their noise): the direction
-/// between their closest points, without its components along a segment core whose
-/// interior holds its closest point. Those components are zero (the segment from one
-/// closest point to the other is perpendicular to every edge it leaves from the inside),
-/// and all that is there is the rounding of the points' coordinates, about `ε M` for
-/// coordinates of magnitude `M`: over a distance `δ` it tilts the normal by `ε M / δ` off
-/// the face of `A - B` the segment spans, which costs the pair's size times that in the
-/// depth the normal achieves. (A ball centred `6e-13` from a capsule's axis at `0.6`:
-/// `3e-4` rad, and a push along the normal by the depth left the pair `1.1e-4` deep.)
-/// Two interior points of segments in 3D give their common perpendicular. (In 3D what
-/// remains of the rounding turns the normal about the segment; against a point or a
-/// parallel segment that costs at most the distance, against a face it can cost more.)
-fn apart_normal(a: &Core, b: &Core, c: &Closest, planar: bool) -> DVec3 {
-    let n = (c.on_b - c.on_a) / c.distance;
-    let interior = |core: &Core, x: DVec3| match *core {
-        Core::Segment(p, q) => {
-            let d = q - p;
-            let dd = d.length_squared();
-            let t = if dd > 0.0 { (x - p).dot(d) / dd } else { 0.0 };
-            (INTERIOR..=1.0 - INTERIOR).contains(&t).then_some(d)
+/// The direction of a segment whose interior holds `x`, a closest point of `core`, for
+/// [`apart_normal`]: a segment core's own, or a triangle core's edge through `x` (to
+/// [`CORE_NOISE`] of the coordinates off its line; the closest points of a segment and a
+/// triangle are computed on that line, within a few ulps of it).
+fn interior_segment(core: &Core, x: DVec3) -> Option<DVec3> {
+    let inside = |p: DVec3, q: DVec3| {
+        let d = q - p;
+        let dd = d.length_squared();
+        let t = if dd > 0.0 { (x - p).dot(d) / dd } else { 0.0 };
+        (INTERIOR..=1.0 - INTERIOR).contains(&t).then_some((d, t))
+    };
+    match *core {
+        Core::Segment(p, q) => inside(p, q).map(|(d, _)| d),
+        Core::Triangle(v) => {
+            let scale = v.iter().fold(x.abs().max_element(), |m, y| m.max(y.abs().max_element()));
+            [(v[0], v[1]), (v[1], v[2]), (v[2], v[0])].into_iter().find_map(|(p, q)| {
+                let (d, t) = inside(p, q)?;
+                ((x - p - d * t).length() <= CORE_NOISE * scale).then_some(d)
+            })
         }
         _ => None,
-    };
+    }
+}
+
+/// The unit normal of cores apart by `c.distance` (beyond their noise): the direction
+/// between their closest points, without its components along a segment (a segment core,
+/// or a triangle core's edge) whose interior holds its closest point. Those components are
+/// zero (the segment from one closest point to the other is perpendicular to every edge it
+/// leaves from the inside), and all that is there is the rounding of the points'
+/// coordinates, about `ε M` for coordinates of magnitude `M`: over a distance `δ` it tilts
+/// the normal by `ε M / δ` off the face of `A - B` the segment spans, which costs the
+/// pair's size times that in the depth the normal achieves. (A ball centred `6e-13` from a
+/// capsule's axis at `0.6`: `3e-4` rad, and a push along the normal by the depth left the
+/// pair `1.1e-4` deep.) Two such segments in 3D give their common perpendicular: for a
+/// capsule's axis `4.6e-13` from a triangle's edge (coordinates about `0.7`) the closest
+/// points, right to an ulp, were `1e-3` rad off it, and the triangle reached `1.2e-3` back
+/// into the capsule along them. (In 3D what remains of the rounding turns the normal about
+/// the segment; against a point or a parallel segment that costs at most the distance,
+/// against a face it can cost more.)
+fn apart_normal(a: &Core, b: &Core, c: &Closest, planar: bool) -> DVec3 {
+    let n = (c.on_b - c.on_a) / c.distance;
     let without = |n: DVec3, d: DVec3| n - d * (n.dot(d) / d.length_squared());
-    let refined = match (interior(a, c.on_a), interior(b, c.on_b)) {
+    let refined = match (interior_segment(a, c.on_a), interior_segment(b, c.on_b)) {
         (Some(u), Some(v)) if !planar => {
             // Nearly parallel segments have no well-defined common perpendicular; the part
             // of the normal across the first is then across the second to that sine.

@@ -21,7 +21,7 @@
 use glam::{DVec2, DVec3, Vec2, Vec3};
 
 use super::segment_segment::{segment_order, segment_segment_closest};
-use crate::query::closest::closest_point_on_segment;
+use crate::query::closest::{closest_point_on_segment, closest_points_triangle_segment};
 
 /// Relative convergence tolerance of GJK on `|v|²`: far below `f32` resolution, far above
 /// the rounding of `v` (a small difference of large support points).
@@ -550,10 +550,12 @@ fn clip_segment(p: DVec3, q: DVec3, cb: DVec3, reach: f64) -> Option<Core> {
 /// The distance between two cores, and a closest pair of points: GJK (on the parts of the
 /// cores near each other, see [`near_parts`]), except for two segments, which have an
 /// exact kernel (`segment_segment.rs`; GJK can misjudge nearly parallel crossing segments,
-/// and differently in the two argument orders), and a point against a point or a segment,
+/// and differently in the two argument orders), a point against a point or a segment,
 /// computed directly (Ericson, *Real-Time Collision Detection*, 5.1.2): a few ulps of the
 /// coordinates, where GJK's direction between a point and a long segment a hair from it
-/// is noise.
+/// is noise, and a segment against a triangle, by its candidate pairs
+/// (`closest_points_triangle_segment`: GJK's sliver simplex of a segment nearly along an
+/// edge put the closest points' direction 8° off).
 pub(crate) fn core_closest(a: &Core, b: &Core) -> Closest {
     let closest = |on_a: DVec3, on_b: DVec3| Closest { distance: on_a.distance(on_b), on_a, on_b };
     match (*a, *b) {
@@ -561,10 +563,18 @@ pub(crate) fn core_closest(a: &Core, b: &Core) -> Closest {
         (Core::Point(x), Core::Point(y)) => closest(x, y),
         (Core::Point(x), Core::Segment(p, q)) => closest(x, closest_point_on_segment(x, p, q)),
         (Core::Segment(p, q), Core::Point(x)) => closest(closest_point_on_segment(x, p, q), x),
-        _ => {
-            let (a, b) = near_parts(a, b);
-            gjk(&a, &b)
-        }
+        _ => match near_parts(a, b) {
+            // Cut down first (a segment `1e10` long over a unit triangle rounds at `1e-6`).
+            (Core::Triangle(t), Core::Segment(p, q)) => {
+                let (on_t, on_s) = closest_points_triangle_segment(t, (p, q));
+                closest(on_t, on_s)
+            }
+            (Core::Segment(p, q), Core::Triangle(t)) => {
+                let (on_t, on_s) = closest_points_triangle_segment(t, (p, q));
+                closest(on_s, on_t)
+            }
+            (a, b) => gjk(&a, &b),
+        },
     }
 }
 
@@ -585,10 +595,15 @@ pub(crate) fn core_closest_precise(a: &Core, b: &Core) -> Closest {
     if agrees { fine } else { usual }
 }
 
-/// Whether [`core_closest`] computes the pair directly rather than by GJK: two segments, or
-/// a point against a point or a segment.
+/// Whether [`core_closest`] computes the pair directly rather than by GJK: two segments, a
+/// point against a point or a segment, or a segment against a triangle.
 pub(crate) fn direct_kernel(a: &Core, b: &Core) -> bool {
-    matches!((a, b), (Core::Segment(..) | Core::Point(_), Core::Segment(..) | Core::Point(_)))
+    matches!(
+        (a, b),
+        (Core::Segment(..) | Core::Point(_), Core::Segment(..) | Core::Point(_))
+            | (Core::Segment(..), Core::Triangle(_))
+            | (Core::Triangle(_), Core::Segment(..))
+    )
 }
 
 /// Whether a pair of rounded cores is computed in the other order: two segment cores
