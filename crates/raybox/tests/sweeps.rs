@@ -1155,3 +1155,63 @@ fn points_behind_the_near_vertex_of_a_huge_sliver_stay_apart() {
         assert!(hit.is_none(), "{p} by {motion}: {hit:?}");
     }
 }
+
+/// A point beside the near vertex of two slivers reaching to `1e15`, 0.7 from one and
+/// 82,665 from the other, moving by about a thousandth: it cannot touch either. Every
+/// separating axis of the walk that could show it (an in-plane edge normal, a cross of
+/// `1e15`-long edges) is rounded by about `1e-16` rad, which moves the far vertices'
+/// projections by 0.1 and more, so no axis kept the point apart and both sweeps reported a
+/// touch at `t = 1e-45` (the last sweep `tests/audit_instance_shapes.rs` counted as
+/// inherited). A touch within rounding of the start is now checked against a distance
+/// measured from the features' nearby ends. Lifted off the plane and moving into either
+/// at a slant, the point still meets it, once it has covered the gap; a triangle around it,
+/// the same.
+#[test]
+fn a_point_beside_a_huge_sliver_moving_a_hair_does_not_touch_it() {
+    let p = Vec3::new(41246.33, -29257.549, -64262.19);
+    let motion = Vec3::new(-0.0009446217, -0.00084712886, -0.00043628554);
+    let slivers = [
+        [
+            Vec3::new(-449.2823, 319.90683, 700.77716),
+            Vec3::new(-1556356400000000.0, 1104029800000000.0, 2424936000000000.0),
+            Vec3::new(-1418273800000000.0, 1006078640000000.0, 2209797700000000.0),
+        ],
+        [
+            Vec3::new(520.8415, -368.2672, -810.7267),
+            Vec3::new(-1033084900000000.0, 732838400000000.0, 1609656000000000.0),
+            Vec3::new(627915700000000.0, -445422000000000.0, -978292950000000.0),
+        ],
+    ];
+    // A small triangle around the point (within 0.01 of it), for the triangle pair.
+    let around = Triangle3::new(
+        p + Vec3::new(0.01, 0.0, 0.0),
+        p + Vec3::new(-0.005, 0.008, 0.0),
+        p + Vec3::new(-0.005, -0.008, 0.004),
+    );
+    let point = Segment3::new(p, p);
+    for [a, b, c] in slivers {
+        let tri = Triangle3::new(a, b, c);
+        let gap = tri.distance_to_point(p);
+        assert!(gap > 0.5 && gap > 100.0 * motion.length(), "{gap}");
+        assert!(!point.overlaps(&tri) && !around.overlaps(&tri));
+        assert_eq!(point.sweep(motion, &tri), None, "{tri:?}");
+        assert_eq!(around.sweep(motion, &tri), None, "{tri:?}");
+        // Lifted off the sliver's plane as far as it is from the near vertex, and moving
+        // twice the way to a point of the face ~300 inside its edges: the first contact
+        // comes once the point has covered its gap, and by halfway (the triangle around
+        // it, within 0.01 of it, at most that much sooner). The confirming distance must
+        // not lose these.
+        let n = ((b - a) * 1e-15).cross((c - a) * 1e-15).normalize(); // (|n|² overflows at 1e30)
+        let inner = a + (b - a) * 1e-11 + (c - a) * 1e-11;
+        let lifted = p + n * (p - a).length();
+        let toward = (inner - lifted) * 2.0;
+        let soonest = tri.distance_to_point(lifted) / toward.length();
+        let hit = Segment3::new(lifted, lifted).sweep(toward, &tri).expect("moving into the sliver");
+        assert!(hit.t >= soonest - 1e-6 && hit.t <= 0.5 + 1e-6, "{hit:?}: not before {soonest}");
+        assert!(hit.normal.dot(toward) < 0.0, "{hit:?}");
+        let [u, w, x] = around.vertices().map(|y| y + (lifted - p));
+        let hit = Triangle3::new(u, w, x).sweep(toward, &tri).expect("moving into the sliver");
+        let soonest = soonest - 0.011 / toward.length();
+        assert!(hit.t >= soonest - 1e-6 && hit.t <= 0.5 + 1e-6, "{hit:?}: not before {soonest}");
+    }
+}

@@ -288,7 +288,10 @@ fn vertex_sizes(core: &Core, vertices: &[DVec3; 8]) -> [f64; 8] {
 /// whether they can meet. A rounded axis is still an axis: its test is a necessary
 /// condition of the exact overlap, so rounding can only make a contact come early by about
 /// the rounding over the closing speed, never lose it. A touch within rounding of the start
-/// comes at the least positive `f32` time, since `t = 0` is left to the exact test.
+/// comes at the least positive `f32` time, since `t = 0` is left to the exact test. (The
+/// set stays complete only for separations above the axes' own rounding times the shapes'
+/// extent: its callers confirm a contact whose points do not touch with a distance
+/// measured locally, [`confirmed_time`].)
 ///
 /// The third value is `true` when the axis entered last separates the shapes at `t = 0`
 /// beyond rounding: they are then apart at the start whatever the exact test would say, so
@@ -401,6 +404,198 @@ pub(crate) fn contact_normal(axis: Option<DVec3>, on_a: DVec3, on_b: DVec3, v: D
         None if on_a != on_b => (on_a - on_b).normalize(),
         None => -v.normalize(),
     }
+}
+
+/// Whether the contact a separating-axis walk ([`thin_sat_entry`]) reports at some time,
+/// with `on_a` and `on_b` the closest points it names there, needs [`confirmed_time`]: when
+/// they are farther apart than [`LOCAL`] of their own coordinates. Touching points (the
+/// walk's time exact to its rounding, every ordinary contact) pass with six comparisons.
+pub(crate) fn needs_confirming(on_a: DVec3, on_b: DVec3) -> bool {
+    let near = LOCAL * on_a.abs().max_element().max(on_b.abs().max_element());
+    on_a.distance_squared(on_b) > near * near
+}
+
+/// The time of the first contact of `a` (a segment, as its two ends, or a triangle) moving
+/// by `t v` with the triangle `b`, for shapes that the exact test found apart at `t = 0`,
+/// given the time `t_walk` that the separating-axis walk found but whose named points do
+/// not touch ([`needs_confirming`]): `t_walk` unless a locally accurate distance proves
+/// the contact later, then that later time by conservative advancement on the distance,
+/// or `None` when it proves them apart for the whole motion.
+///
+/// **Why.** The walk's axes are crosses of the shapes' edges, rounded to a few ulps of
+/// their length: an in-plane edge normal of a sliver reaching to `1e15` turns by about
+/// `1e-16` rad, which moves its far vertices' projections by 0.1 or more, so beside the
+/// near vertex no axis kept apart a point 0.7 away (nor one 82,000 away, nearly in the
+/// sliver's plane), and the walk reported a touch at `t = 1e-45` (`tests/sweeps.rs`,
+/// `a_point_beside_a_huge_sliver_moving_a_hair_does_not_touch_it`). No `f64` axis can do
+/// better there: the projection of a vertex `1e15` away is itself rounded by 0.1. The
+/// distance [`gap_floor`] measures every candidate pair of features from their ends nearest
+/// each other, so its rounding is that of the nearby coordinates.
+///
+/// **Never a lost contact.** The distance `D(t)` between translating convex shapes is
+/// convex in `t`, with slope `-v · n` (`n` the unit direction from `a`'s closest point to
+/// `b`'s), so `D(t') >= D(t) - (t' - t) v · n`: Newton's step on `D = 0` from below (the
+/// conservative advancement of Mirtich 1996) never passes the first contact, taken with a
+/// lower bound on `D` ([`gap_floor`]) and an upper bound on `v · n`. The computed
+/// direction `w` is within the allowance `δ` of a point of the shapes' Minkowski
+/// difference, every point of which lies at least `D` along `n`, and `|w| - δ <= D`, so
+/// `1 - cos ∠(w, n) <= 2δ / |w|` and the angle is below `π √(δ / |w|)`: the bound adds
+/// `4 √(δ / |w|) |v|` to `v · w / |w|`, and never exceeds `|v|`. It starts at `t = 0`, where the exact test proved the
+/// shapes apart, so every step lands where they are apart or touching, where the
+/// candidates of [`gap_floor`] hold a closest pair. It ends touching when the lower bound
+/// reaches zero, apart when a step passes `t = 1` or the bound on the closing speed is
+/// not positive (the distance can only grow from there), and when the steps run out (a
+/// grazing motion), at the time reached: early rather than lost, as [`advance`] does.
+///
+/// **Nothing else changes.** The walk's time stands unless the steps pass it, which they
+/// can only do where it is earlier than the first contact by more than the local
+/// rounding; and this runs only when the walk's named points do not touch (none of the
+/// triangle pairs of the sweep benchmark, nor of the audits, except such slivers).
+///
+/// **Known limit.** The bound on the closing speed grows with `√(δ / |w|)`, so on a motion
+/// that grazes such a sliver, passing it at a distance far below its coordinates'
+/// rounding, the steps can run out before the distance is seen to grow again: a point
+/// passing 0.01 from a `1e15` sliver, almost along it, is reported touching it at the time
+/// the steps reached (later than the walk's own answer, which was far earlier).
+pub(crate) fn confirmed_time(a: &[DVec3], v: DVec3, b: &[DVec3; 3], t_walk: f64) -> Option<f64> {
+    let length = v.length();
+    let mut t = 0.0;
+    for _ in 0..SWEEP_MAX_STEPS {
+        let gap = gap_floor(a, b, v * t);
+        if gap.floor <= 0.0 {
+            return Some(t.max(t_walk));
+        }
+        let distance = gap.toward_a.length();
+        let slant = 4.0 * (gap.allowance / distance).sqrt();
+        let closing = (-v.dot(gap.toward_a) / distance + length * slant).min(length) * (1.0 + LOCAL);
+        if closing <= 0.0 {
+            return None; // not closing: the distance only grows from here
+        }
+        t += gap.floor / closing;
+        if t > 1.0 {
+            return None;
+        }
+    }
+    Some(t.max(t_walk))
+}
+
+/// The relative rounding allowed for a distance measured from nearby ends ([`gap_floor`]):
+/// about 4,000 ulps of the differences it is measured in, as the closest-pair and
+/// named-feature tests of the triangle sweeps allow (`2⁻⁴⁰`).
+const LOCAL: f64 = 1.0 / (1u64 << 40) as f64;
+
+/// A lower bound on the distance between two shapes, with the vector it was measured
+/// along: [`gap_floor`].
+#[derive(Clone, Copy)]
+struct Gap {
+    /// The distance less its allowance: at most the exact distance.
+    floor: f64,
+    /// The computed vector between the nearest candidate's points, from `b` toward `a`.
+    toward_a: DVec3,
+    /// The rounding allowed for that candidate.
+    allowance: f64,
+}
+
+impl Gap {
+    fn new(toward_a: DVec3, allowance: f64) -> Gap {
+        Gap { floor: toward_a.length() - allowance, toward_a, allowance }
+    }
+
+    fn least(self, other: Gap) -> Gap {
+        if other.floor < self.floor { other } else { self }
+    }
+}
+
+/// A lower bound on the distance between `a` (a segment, as two vertices, or a triangle)
+/// shifted by `shift`, and the triangle `b`, for shapes that do not intersect: the least,
+/// less its rounding, of the candidates that hold a closest pair of such shapes (each
+/// vertex of one against the other triangle, and each edge of one against each edge of
+/// the other; Ericson, *Real-Time Collision Detection*, 5.1.9 and 5.2.7).
+///
+/// Every candidate is computed from differences taken at the features' ends nearest each
+/// other (`shift` added to each difference, never to a coordinate), so its rounding is
+/// relative to those differences and the shift, not to the coordinates: a vertex `1e15` away rounds only
+/// the direction of its edge, by `1e-16`, which moves the nearby distances by `1e-16` of
+/// their own size. Each candidate's allowance is [`LOCAL`] times the size of the terms it
+/// sums (for a face, also times `|e₁| |e₂| / |n|`, `1 / sin θ`, the rounding of a thin
+/// triangle's normal), far above their rounding, so no candidate comes out above its exact
+/// value plus its allowance; the least exact candidate is the distance.
+fn gap_floor(a: &[DVec3], b: &[DVec3; 3], shift: DVec3) -> Gap {
+    let mut best = Gap { floor: f64::INFINITY, toward_a: DVec3::ZERO, allowance: 0.0 };
+    // `a`'s vertices against `b`, and for a triangle `a`, `b`'s vertices against it (the
+    // vector then from `a` toward `b`, reversed).
+    for &x in a {
+        best = best.least(point_triangle_gap(|y| (x - y) + shift, b));
+    }
+    if let [p, q, r] = *a {
+        for &y in b {
+            let g = point_triangle_gap(|x| (y - x) - shift, &[p, q, r]);
+            best = best.least(Gap { toward_a: -g.toward_a, ..g });
+        }
+    }
+    let edges_a: &[(DVec3, DVec3)] = match *a {
+        [p, q] => &[(p, q)],
+        [p, q, r] => &[(p, q), (q, r), (r, p)],
+        _ => &[],
+    };
+    for &(p1, q1) in edges_a {
+        for k in 0..3 {
+            best = best.least(segment_segment_gap((p1, q1), (b[k], b[(k + 1) % 3]), shift));
+        }
+    }
+    // Each difference `(x - y) + shift` is rounded relative to its two terms, which may
+    // nearly cancel (a shape moved up to another from afar): `|x - y| <= |w| + |shift|`.
+    let moved = 2.0 * LOCAL * shift.length();
+    Gap { floor: best.floor - moved, allowance: best.allowance + moved, ..best }
+}
+
+/// The distance from a point to the triangle `t` as a [`Gap`] (the vector from `t` toward
+/// the point), given the point as its differences `from(y)` from points `y` (so the point
+/// itself is never rounded): the face's plane distance when the foot is inside (each
+/// edge's side measured from its end nearer the point), and the three edges' distances.
+fn point_triangle_gap(from: impl Fn(DVec3) -> DVec3, t: &[DVec3; 3]) -> Gap {
+    let d = [from(t[0]), from(t[1]), from(t[2])];
+    let size = |x: DVec3| x.abs().max_element();
+    // From the edge's end nearer the point: (its difference, the edge from there).
+    let edge =
+        |i: usize, j: usize| if size(d[i]) <= size(d[j]) { (d[i], t[j] - t[i]) } else { (d[j], t[i] - t[j]) };
+    let mut best = Gap { floor: f64::INFINITY, toward_a: DVec3::ZERO, allowance: 0.0 };
+    for (i, j) in [(0, 1), (1, 2), (2, 0)] {
+        let (w, e) = edge(i, j);
+        let s = if e == DVec3::ZERO { 0.0 } else { (w.dot(e) / e.length_squared()).clamp(0.0, 1.0) };
+        best = best.least(Gap::new(w - e * s, LOCAL * (w.length() + (e * s).length())));
+    }
+    // The face, measured from the vertex nearest the point.
+    let k = (0..3).fold(0, |m, k| if size(d[k]) < size(d[m]) { k } else { m });
+    let (e1, e2) = (t[(k + 1) % 3] - t[k], t[(k + 2) % 3] - t[k]);
+    let n = e1.cross(e2);
+    let n_len = n.length();
+    // Inside the prism: the point on the inner side of each directed edge `u -> v`,
+    // `((v - u) × (x - end)) · n >= 0` with `end` the edge's end nearer the point.
+    let inside =
+        [(0, 1), (1, 2), (2, 0)].iter().all(|&(i, j)| (t[j] - t[i]).cross(edge(i, j).0).dot(n) >= 0.0);
+    if inside && n_len > 0.0 {
+        let (w, unit) = (d[k], n / n_len);
+        let thin = e1.length() * e2.length() / n_len;
+        best = best.least(Gap::new(unit * w.dot(unit), LOCAL * w.length() * (thin + 1.0)));
+    }
+    best
+}
+
+/// The distance between the segment `[p1, q1]` shifted by `shift` and the segment
+/// `[p2, q2]` as a [`Gap`] (the vector from the second toward the first), each measured
+/// from its end nearer the other.
+fn segment_segment_gap((p1, q1): (DVec3, DVec3), (p2, q2): (DVec3, DVec3), shift: DVec3) -> Gap {
+    let size = |x: DVec3| x.abs().max_element();
+    let ends = [(p1, q1, p2, q2), (p1, q1, q2, p2), (q1, p1, p2, q2), (q1, p1, q2, p2)];
+    let (s1, o1, s2, o2) = ends
+        .into_iter()
+        .fold(ends[0], |m, e| if size((e.0 - e.2) + shift) < size((m.0 - m.2) + shift) { e } else { m });
+    // In the frame of `s2`: the first segment from `r`, along `d1`; the second from zero.
+    let (r, d1, d2) = ((s1 - s2) + shift, o1 - s1, o2 - s2);
+    let (x, y) =
+        crate::query::closest::closest_points_segment_segment_by_cross((r, r + d1), (DVec3::ZERO, d2));
+    Gap::new(x - y, LOCAL * 2.0 * (r.length() + x.length() + y.length()))
 }
 
 /// Conservative advancement (Mirtich 1996; van den Bergen 2004): from the closest points

@@ -17,11 +17,16 @@
 //! `t = 0`. The point is midway between the features that touch at the contact time: those
 //! the axis entered last names, when they do, and otherwise the closest pair (an end of the
 //! segment and the triangle, or the segment and an edge). The normal is the axis entered
-//! last.
+//! last. A contact whose points do not touch (a sliver reaching to `1e15`, whose rounded
+//! axes can miss a visible separation) is confirmed by a distance measured from the
+//! features' nearby ends (`confirmed_time` in `mod.rs`), as for two triangles.
 
 use glam::{DVec3, Vec3};
 
-use super::{SweepHit3, Toi, contact_normal, contact_start, hit3_apart, thin_sat_entry};
+use super::{
+    SweepHit3, Toi, confirmed_time, contact_normal, contact_start, hit3_apart, needs_confirming,
+    thin_sat_entry,
+};
 use crate::query::closest::{
     closest_point_on_segment, closest_point_on_triangle, closest_points_segment_segment,
 };
@@ -86,13 +91,32 @@ impl Walk {
         Walk { p, q, v, k, axes, entry }
     }
 
-    /// The contact from the walk's time and axis, for a pair apart at `t = 0`. The point is
+    /// The contact from the walk's time and axis, for a pair apart at `t = 0`, confirmed by
+    /// a locally accurate distance when its points do not touch ([`confirmed_time`]). The point is
     /// midway between the features that touch at that time: those the axis names when
     /// they do touch ([`Walk::named_touch`]), and otherwise the closest pair.
     fn toi(&self) -> Option<Toi> {
         let (t, axis, _) = self.entry?;
+        let (on_a, on_b) = self.touching_at(t, axis);
+        // Points that do not touch: the walk's rounded axes may have missed a separation
+        // that a locally accurate distance sees ([`confirmed_time`]).
+        if needs_confirming(on_a, on_b) {
+            let settled = confirmed_time(&[self.p, self.q], self.v, &self.k, t)?;
+            if settled != t {
+                let (on_a, on_b) = self.touching_at(settled, None);
+                let normal = contact_normal(None, on_a, on_b, self.v);
+                return Some(Toi { t: settled, point: (on_a + on_b) / 2.0, normal });
+            }
+        }
+        Some(Toi { t, point: (on_a + on_b) / 2.0, normal: contact_normal(axis, on_a, on_b, self.v) })
+    }
+
+    /// The points of the segment moved to time `t` and of the triangle that touch there:
+    /// those the axis `axis` names, when they do touch ([`Walk::named_touch`]), and
+    /// otherwise the closest pair.
+    fn touching_at(&self, t: f64, axis: Option<DVec3>) -> (DVec3, DVec3) {
         let (p, q, k) = (self.p + self.v * t, self.q + self.v * t, self.k);
-        let (on_a, on_b) = axis.and_then(|n| self.named_touch(p, q, n)).unwrap_or_else(|| {
+        axis.and_then(|n| self.named_touch(p, q, n)).unwrap_or_else(|| {
             // The closest pair: an end and the triangle, or the segment and an edge.
             let mut best = (f64::INFINITY, p, k[0]);
             let mut consider = |x: DVec3, y: DVec3| {
@@ -108,8 +132,7 @@ impl Walk {
                 consider(x, y);
             }
             (best.1, best.2)
-        });
-        Some(Toi { t, point: (on_a + on_b) / 2.0, normal: contact_normal(axis, on_a, on_b, self.v) })
+        })
     }
 
     /// The closest points of the features that the axis entered last, `n` (from the

@@ -25,7 +25,10 @@
 //! than that rounding (a face normal of two triangles sliding in their common plane, whose
 //! `v · n` is rounding) bounds no time, only whether they can meet. A rounded axis is still
 //! an axis: its test is a necessary condition of the exact overlap, so rounding can only make
-//! a contact come early by about the rounding over the closing speed, never lose it.
+//! a contact come early by about the rounding over the closing speed, never lose it. The
+//! converse fails on slivers reaching to `1e15`, whose rounded axes can leave shapes a
+//! visible distance apart unseparated: a contact whose points do not touch is confirmed by
+//! a distance measured from the features' nearby ends (`confirmed_time` in `mod.rs`).
 //!
 //! The start is decided by the pair's `Contact`, `Some` exactly when the exact overlap test
 //! of `overlap/triangle_triangle.rs` says so: `t = 0`, its point and its normal reversed; a
@@ -39,7 +42,10 @@
 
 use glam::{DVec3, Vec3};
 
-use super::{SweepHit3, Toi, contact_normal, contact_start, hit3_apart, reversed_sweep, thin_sat_entry};
+use super::{
+    SweepHit3, Toi, confirmed_time, contact_normal, contact_start, hit3_apart, needs_confirming,
+    reversed_sweep, thin_sat_entry,
+};
 use crate::query::closest::{
     closest_point_on_triangle, closest_points_segment_segment, closest_points_triangle_triangle,
 };
@@ -77,8 +83,7 @@ impl Sweep<Triangle3> for Triangle3 {
         {
             return done;
         }
-        let (t, axis, _) = entry?;
-        Some(hit3_apart(triangles_toi(a, motion.as_dvec3(), b, (t, axis), &axes)))
+        triangles_toi(a, motion.as_dvec3(), b, entry?, &axes).map(hit3_apart)
     }
 }
 
@@ -104,7 +109,9 @@ fn axes(a: [DVec3; 3], b: [DVec3; 3]) -> [DVec3; 17] {
 /// The first contact of the triangle `a` moving by `t v`, `t` in `[0, 1]`, with `b`, for
 /// triangles found apart at `t = 0` (by the exact test, or by the walk beyond rounding) and
 /// a finite, non-zero `v`, from the walk's time and axis (one of `axes`, or none for a
-/// touch within rounding of the start).
+/// touch within rounding of the start). When the points found there do not touch, the
+/// time is confirmed by a locally accurate distance, which the rounded axes of a huge
+/// sliver can miss ([`confirmed_time`]): `None` when that distance keeps them apart.
 ///
 /// The point is midway between the features that touch at that time: those the axis names
 /// when they do touch ([`named_touch`]), and otherwise the triangles' closest pair.
@@ -112,13 +119,24 @@ fn triangles_toi(
     a: [DVec3; 3],
     v: DVec3,
     b: [DVec3; 3],
-    (t, normal): (f64, Option<DVec3>),
+    (t, normal, _): (f64, Option<DVec3>, bool),
     axes: &[DVec3; 17],
-) -> Toi {
-    let a = a.map(|x| x + v * t);
-    let touch = normal.and_then(|n| named_touch(a, b, n, axes));
-    let (on_a, on_b) = touch.unwrap_or_else(|| closest_points_triangle_triangle(a, b));
-    Toi { t, point: (on_a + on_b) / 2.0, normal: contact_normal(normal, on_a, on_b, v) }
+) -> Option<Toi> {
+    let touching_at = |t: f64, normal: Option<DVec3>| {
+        let a = a.map(|x| x + v * t);
+        let touch = normal.and_then(|n| named_touch(a, b, n, axes));
+        touch.unwrap_or_else(|| closest_points_triangle_triangle(a, b))
+    };
+    let (on_a, on_b) = touching_at(t, normal);
+    if needs_confirming(on_a, on_b) {
+        let settled = confirmed_time(&a, v, &b, t)?;
+        if settled != t {
+            let (on_a, on_b) = touching_at(settled, None);
+            let normal = contact_normal(None, on_a, on_b, v);
+            return Some(Toi { t: settled, point: (on_a + on_b) / 2.0, normal });
+        }
+    }
+    Some(Toi { t, point: (on_a + on_b) / 2.0, normal: contact_normal(normal, on_a, on_b, v) })
 }
 
 /// The closest points of the features that the walk's last axis `n` (pointing from `b`
@@ -215,8 +233,8 @@ mod tests {
         }
         let (da, db) = (a.vertices().map(Vec3::as_dvec3), b.vertices().map(Vec3::as_dvec3));
         let axes = axes(da, db);
-        let (t, axis, _) = thin_sat_entry(&da, motion.as_dvec3(), &db, &axes)?;
-        Some(hit3_apart(triangles_toi(da, motion.as_dvec3(), db, (t, axis), &axes)))
+        let entry = thin_sat_entry(&da, motion.as_dvec3(), &db, &axes)?;
+        triangles_toi(da, motion.as_dvec3(), db, entry, &axes).map(hit3_apart)
     }
 
     #[test]
