@@ -261,7 +261,7 @@ mod tests {
         // Segments landing end first, crossing an edge, lying flat and falling onto the face
         // (the ends tie) or onto an edge (in the plane), and grazing, at several scales and
         // far from the origin: when the named features are used they touch, and every kind
-        // mostly uses them.
+        // often uses them.
         use super::Walk;
         use crate::query::closest::closest_point_on_triangle;
         let mut next = crate::test_util::signed_units(0x5e97_7a11);
