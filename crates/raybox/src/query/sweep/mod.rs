@@ -322,6 +322,11 @@ pub(crate) fn thin_sat_entry<const A: usize, const B: usize>(
 /// two ends it compares, not by the rounding of the largest coordinate of either shape:
 /// beside the near end of a sliver reaching to `1e15`, the far vertices' rounding (0.1)
 /// had made a point 0.02 away along every axis touch it at `t = 1e-45`.
+///
+/// Always inlined, so that each caller's vertex counts are constants and its loops unroll:
+/// called from more than one place (a program that sweeps segments and triangles both),
+/// the shared copy took the triangle sweep from 130 to 260 ns.
+#[inline(always)]
 fn sat_window(
     (a, size_a): (&[DVec3], &[f64]),
     v: DVec3,
