@@ -262,12 +262,22 @@ fn contacts_3d(c: &mut Criterion) {
 }
 
 /// Sweeps: raybox's `sweep` against parry's `cast_shapes` (see [`peers::cast3`]), on
-/// triangles that start apart. Besides the checks of [`duel`], the times must agree where
-/// both find a contact.
+/// shapes that start apart. Besides the checks of [`duel`], the times must agree where both
+/// find a contact.
 fn sweeps_3d(c: &mut Criterion) {
-    let name = "sweep Triangle3-Triangle3";
-    let inputs = sets::sweep_triangle_triangle();
-    let peer = peer_inputs(&inputs);
+    sweep_group(c, "sweep Triangle3-Triangle3", &sets::sweep_triangle_triangle());
+    sweep_group(c, "sweep Segment3-Triangle3", &sets::sweep_segment_triangle());
+}
+
+/// One sweep group: (moving, motion, static) inputs and their parry equivalents.
+fn sweep_group<A, B, SA, SB>(c: &mut Criterion, name: &str, inputs: &[(A, glam::Vec3, B)])
+where
+    A: Sweep<B, Motion = glam::Vec3, Hit = raybox::SweepHit3> + ToParry<Peer = Placed3<SA>>,
+    B: ToParry<Peer = Placed3<SB>>,
+    SA: parry3d::shape::Shape,
+    SB: parry3d::shape::Shape,
+{
+    let peer = peer_inputs(inputs);
     let times_agree = inputs
         .iter()
         .zip(&peer)
@@ -278,7 +288,7 @@ fn sweeps_3d(c: &mut Criterion) {
         .count();
     println!("check {name}: parry's time agrees on {times_agree}/{N_INPUTS}");
     assert!(N_INPUTS - times_agree <= MAX_DISAGREEMENTS, "{name}: parry's time disagrees");
-    duel(c, name, &inputs, |(a, v, b)| a.sweep(*v, b), &peer, |(a, v, b)| peers::cast3(a, v, b));
+    duel(c, name, inputs, |(a, v, b)| a.sweep(*v, b), &peer, |(a, v, b)| peers::cast3(a, v, b));
 }
 
 fn config() -> Criterion {

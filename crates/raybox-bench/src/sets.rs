@@ -98,6 +98,8 @@ sets! {
 
     /// Triangles moving against triangles, apart at the start: (moving, motion, static).
     sweep_triangle_triangle: (Triangle3, Vec3, Triangle3) = sweeps3(49, 0.5, triangle_at, triangle_at);
+    /// Segments moving against triangles, apart at the start: (moving, motion, static).
+    sweep_segment_triangle: (Segment3, Vec3, Triangle3) = sweeps3(50, 0.5, segment3_at, triangle_at);
 }
 
 #[cfg(test)]
@@ -169,6 +171,10 @@ mod tests {
         assert_eq!(set.len(), N_INPUTS);
         assert_balanced("sweep_triangle_triangle", set.iter().map(|(a, v, b)| a.sweep(*v, b).is_some()));
         // Apart at the start: every hit is at t > 0.
+        assert!(set.iter().all(|(a, v, b)| a.sweep(*v, b).is_none_or(|h| h.t > 0.0)));
+        let set = sweep_segment_triangle();
+        assert_eq!(set.len(), N_INPUTS);
+        assert_balanced("sweep_segment_triangle", set.iter().map(|(a, v, b)| a.sweep(*v, b).is_some()));
         assert!(set.iter().all(|(a, v, b)| a.sweep(*v, b).is_none_or(|h| h.t > 0.0)));
     }
 
