@@ -416,8 +416,14 @@ pub(crate) fn contact_normal(axis: Option<DVec3>, on_a: DVec3, on_b: DVec3, v: D
 /// they are farther apart than [`LOCAL`] of their own coordinates. Touching points (the
 /// walk's time exact to its rounding, every ordinary contact) pass with six comparisons.
 pub(crate) fn needs_confirming(on_a: DVec3, on_b: DVec3) -> bool {
-    let near = LOCAL * on_a.abs().max_element().max(on_b.abs().max_element());
-    on_a.distance_squared(on_b) > near * near
+    touching((on_a, on_b), on_a.abs().max_element().max(on_b.abs().max_element())).is_none()
+}
+
+/// `pair` when its two points are within [`LOCAL`] of `size` (a largest coordinate) of each
+/// other: touching, to the rounding of a separating-axis walk's contact time.
+pub(crate) fn touching(pair: (DVec3, DVec3), size: f64) -> Option<(DVec3, DVec3)> {
+    let near = LOCAL * size;
+    (pair.0.distance_squared(pair.1) <= near * near).then_some(pair)
 }
 
 /// The time of the first contact of `a` (a segment, as its two ends, or a triangle) moving

@@ -25,7 +25,7 @@ use glam::{DVec3, Vec3};
 
 use super::{
     SweepHit3, Toi, confirmed_time, contact_normal, contact_start, hit3_apart, needs_confirming,
-    thin_sat_entry,
+    thin_sat_entry, touching,
 };
 use crate::query::closest::{
     closest_point_on_segment, closest_point_on_triangle, closest_points_segment_segment,
@@ -157,9 +157,7 @@ impl Walk {
             }
             i => closest_points_segment_segment((p, q), (k[i - 1], k[i % 3])),
         };
-        let most = [p, q].iter().chain(&k).fold(0.0f64, |m, x| m.max(x.abs().max_element()));
-        let near = most / (1u64 << 40) as f64;
-        (pair.0.distance_squared(pair.1) <= near * near).then_some(pair)
+        touching(pair, [p, q].iter().chain(&k).fold(0.0f64, |m, x| m.max(x.abs().max_element())))
     }
 }
 

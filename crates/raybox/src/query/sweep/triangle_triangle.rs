@@ -44,7 +44,7 @@ use glam::{DVec3, Vec3};
 
 use super::{
     SweepHit3, Toi, confirmed_time, contact_normal, contact_start, hit3_apart, needs_confirming,
-    reversed_sweep, thin_sat_entry,
+    reversed_sweep, thin_sat_entry, touching,
 };
 use crate::query::closest::{
     closest_point_on_triangle, closest_points_segment_segment, closest_points_triangle_triangle,
@@ -164,9 +164,7 @@ fn named_touch(a: [DVec3; 3], b: [DVec3; 3], n: DVec3, axes: &[DVec3; 17]) -> Op
             closest_points_segment_segment((a[i], a[(i + 1) % 3]), (b[j], b[(j + 1) % 3]))
         }
     };
-    let most = a.iter().chain(&b).fold(0.0f64, |m, x| m.max(x.abs().max_element()));
-    let near = most / (1u64 << 40) as f64;
-    (pair.0.distance_squared(pair.1) <= near * near).then_some(pair)
+    touching(pair, a.iter().chain(&b).fold(0.0f64, |m, x| m.max(x.abs().max_element())))
 }
 
 reversed_sweep!(3D: Triangle3 => Sphere, Triangle3 => Aabb3, Triangle3 => Obb3, Triangle3 => Capsule3, Triangle3 => Segment3);
