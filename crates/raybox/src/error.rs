@@ -116,6 +116,7 @@ impl fmt::Display for ShapeError {
 impl std::error::Error for ShapeError {}
 
 /// Checks that every component is finite; the error names `shape` and `field`.
+#[inline]
 pub(crate) fn check_finite(
     values: &[f32],
     shape: &'static str,
@@ -125,6 +126,7 @@ pub(crate) fn check_finite(
 }
 
 /// Checks that every component is finite and not negative (`-0.0` is allowed).
+#[inline]
 pub(crate) fn check_non_negative(
     values: &[f32],
     shape: &'static str,

@@ -157,7 +157,11 @@
 
 #![warn(missing_docs)]
 #![deny(unsafe_code)]
+// `[T; N]::map` and `core::array::from_fn` are not inlined in a build split into codegen
+// units (cargo's default `release`): `arrays.rs`, and `clippy.toml` beside `Cargo.toml`.
+#![deny(clippy::disallowed_methods)]
 
+mod arrays;
 mod bvh;
 mod error;
 pub mod mesh;

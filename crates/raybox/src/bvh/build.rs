@@ -16,6 +16,7 @@
 //! three axes, the children's boxes taken from the bins and their centroid boxes gathered
 //! during the partition (no separate bounds pass), and no allocation per node.
 
+use crate::arrays::Each;
 use glam::{BVec4A, IVec4, Vec3A, Vec4};
 
 use super::node::{Bounds, MAX_LEAF_SIZE};
@@ -258,7 +259,7 @@ impl Binning {
     fn bins<const PRE: bool>(&self, c: Vec3A) -> [usize; 3] {
         let d = if PRE { (c - self.lo) * self.pre } else { c - self.lo };
         let t = (d * self.scale - Vec3A::splat(0.5)).min(self.max_bin).max(Vec3A::ZERO);
-        (t + Vec3A::splat(ROUND)).to_array().map(|x| (x.to_bits() & MANTISSA) as usize)
+        (t + Vec3A::splat(ROUND)).to_array().each(|x| (x.to_bits() & MANTISSA) as usize)
     }
 
     /// The bin of `c` on axis `AXIS`: that lane of [`Binning::bins`], by the same operations
@@ -466,7 +467,7 @@ impl<const N: usize, const SETS: usize> EmptySets<N, SETS> {
 /// [`Bounds::half_area_in`] computes it, so the sweep below picks the planes the scalar one did.
 #[inline(always)]
 fn half_areas(lo: &[Vec4; 3], hi: &[Vec4; 3], unit: Vec4) -> Vec4 {
-    let [a, b, c] = [0, 1, 2].map(|k| (hi[k] - lo[k]).max(Vec4::ZERO) * unit);
+    let [a, b, c] = [0, 1, 2].each(|k| (hi[k] - lo[k]).max(Vec4::ZERO) * unit);
     let dx = Vec4::new(a.x, b.x, c.x, 0.0);
     let dy = Vec4::new(a.y, b.y, c.y, 0.0);
     let dz = Vec4::new(a.z, b.z, c.z, 0.0);
@@ -481,7 +482,7 @@ impl BuildParams {
         if block.count_ones() == 1 {
             ((n + IVec4::splat(block - 1)) >> block.trailing_zeros()).as_vec4()
         } else {
-            n.to_array().map(|k| self.blocks(k as usize)).into()
+            n.to_array().each(|k| self.blocks(k as usize)).into()
         }
     }
 }
@@ -613,7 +614,7 @@ fn bin_into<const N: usize, const SETS: usize, const PRE: bool>(
     sets: &mut [[[Bin; N]; 3]; SETS],
 ) {
     // `& (N - 1)` changes nothing (bins are below N) but lets the compiler drop the bounds checks.
-    let bins = |p: &PrimRef| binning.bins::<PRE>(p.center2()).map(|b| b & (N - 1));
+    let bins = |p: &PrimRef| binning.bins::<PRE>(p.center2()).each(|b| b & (N - 1));
     let mut groups = prims.chunks_exact(SETS);
     for group in &mut groups {
         for (set, p) in sets.iter_mut().zip(group) {

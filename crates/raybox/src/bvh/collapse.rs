@@ -12,6 +12,7 @@
 
 use super::build::{NodeInfo, PrimRef, SahSplitter, Splitter};
 use super::node::{BinaryNode, Bounds, ChildRef, LEAF_BIT, WIDTH, WideNode};
+use crate::arrays::Each;
 
 pub(crate) struct WideTree {
     pub nodes: Vec<WideNode>,
@@ -153,7 +154,7 @@ impl<S: Splitter> Builder<'_, S> {
                 let shift =
                     |r: ChildRef| if r.is_leaf() { r } else { ChildRef::inner(r.index() as u32 + base) };
                 nodes.extend(local.into_iter().map(|mut node| {
-                    node.children = node.children.map(shift);
+                    node.children = node.children.each(shift);
                     node
                 }));
                 wide_depth = wide_depth.max(d);
@@ -209,6 +210,7 @@ impl<S: Splitter> Builder<'_, S> {
 #[cfg(all(test, feature = "rayon"))]
 mod tests {
     use super::super::{BuildQuality, Tree};
+    use crate::arrays::Each;
     use crate::bvh::Bounds;
     use glam::Vec3A;
 
@@ -249,7 +251,7 @@ mod tests {
             assert_eq!(one.nodes.len(), four.nodes.len());
             for (a, b) in one.nodes.iter().zip(&four.nodes) {
                 assert_eq!(a.children, b.children, "{quality:?}");
-                assert_eq!(a.planes.map(|r| r.map(f32::to_bits)), b.planes.map(|r| r.map(f32::to_bits)));
+                assert_eq!(a.planes.each(|r| r.each(f32::to_bits)), b.planes.each(|r| r.each(f32::to_bits)));
             }
         }
     }

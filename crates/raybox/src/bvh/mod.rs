@@ -719,18 +719,19 @@ impl Tree {
     /// power of two): the same nodes, leaves, order and stats, and every box `scale` times
     /// `base`'s, bit for bit.
     pub(crate) fn assert_scaled_copy_of(&self, base: &Tree, scale: f32, what: &str) {
+        use crate::arrays::Each;
         assert_eq!(self.stats, base.stats, "{what}: stats");
         assert_eq!((self.root, &self.order), (base.root, &base.order), "{what}: root and leaf order");
-        let scaled = |v: [f32; 3]| v.map(|x| (x * scale).to_bits());
-        assert_eq!(self.root_min.map(f32::to_bits), scaled(base.root_min), "{what}: root box");
-        assert_eq!(self.root_max.map(f32::to_bits), scaled(base.root_max), "{what}: root box");
+        let scaled = |v: [f32; 3]| v.each(|x| (x * scale).to_bits());
+        assert_eq!(self.root_min.each(f32::to_bits), scaled(base.root_min), "{what}: root box");
+        assert_eq!(self.root_max.each(f32::to_bits), scaled(base.root_max), "{what}: root box");
         assert_eq!(self.nodes.len(), base.nodes.len(), "{what}: nodes");
         for (i, (node, b)) in self.nodes.iter().zip(&base.nodes).enumerate() {
             assert_eq!(node.children, b.children, "{what}: node {i}'s children");
             assert_eq!(node.orders, b.orders, "{what}: node {i}'s orders");
             for (p, q) in node.planes.iter().zip(&b.planes) {
-                let q = q.map(|x| if x.is_finite() { x * scale } else { x });
-                assert_eq!(p.map(f32::to_bits), q.map(f32::to_bits), "{what}: node {i}'s boxes");
+                let q = q.each(|x| if x.is_finite() { x * scale } else { x });
+                assert_eq!(p.each(f32::to_bits), q.each(f32::to_bits), "{what}: node {i}'s boxes");
             }
         }
     }
@@ -739,6 +740,7 @@ impl Tree {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arrays::Each;
     use crate::mesh::scene::Pcg32;
 
     #[test]
@@ -763,7 +765,7 @@ mod tests {
             .indices
             .iter()
             .map(|t| {
-                let [a, b, c] = t.map(|i| Vec3A::from(bunny.vertices[i as usize]));
+                let [a, b, c] = t.each(|i| Vec3A::from(bunny.vertices[i as usize]));
                 Bounds { min: a.min(b).min(c), max: a.max(b).max(c) }
             })
             .collect();

@@ -23,6 +23,7 @@
 //! are written as their 4-triangle blocks right there ([`Tree::build_fast_blocks`]), so the
 //! triangles are read twice in all and no per-primitive record is ever stored.
 
+use crate::arrays::Each;
 use glam::{Vec3, Vec3A};
 
 use super::build::{NodeInfo, PrimRef};
@@ -91,7 +92,7 @@ impl Grid {
         const MASK: u32 = (1 << BITS) - 1;
         let last = Vec3A::splat(MASK as f32);
         let t = ((p - self.min) * self.scale - Vec3A::splat(0.5)).min(last).max(Vec3A::ZERO);
-        let [x, y, z] = (t + Vec3A::splat(ROUND)).to_array().map(|c| SPREAD[(c.to_bits() & MASK) as usize]);
+        let [x, y, z] = (t + Vec3A::splat(ROUND)).to_array().each(|c| SPREAD[(c.to_bits() & MASK) as usize]);
         (x << 2) | (y << 1) | z
     }
 }
@@ -379,7 +380,7 @@ impl Builder<'_> {
                 }
             };
             nodes.extend(local.into_iter().map(|mut node| {
-                node.children = node.children.map(shift);
+                node.children = node.children.each(shift);
                 node
             }));
             built[lane] = Some(Subtree { r: shift(sub.r), ..sub });
@@ -453,7 +454,7 @@ impl Leaves for BlockLeaves<'_> {
         let mut bounds = Bounds::EMPTY;
         for (slot, &k) in tris.iter_mut().zip(keys) {
             let triangle = k as u32;
-            let corners = self.indices[triangle as usize].map(|i| self.vertices[i as usize]);
+            let corners = self.indices[triangle as usize].each(|i| self.vertices[i as usize]);
             for p in corners {
                 bounds.grow_point(p.into());
             }
@@ -507,7 +508,7 @@ impl Tree {
         let grid = Grid::new(&vertex_bounds);
         let mut keys = Keys::with_capacity(indices.len());
         for (triangle, tri) in indices.iter().enumerate() {
-            let [a, b, c] = tri.map(|i| vertices.get(i as usize).copied());
+            let [a, b, c] = tri.each(|i| vertices.get(i as usize).copied());
             let (Some(a), Some(b), Some(c)) = (a, b, c) else { return Err(triangle) };
             if keep(a, b, c) {
                 let (a, b, c) = (Vec3A::from(a), Vec3A::from(b), Vec3A::from(c));

@@ -203,9 +203,10 @@ mod planes_serde {
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
     use super::WIDTH;
+    use crate::arrays::Each;
 
     pub fn serialize<S: Serializer>(planes: &[[f32; WIDTH]; 6], s: S) -> Result<S::Ok, S::Error> {
-        let rows: [[Option<f32>; WIDTH]; 6] = planes.map(|row| row.map(|x| x.is_finite().then_some(x)));
+        let rows: [[Option<f32>; WIDTH]; 6] = planes.each(|row| row.each(|x| x.is_finite().then_some(x)));
         rows.serialize(s)
     }
 
@@ -261,7 +262,7 @@ impl WideNode {
     /// time (Ylitie, Karras & Laine 2017 order a wide node's children by the
     /// ray's octant in the same spirit); it still visits the nearest first, found by `t`.
     pub fn fill_orders(&mut self) {
-        let centres: [Vec3A; WIDTH] = core::array::from_fn(|lane| self.child_bounds(lane).centroid());
+        let centres: [Vec3A; WIDTH] = crate::arrays::from_fn(|lane| self.child_bounds(lane).centroid());
         // The opposite octant (all signs flipped) gets the reversed order, so only the four
         // octants with `z` up are sorted.
         for o in 0..WIDTH / 2 {
@@ -275,7 +276,7 @@ impl WideNode {
                     centres[lane].dot(diagonal)
                 }
             };
-            let keys: [f32; WIDTH] = core::array::from_fn(key);
+            let keys: [f32; WIDTH] = crate::arrays::from_fn(key);
             let mut order = 0u32;
             for (lane, k) in keys.iter().enumerate() {
                 // The lane's position: how many lanes come before it (a strict total order:

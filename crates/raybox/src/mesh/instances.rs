@@ -34,6 +34,7 @@
 //! Shape queries (overlaps, contacts, sweeps) place the triangles in the world instead of
 //! carrying the shape (a ball under a non-uniform scale is no ball): see `instances/shapes.rs`.
 
+use crate::arrays::Each;
 use std::sync::Arc;
 
 use glam::{Affine3A, DAffine3, DMat3, DVec3, Vec3};
@@ -143,7 +144,7 @@ impl Placement {
         // Singular exactly: the f64 determinant of f32 entries is rounded (its 72-bit
         // products are not exact), and a singular matrix's can come out non-zero.
         let m = pose.matrix3;
-        let columns = [m.x_axis, m.y_axis, m.z_axis].map(Vec3::from);
+        let columns = [m.x_axis, m.y_axis, m.z_axis].each(Vec3::from);
         if orient3d(Vec3::ZERO, columns[0], columns[1], columns[2]) == 0.0 {
             return Err(InstanceError::SingularPose { instance });
         }
@@ -198,7 +199,7 @@ impl Placement {
             let r = (x as f32).min(f32::MAX);
             if f64::from(r) < x { r.next_up().min(f32::MAX) } else { r }
         };
-        Aabb3::new(Vec3::from_array(min.to_array().map(down)), Vec3::from_array(max.to_array().map(up)))
+        Aabb3::new(Vec3::from_array(min.to_array().each(down)), Vec3::from_array(max.to_array().each(up)))
     }
 }
 

@@ -5,6 +5,7 @@
 //! place in memory. The triangle test is the watertight one of `query/ray/ray_triangle.rs`
 //! (Woop, Benthin & Wald 2013), so no ray slips between two triangles that share an edge.
 
+use crate::arrays::Each;
 use glam::{DVec3, Vec3};
 
 use super::data::{MeshData, MeshError};
@@ -220,7 +221,7 @@ impl TriMesh {
         // triangle's build record (its box and its index).
         let mut prims = Vec::with_capacity(indices.len());
         for (triangle, tri) in indices.iter().enumerate() {
-            let [a, b, c] = tri.map(|i| vertices.get(i as usize).copied());
+            let [a, b, c] = tri.each(|i| vertices.get(i as usize).copied());
             let (Some(a), Some(b), Some(c)) = (a, b, c) else { return Err(index_error(triangle)) };
             if !degenerate_triangle(a, b, c) {
                 prims.push(PrimRef::from_points(a.into(), b.into(), c.into(), triangle as u32));
@@ -249,7 +250,7 @@ impl TriMesh {
             for group in order[first..first + count].chunks(BLOCK as usize) {
                 let mut tris = [(0u32, [Vec3::ZERO; 3]); BLOCK as usize];
                 for (slot, &t) in tris.iter_mut().zip(group) {
-                    *slot = (t, indices[t as usize].map(|i| vertices[i as usize]));
+                    *slot = (t, indices[t as usize].each(|i| vertices[i as usize]));
                 }
                 blocks.push(TriBlock4::new(&tris[..group.len()]));
             }
@@ -342,7 +343,7 @@ impl TriMesh {
     #[must_use]
     pub fn hit_details(&self, ray: &Ray3, hit: &FirstHit) -> Option<MeshHit> {
         let tri = self.indices.get(hit.triangle as usize)?;
-        let [a, b, c] = tri.map(|i| self.vertices[i as usize]);
+        let [a, b, c] = tri.each(|i| self.vertices[i as usize]);
         Some(details(ray, [a, b, c], hit.triangle, hit.t, hit.u, hit.v)).filter(|h| h.normal.is_finite())
     }
 
@@ -617,7 +618,7 @@ impl TriMesh {
             let d = self
                 .triangles_of(first, count)
                 .map(|tri| {
-                    let q = crate::query::closest::closest_point_on_triangle(p, tri.map(Vec3::as_dvec3));
+                    let q = crate::query::closest::closest_point_on_triangle(p, tri.each(Vec3::as_dvec3));
                     p.distance(q) as f32
                 })
                 .fold(f32::INFINITY, f32::min);
@@ -892,6 +893,8 @@ impl TriMesh {
     ) {
         let root = self.tree.root;
         let nodes = &self.tree.nodes[..];
+        // Not `Copy` (each holds its stack), and built once per chunk of rays.
+        #[allow(clippy::disallowed_methods)]
         let mut walks: [ClosestWalk; N] = core::array::from_fn(|_| ClosestWalk::new(root, 0.0));
         let mut lanes: [Option<InFlight>; N] = [const { None }; N];
         let mut next = 0;
@@ -962,6 +965,8 @@ impl TriMesh {
     fn occluded_chunk<K: NodeKernel, const N: usize>(&self, kernel: K, rays: &[Ray3], out: &mut [bool]) {
         let root = self.tree.root;
         let nodes = &self.tree.nodes[..];
+        // Not `Copy` (each holds its stack), and built once per chunk of rays.
+        #[allow(clippy::disallowed_methods)]
         let mut walks: [AnyWalk; N] = core::array::from_fn(|_| AnyWalk::new(root));
         // In flight: the ray's index, its set-up for the nodes and for the blocks.
         let mut lanes: [Option<(usize, PreparedRay, BlockRay)>; N] = [const { None }; N];
@@ -1508,9 +1513,9 @@ mod tests {
             .collect();
         for _ in 0..300 {
             let [a, b, c] = data.indices[(rng.next_u32() as usize) % data.indices.len()]
-                .map(|i| data.vertices[i as usize]);
+                .each(|i| data.vertices[i as usize]);
             let targets = [a, b, c, (a + b) * 0.5, (b + c) * 0.5, (c + a) * 0.5, (a + b + c) / 3.0, a];
-            rays.extend(targets.map(|t| Ray3::new(eye, t - eye)));
+            rays.extend(targets.each(|t| Ray3::new(eye, t - eye)));
         }
         rays
     }
@@ -1520,7 +1525,7 @@ mod tests {
         let woop = WoopRay::new(ray.origin(), ray.dir());
         let mut best: Option<(f32, u32)> = None;
         for (i, tri) in mesh.indices.iter().enumerate() {
-            let v = tri.map(|k| mesh.vertices[k as usize]);
+            let v = tri.each(|k| mesh.vertices[k as usize]);
             if degenerate_triangle(v[0], v[1], v[2]) {
                 continue;
             }
@@ -1613,9 +1618,9 @@ mod tests {
         }
         for _ in 0..200 {
             let [a, b, c] = data.indices[(rng.next_u32() as usize) % data.indices.len()]
-                .map(|i| data.vertices[i as usize]);
+                .each(|i| data.vertices[i as usize]);
             let targets = [a, b, c, (a + b) * 0.5, (b + c) * 0.5, (c + a) * 0.5, (a + b + c) / 3.0, a];
-            let near = targets.map(|t| t + (t - eye) * 1e-3);
+            let near = targets.each(|t| t + (t - eye) * 1e-3);
             rays.extend(targets.iter().chain(&near).map(|&t| Ray3::new(eye, t - eye)));
         }
         rays
@@ -1956,7 +1961,7 @@ mod tests {
             for i in 0..count {
                 // The others far off the ray, small.
                 let v =
-                    if i == at { tri } else { [0, 1, 2].map(|k| Vec3::new(50.0 + i as f32, k as f32, 2.0)) };
+                    if i == at { tri } else { [0, 1, 2].each(|k| Vec3::new(50.0 + i as f32, k as f32, 2.0)) };
                 let n = vertices.len() as u32;
                 vertices.extend(v);
                 indices.push([n, n + 1, n + 2]);

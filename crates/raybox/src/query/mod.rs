@@ -104,6 +104,7 @@ pub trait RayCast {
     fn cast_ray(&self, ray: &Self::Ray) -> Option<Self::Hit>;
 
     /// Whether the ray meets the shape at all (within `[t_min, t_max]`).
+    #[inline]
     fn intersects_ray(&self, ray: &Self::Ray) -> bool {
         self.ray_span(ray).is_some()
     }

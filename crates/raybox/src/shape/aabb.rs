@@ -35,6 +35,7 @@ macro_rules! aabb_type {
             /// assert!(B::try_new(V::ONE, V::ZERO).is_err()); // min > max
             /// assert!(B::try_new(V::ZERO, V::splat(f32::NAN)).is_err());
             /// ```
+            #[inline]
             pub fn try_new(min: $V, max: $V) -> Result<Self, ShapeError> {
                 check_finite(&min.to_array(), $name, "min")?;
                 check_finite(&max.to_array(), $name, "max")?;
@@ -58,6 +59,7 @@ macro_rules! aabb_type {
             /// ```
             #[track_caller]
             #[must_use]
+            #[inline]
             pub fn new(min: $V, max: $V) -> Self {
                 Self::try_new(min, max).unwrap_or_else(|e| panic!("{e}"))
             }
@@ -75,6 +77,7 @@ macro_rules! aabb_type {
             /// assert_eq!(b.min(), V::splat(0.5));
             /// assert!(B::try_from_center_half_extents(V::ONE, V::splat(-0.5)).is_err());
             /// ```
+            #[inline]
             pub fn try_from_center_half_extents(center: $V, half_extents: $V) -> Result<Self, ShapeError> {
                 check_finite(&center.to_array(), $name, "center")?;
                 check_non_negative(&half_extents.to_array(), $name, "half_extents")?;
@@ -92,6 +95,7 @@ macro_rules! aabb_type {
             /// ```
             #[track_caller]
             #[must_use]
+            #[inline]
             pub fn from_center_half_extents(center: $V, half_extents: $V) -> Self {
                 Self::try_from_center_half_extents(center, half_extents).unwrap_or_else(|e| panic!("{e}"))
             }
@@ -106,6 +110,7 @@ macro_rules! aabb_type {
             /// assert_eq!(B::from_points(&[]), None);
             /// ```
             #[must_use]
+            #[inline]
             pub fn from_points(points: &[$V]) -> Option<Self> {
                 let (first, rest) = points.split_first()?;
                 let (min, max) = rest.iter().fold((*first, *first), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
@@ -195,6 +200,7 @@ macro_rules! aabb_type {
             /// assert_eq!(a.union_point(V::splat(f32::NAN)), None);
             /// ```
             #[must_use]
+            #[inline]
             pub fn union_point(&self, point: $V) -> Option<Self> {
                 point.is_finite().then(|| Self { min: self.min.min(point), max: self.max.max(point) })
             }
@@ -213,6 +219,7 @@ macro_rules! aabb_type {
             /// ```
             #[track_caller]
             #[must_use]
+            #[inline]
             pub fn grow(&self, margin: f32) -> Self {
                 assert!(!margin.is_nan(), concat!($name, "::grow: margin is NaN"));
                 let c = self.center();
@@ -232,6 +239,7 @@ macro_rules! aabb_type {
             /// ```
             #[track_caller]
             #[must_use]
+            #[inline]
             pub fn translated(&self, offset: $V) -> Self {
                 Self::new(self.min + offset, self.max + offset)
             }
@@ -265,6 +273,7 @@ impl Aabb2 {
     /// assert_eq!(Aabb2::new(Vec2::ZERO, Vec2::new(3.0, 1.0)).perimeter(), 8.0);
     /// ```
     #[must_use]
+    #[inline]
     pub fn perimeter(&self) -> f32 {
         let s = self.size();
         2.0 * (s.x + s.y)
@@ -278,6 +287,7 @@ impl Aabb2 {
     /// assert_eq!(Aabb2::new(Vec2::ZERO, Vec2::new(3.0, 2.0)).area(), 6.0);
     /// ```
     #[must_use]
+    #[inline]
     pub fn area(&self) -> f32 {
         let s = self.size();
         s.x * s.y
@@ -292,6 +302,7 @@ impl Aabb2 {
     /// assert_eq!(c, [Vec2::ZERO, Vec2::X, Vec2::ONE, Vec2::Y]);
     /// ```
     #[must_use]
+    #[inline]
     pub fn corners(&self) -> [Vec2; 4] {
         let (a, b) = (self.min, self.max);
         [a, Vec2::new(b.x, a.y), b, Vec2::new(a.x, b.y)]
@@ -307,6 +318,7 @@ impl Aabb3 {
     /// assert_eq!(Aabb3::new(Vec3::ZERO, Vec3::new(1.0, 2.0, 3.0)).surface_area(), 22.0);
     /// ```
     #[must_use]
+    #[inline]
     pub fn surface_area(&self) -> f32 {
         let s = self.size();
         2.0 * (s.x * s.y + s.y * s.z + s.z * s.x)
@@ -320,6 +332,7 @@ impl Aabb3 {
     /// assert_eq!(Aabb3::new(Vec3::ZERO, Vec3::new(1.0, 2.0, 3.0)).volume(), 6.0);
     /// ```
     #[must_use]
+    #[inline]
     pub fn volume(&self) -> f32 {
         let s = self.size();
         s.x * s.y * s.z
@@ -334,8 +347,9 @@ impl Aabb3 {
     /// assert_eq!((c[0], c[1], c[6], c[7]), (Vec3::ZERO, Vec3::X, Vec3::new(0.0, 1.0, 1.0), Vec3::ONE));
     /// ```
     #[must_use]
+    #[inline]
     pub fn corners(&self) -> [Vec3; 8] {
-        core::array::from_fn(|i| {
+        crate::arrays::from_fn(|i| {
             Vec3::select(glam::BVec3::new(i & 1 != 0, i & 2 != 0, i & 4 != 0), self.max, self.min)
         })
     }
@@ -356,11 +370,13 @@ mod raw {
         ($Aabb:ident, $V:ty) => {
             impl TryFrom<Aabb<$V>> for super::$Aabb {
                 type Error = crate::ShapeError;
+                #[inline]
                 fn try_from(b: Aabb<$V>) -> Result<Self, Self::Error> {
                     Self::try_new(b.min, b.max)
                 }
             }
             impl From<super::$Aabb> for Aabb<$V> {
+                #[inline]
                 fn from(b: super::$Aabb) -> Self {
                     Aabb { min: b.min(), max: b.max() }
                 }

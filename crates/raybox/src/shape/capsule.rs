@@ -41,6 +41,7 @@ macro_rules! capsule_type {
             /// assert!(C::try_new(V::ZERO, V::ONE, 0.5).is_ok());
             /// assert!(C::try_new(V::ZERO, V::ONE, -0.5).is_err());
             /// ```
+            #[inline]
             pub fn try_new(start: $V, end: $V, radius: f32) -> Result<Self, ShapeError> {
                 check_finite(&start.to_array(), $name, "start")?;
                 check_finite(&end.to_array(), $name, "end")?;
@@ -59,6 +60,7 @@ macro_rules! capsule_type {
             /// ```
             #[track_caller]
             #[must_use]
+            #[inline]
             pub fn new(start: $V, end: $V, radius: f32) -> Self {
                 Self::try_new(start, end, radius).unwrap_or_else(|e| panic!("{e}"))
             }
@@ -123,6 +125,7 @@ macro_rules! capsule_type {
             /// ```
             #[track_caller]
             #[must_use]
+            #[inline]
             pub fn to_aabb(&self) -> crate::$Aabb {
                 let r = $V::splat(self.radius);
                 crate::$Aabb::new(self.start.min(self.end) - r, self.start.max(self.end) + r)
@@ -158,11 +161,13 @@ mod raw {
         ($Capsule:ident, $V:ty) => {
             impl TryFrom<Capsule<$V>> for super::$Capsule {
                 type Error = crate::ShapeError;
+                #[inline]
                 fn try_from(c: Capsule<$V>) -> Result<Self, Self::Error> {
                     Self::try_new(c.start, c.end, c.radius)
                 }
             }
             impl From<super::$Capsule> for Capsule<$V> {
+                #[inline]
                 fn from(c: super::$Capsule) -> Self {
                     Capsule { start: c.start(), end: c.end(), radius: c.radius() }
                 }

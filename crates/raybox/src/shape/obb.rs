@@ -4,6 +4,7 @@
 //! the world by a rotation and a translation: `world = center + rotation * local`. The
 //! columns of the rotation matrix are the box axes in world coordinates.
 
+use crate::arrays::Each;
 use glam::{DMat3, DQuat, DVec2, DVec3, Mat2, Mat3, Quat, Vec2, Vec3};
 
 use crate::error::{ShapeError, check_finite, check_non_negative};
@@ -50,6 +51,7 @@ impl Obb2 {
     /// assert!(Obb2::try_new(Vec2::ZERO, Vec2::ONE, 0.5).is_ok());
     /// assert!(Obb2::try_new(Vec2::ZERO, Vec2::ONE, f32::NAN).is_err());
     /// ```
+    #[inline]
     pub fn try_new(center: Vec2, half_extents: Vec2, angle: f32) -> Result<Self, ShapeError> {
         check_finite(&[angle], "Obb2", "angle")?;
         let (sin, cos) = angle.sin_cos();
@@ -69,6 +71,7 @@ impl Obb2 {
     /// ```
     #[track_caller]
     #[must_use]
+    #[inline]
     pub fn new(center: Vec2, half_extents: Vec2, angle: f32) -> Self {
         Self::try_new(center, half_extents, angle).unwrap_or_else(|e| panic!("{e}"))
     }
@@ -87,6 +90,7 @@ impl Obb2 {
     /// assert_eq!(b.axes()[0], Vec2::new(0.6, 0.8));
     /// assert!(Obb2::try_from_rotation(Vec2::ZERO, Vec2::ONE, Vec2::ZERO).is_err());
     /// ```
+    #[inline]
     pub fn try_from_rotation(center: Vec2, half_extents: Vec2, cos_sin: Vec2) -> Result<Self, ShapeError> {
         check_finite(&center.to_array(), "Obb2", "center")?;
         check_non_negative(&half_extents.to_array(), "Obb2", "half_extents")?;
@@ -116,6 +120,7 @@ impl Obb2 {
     /// assert!(Obb2::try_from_matrix(Vec2::ZERO, Vec2::ONE, quarter).is_ok());
     /// assert!(Obb2::try_from_matrix(Vec2::ZERO, Vec2::ONE, Mat2::from_diagonal(Vec2::new(1.0, -1.0))).is_err());
     /// ```
+    #[inline]
     pub fn try_from_matrix(center: Vec2, half_extents: Vec2, rotation: Mat2) -> Result<Self, ShapeError> {
         check_finite(&rotation.to_cols_array(), "Obb2", "rotation")?;
         let gram = (rotation.transpose() * rotation - Mat2::IDENTITY).to_cols_array();
@@ -133,6 +138,7 @@ impl Obb2 {
     /// assert_eq!(Obb2::new(Vec2::ZERO, Vec2::ONE, 0.25).angle(), 0.25);
     /// ```
     #[must_use]
+    #[inline]
     pub fn angle(&self) -> f32 {
         self.rotation.x_axis.to_angle()
     }
@@ -150,6 +156,7 @@ impl Obb2 {
     /// let b = Obb2::try_from_aabb_and_transform(&local, 0.0, Vec2::Y).unwrap();
     /// assert_eq!(b.center(), Vec2::new(2.0, 1.0));
     /// ```
+    #[inline]
     pub fn try_from_aabb_and_transform(
         aabb: &Aabb2,
         angle: f32,
@@ -242,6 +249,7 @@ impl Obb2 {
     }
 
     /// [`Self::point_to_world`] in `f64`.
+    #[inline]
     pub(crate) fn point_to_world_f64(&self, local: DVec2) -> DVec2 {
         self.center.as_dvec2() + self.rotation.as_dmat2() * local
     }
@@ -269,10 +277,11 @@ impl Obb2 {
     /// assert_eq!(c[0], Vec2::new(-2.0, -1.0));
     /// ```
     #[must_use]
+    #[inline]
     pub fn corners(&self) -> [Vec2; 4] {
         let h = self.half_extents;
         [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
-            .map(|(sx, sy)| self.point_to_world(Vec2::new(sx * h.x, sy * h.y)))
+            .each(|(sx, sy)| self.point_to_world(Vec2::new(sx * h.x, sy * h.y)))
     }
 
     /// The smallest axis-aligned box holding this box.
@@ -288,6 +297,7 @@ impl Obb2 {
     /// ```
     #[track_caller]
     #[must_use]
+    #[inline]
     pub fn to_aabb(&self) -> Aabb2 {
         let abs = Mat2::from_cols(self.rotation.x_axis.abs(), self.rotation.y_axis.abs());
         Aabb2::from_center_half_extents(self.center, abs * self.half_extents)
@@ -334,6 +344,7 @@ impl Obb3 {
     /// assert_eq!(b.axes()[1], Vec3::Z);
     /// assert!(Obb3::try_new(Vec3::ZERO, Vec3::ONE, Quat::from_xyzw(0.0, 0.0, 0.0, 0.0)).is_err());
     /// ```
+    #[inline]
     pub fn try_new(center: Vec3, half_extents: Vec3, rotation: Quat) -> Result<Self, ShapeError> {
         check_finite(&center.to_array(), "Obb3", "center")?;
         check_non_negative(&half_extents.to_array(), "Obb3", "half_extents")?;
@@ -358,6 +369,7 @@ impl Obb3 {
     /// ```
     #[track_caller]
     #[must_use]
+    #[inline]
     pub fn new(center: Vec3, half_extents: Vec3, rotation: Quat) -> Self {
         Self::try_new(center, half_extents, rotation).unwrap_or_else(|e| panic!("{e}"))
     }
@@ -378,6 +390,7 @@ impl Obb3 {
     /// let mirror = Mat3::from_diagonal(Vec3::new(1.0, 1.0, -1.0));
     /// assert!(Obb3::try_from_matrix(Vec3::ZERO, Vec3::ONE, mirror).is_err());
     /// ```
+    #[inline]
     pub fn try_from_matrix(center: Vec3, half_extents: Vec3, rotation: Mat3) -> Result<Self, ShapeError> {
         check_finite(&center.to_array(), "Obb3", "center")?;
         check_non_negative(&half_extents.to_array(), "Obb3", "half_extents")?;
@@ -402,6 +415,7 @@ impl Obb3 {
     /// let b = Obb3::try_from_aabb_and_transform(&local, Quat::IDENTITY, Vec3::Z).unwrap();
     /// assert_eq!(b.center(), Vec3::new(2.0, 0.0, 1.0));
     /// ```
+    #[inline]
     pub fn try_from_aabb_and_transform(
         aabb: &Aabb3,
         rotation: Quat,
@@ -497,6 +511,7 @@ impl Obb3 {
     }
 
     /// [`Self::point_to_world`] in `f64`.
+    #[inline]
     pub(crate) fn point_to_world_f64(&self, local: DVec3) -> DVec3 {
         self.center.as_dvec3() + self.rotation.as_dmat3() * local
     }
@@ -525,9 +540,10 @@ impl Obb3 {
     /// assert_eq!((c[0], c[7]), (-Vec3::ONE, Vec3::ONE));
     /// ```
     #[must_use]
+    #[inline]
     pub fn corners(&self) -> [Vec3; 8] {
         let h = self.half_extents;
-        core::array::from_fn(|i| {
+        crate::arrays::from_fn(|i| {
             let s = |bit: usize| if i & bit != 0 { 1.0 } else { -1.0 };
             self.point_to_world(Vec3::new(s(1) * h.x, s(2) * h.y, s(4) * h.z))
         })
@@ -546,6 +562,7 @@ impl Obb3 {
     /// ```
     #[track_caller]
     #[must_use]
+    #[inline]
     pub fn to_aabb(&self) -> Aabb3 {
         let r = self.rotation;
         let abs = Mat3::from_cols(r.x_axis.abs(), r.y_axis.abs(), r.z_axis.abs());
@@ -554,6 +571,7 @@ impl Obb3 {
 }
 
 /// `M(q) / |q|²` for a quaternion of any non-zero length `|q|² = n`: the rotation it stands for.
+#[inline]
 fn rotation_matrix(q: DQuat, n: f64) -> DMat3 {
     let (w, x, y, z) = (q.w, q.x, q.y, q.z);
     DMat3::from_cols_array(&[
@@ -594,22 +612,26 @@ mod raw {
 
     impl TryFrom<Obb2> for super::Obb2 {
         type Error = crate::ShapeError;
+        #[inline]
         fn try_from(b: Obb2) -> Result<Self, Self::Error> {
             Self::try_from_rotation(b.center, b.half_extents, b.rotation.x_axis)
         }
     }
     impl From<super::Obb2> for Obb2 {
+        #[inline]
         fn from(b: super::Obb2) -> Self {
             Obb2 { center: b.center(), half_extents: b.half_extents(), rotation: b.rotation() }
         }
     }
     impl TryFrom<Obb3> for super::Obb3 {
         type Error = crate::ShapeError;
+        #[inline]
         fn try_from(b: Obb3) -> Result<Self, Self::Error> {
             Self::try_from_matrix(b.center, b.half_extents, b.rotation)
         }
     }
     impl From<super::Obb3> for Obb3 {
+        #[inline]
         fn from(b: super::Obb3) -> Self {
             Obb3 { center: b.center(), half_extents: b.half_extents(), rotation: b.rotation() }
         }

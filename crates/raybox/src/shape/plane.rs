@@ -48,6 +48,7 @@ impl Plane {
     /// assert!(Plane::try_new(Vec3::Z, 1.0).is_ok());
     /// assert!(Plane::try_new(Vec3::ZERO, 1.0).is_err());
     /// ```
+    #[inline]
     pub fn try_new(normal: Vec3, offset: f32) -> Result<Self, ShapeError> {
         check_finite(&normal.to_array(), "Plane", "normal")?;
         check_finite(&[offset], "Plane", "offset")?;
@@ -70,6 +71,7 @@ impl Plane {
     /// ```
     #[track_caller]
     #[must_use]
+    #[inline]
     pub fn new(normal: Vec3, offset: f32) -> Self {
         Self::try_new(normal, offset).unwrap_or_else(|e| panic!("{e}"))
     }
@@ -85,6 +87,7 @@ impl Plane {
     /// let p = Plane::try_from_point_normal(Vec3::ONE, Vec3::X).unwrap();
     /// assert_eq!(p.offset(), 1.0);
     /// ```
+    #[inline]
     pub fn try_from_point_normal(point: Vec3, normal: Vec3) -> Result<Self, ShapeError> {
         check_finite(&point.to_array(), "Plane", "point")?;
         let offset = normal.as_dvec3().dot(point.as_dvec3()) as f32;
@@ -103,6 +106,7 @@ impl Plane {
     /// ```
     #[track_caller]
     #[must_use]
+    #[inline]
     pub fn from_point_normal(point: Vec3, normal: Vec3) -> Self {
         Self::try_from_point_normal(point, normal).unwrap_or_else(|e| panic!("{e}"))
     }
@@ -120,6 +124,7 @@ impl Plane {
     /// let p = Plane::try_from_points(Vec3::ZERO, Vec3::X, Vec3::Y).unwrap();
     /// assert_eq!(p.unit_normal(), Vec3::Z);
     /// ```
+    #[inline]
     pub fn try_from_points(a: Vec3, b: Vec3, c: Vec3) -> Result<Self, ShapeError> {
         for p in [a, b, c] {
             check_finite(&p.to_array(), "Plane", "points")?;
@@ -166,6 +171,7 @@ impl Plane {
     /// assert_eq!(Plane::new(Vec3::new(0.0, 3.0, 4.0), 1.0).unit_normal(), Vec3::new(0.0, 0.6, 0.8));
     /// ```
     #[must_use]
+    #[inline]
     pub fn unit_normal(&self) -> Vec3 {
         self.normal.as_dvec3().normalize().as_vec3()
     }
@@ -178,6 +184,7 @@ impl Plane {
     /// assert_eq!(Plane::new(Vec3::new(0.0, 0.0, 2.0), 4.0).normalized(), Plane::new(Vec3::Z, 2.0));
     /// ```
     #[must_use]
+    #[inline]
     pub fn normalized(&self) -> Self {
         let n = self.normal.as_dvec3();
         let len = n.length();
@@ -193,6 +200,7 @@ impl Plane {
     /// assert_eq!(p.signed_distance(Vec3::new(0.0, 0.0, -3.0)), -3.0);
     /// ```
     #[must_use]
+    #[inline]
     pub fn signed_distance(&self, point: Vec3) -> f32 {
         let n = self.normal.as_dvec3();
         (self.eval(point.as_dvec3()) / n.length()) as f32
@@ -218,11 +226,13 @@ mod raw {
 
     impl TryFrom<Plane> for super::Plane {
         type Error = crate::ShapeError;
+        #[inline]
         fn try_from(p: Plane) -> Result<Self, Self::Error> {
             Self::try_new(p.normal, p.offset)
         }
     }
     impl From<super::Plane> for Plane {
+        #[inline]
         fn from(p: super::Plane) -> Self {
             Plane { normal: p.normal(), offset: p.offset() }
         }

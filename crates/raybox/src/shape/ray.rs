@@ -5,6 +5,7 @@ use glam::{Vec2, Vec3};
 use crate::error::{ShapeError, check_finite};
 
 /// Checks a parameter interval: no NaN, `t_min <= t_max`, `t_min < +inf`, `t_max > -inf`.
+#[inline]
 fn check_interval(t_min: f32, t_max: f32, shape: &'static str) -> Result<(), ShapeError> {
     let ok = t_min <= t_max && t_min != f32::INFINITY && t_max != f32::NEG_INFINITY;
     if ok { Ok(()) } else { Err(ShapeError::BadInterval { shape, t_min, t_max }) }
@@ -49,6 +50,7 @@ macro_rules! ray_type {
             /// assert_eq!((r.t_min(), r.t_max()), (0.0, f32::INFINITY));
             /// assert!(R::try_new(V::ZERO, V::ZERO).is_err());
             /// ```
+            #[inline]
             pub fn try_new(origin: $V, dir: $V) -> Result<Self, ShapeError> {
                 Self::try_with_range(origin, dir, 0.0, f32::INFINITY)
             }
@@ -65,6 +67,7 @@ macro_rules! ray_type {
             /// ```
             #[track_caller]
             #[must_use]
+            #[inline]
             pub fn new(origin: $V, dir: $V) -> Self {
                 Self::try_new(origin, dir).unwrap_or_else(|e| panic!("{e}"))
             }
@@ -81,6 +84,7 @@ macro_rules! ray_type {
             /// assert_eq!(line.t_min(), f32::NEG_INFINITY);
             /// assert!(R::try_with_range(V::ZERO, V::X, 2.0, 1.0).is_err());
             /// ```
+            #[inline]
             pub fn try_with_range(
                 origin: $V,
                 dir: $V,
@@ -108,6 +112,7 @@ macro_rules! ray_type {
             /// ```
             #[track_caller]
             #[must_use]
+            #[inline]
             pub fn with_range(origin: $V, dir: $V, t_min: f32, t_max: f32) -> Self {
                 Self::try_with_range(origin, dir, t_min, t_max).unwrap_or_else(|e| panic!("{e}"))
             }
@@ -121,6 +126,7 @@ macro_rules! ray_type {
             #[doc = concat!("# type V = glam::", stringify!($V), "; type R = raybox::", stringify!($Ray), ";")]
             /// assert!(R::try_segment(V::ONE, V::ONE).is_err()); // zero length
             /// ```
+            #[inline]
             pub fn try_segment(from: $V, to: $V) -> Result<Self, ShapeError> {
                 check_finite(&to.to_array(), $name, "to")?;
                 Self::try_with_range(from, to - from, 0.0, 1.0)
@@ -138,6 +144,7 @@ macro_rules! ray_type {
             /// ```
             #[track_caller]
             #[must_use]
+            #[inline]
             pub fn segment(from: $V, to: $V) -> Self {
                 Self::try_segment(from, to).unwrap_or_else(|e| panic!("{e}"))
             }
@@ -152,6 +159,7 @@ macro_rules! ray_type {
             /// let r = R::new(V::ZERO, V::X).try_with_interval(0.5, 2.0).unwrap();
             /// assert_eq!(r.t_max(), 2.0);
             /// ```
+            #[inline]
             pub fn try_with_interval(self, t_min: f32, t_max: f32) -> Result<Self, ShapeError> {
                 check_interval(t_min, t_max, $name)?;
                 Ok(Self { t_min, t_max, ..self })
@@ -264,6 +272,7 @@ mod raw {
     }
 
     impl From<f32> for Bound {
+        #[inline]
         fn from(t: f32) -> Self {
             match t {
                 f32::INFINITY => Bound::Named("inf".into()),
@@ -275,6 +284,7 @@ mod raw {
 
     impl Bound {
         /// The value; an unknown name becomes NaN, which the ray constructor rejects.
+        #[inline]
         fn value(&self) -> f32 {
             match self {
                 Bound::Finite(t) => *t,
@@ -287,11 +297,13 @@ mod raw {
         ($Ray:ident, $V:ty) => {
             impl TryFrom<Ray<$V>> for super::$Ray {
                 type Error = crate::ShapeError;
+                #[inline]
                 fn try_from(r: Ray<$V>) -> Result<Self, Self::Error> {
                     Self::try_with_range(r.origin, r.dir, r.t_min.value(), r.t_max.value())
                 }
             }
             impl From<super::$Ray> for Ray<$V> {
+                #[inline]
                 fn from(r: super::$Ray) -> Self {
                     Ray { origin: r.origin(), dir: r.dir(), t_min: r.t_min().into(), t_max: r.t_max().into() }
                 }

@@ -37,6 +37,7 @@ macro_rules! segment_type {
             /// assert!(S::try_new(V::ZERO, V::ONE).is_ok());
             /// assert!(S::try_new(V::ZERO, V::splat(f32::NAN)).is_err());
             /// ```
+            #[inline]
             pub fn try_new(start: $V, end: $V) -> Result<Self, ShapeError> {
                 check_finite(&start.to_array(), $name, "start")?;
                 check_finite(&end.to_array(), $name, "end")?;
@@ -54,6 +55,7 @@ macro_rules! segment_type {
             /// ```
             #[track_caller]
             #[must_use]
+            #[inline]
             pub fn new(start: $V, end: $V) -> Self {
                 Self::try_new(start, end).unwrap_or_else(|e| panic!("{e}"))
             }
@@ -101,6 +103,7 @@ macro_rules! segment_type {
             /// assert_eq!(S::new(V::ZERO, V::X * 3.0).length(), 3.0);
             /// ```
             #[must_use]
+            #[inline]
             pub fn length(&self) -> f32 {
                 self.start.$as_dvec().distance(self.end.$as_dvec()) as f32
             }
@@ -113,6 +116,7 @@ macro_rules! segment_type {
             /// assert_eq!((b.min(), b.max()), (V::ZERO, V::ONE));
             /// ```
             #[must_use]
+            #[inline]
             pub fn to_aabb(&self) -> crate::$Aabb {
                 crate::$Aabb::new(self.start.min(self.end), self.start.max(self.end))
             }
@@ -138,11 +142,13 @@ mod raw {
         ($Segment:ident, $V:ty) => {
             impl TryFrom<Segment<$V>> for super::$Segment {
                 type Error = crate::ShapeError;
+                #[inline]
                 fn try_from(s: Segment<$V>) -> Result<Self, Self::Error> {
                     Self::try_new(s.start, s.end)
                 }
             }
             impl From<super::$Segment> for Segment<$V> {
+                #[inline]
                 fn from(s: super::$Segment) -> Self {
                     Segment { start: s.start(), end: s.end() }
                 }

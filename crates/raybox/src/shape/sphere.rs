@@ -33,6 +33,7 @@ macro_rules! ball_type {
             /// assert!(S::try_new(V::ZERO, 0.0).is_ok()); // a point
             /// assert!(S::try_new(V::ZERO, -1.0).is_err());
             /// ```
+            #[inline]
             pub fn try_new(center: $V, radius: f32) -> Result<Self, ShapeError> {
                 check_finite(&center.to_array(), $name, "center")?;
                 check_non_negative(&[radius], $name, "radius")?;
@@ -50,6 +51,7 @@ macro_rules! ball_type {
             /// ```
             #[track_caller]
             #[must_use]
+            #[inline]
             pub fn new(center: $V, radius: f32) -> Self {
                 Self::try_new(center, radius).unwrap_or_else(|e| panic!("{e}"))
             }
@@ -90,6 +92,7 @@ macro_rules! ball_type {
             /// ```
             #[track_caller]
             #[must_use]
+            #[inline]
             pub fn to_aabb(&self) -> crate::$Aabb {
                 crate::$Aabb::from_center_half_extents(self.center, $V::splat(self.radius))
             }
@@ -131,11 +134,13 @@ mod raw {
         ($Ball:ident, $V:ty) => {
             impl TryFrom<Ball<$V>> for super::$Ball {
                 type Error = crate::ShapeError;
+                #[inline]
                 fn try_from(b: Ball<$V>) -> Result<Self, Self::Error> {
                     Self::try_new(b.center, b.radius)
                 }
             }
             impl From<super::$Ball> for Ball<$V> {
+                #[inline]
                 fn from(b: super::$Ball) -> Self {
                     Ball { center: b.center(), radius: b.radius() }
                 }

@@ -1,5 +1,6 @@
 //! Triangles in 3D: `Triangle3`.
 
+use crate::arrays::Each;
 use glam::{DVec3, Vec3};
 
 use crate::Aabb3;
@@ -43,6 +44,7 @@ impl Triangle3 {
     /// assert!(Triangle3::try_new(Vec3::ZERO, Vec3::X, Vec3::Y).is_ok());
     /// assert!(Triangle3::try_new(Vec3::ZERO, Vec3::X, Vec3::X * 2.0).is_err()); // collinear
     /// ```
+    #[inline]
     pub fn try_new(v0: Vec3, v1: Vec3, v2: Vec3) -> Result<Self, ShapeError> {
         for v in [v0, v1, v2] {
             check_finite(&v.to_array(), "Triangle3", "vertices")?;
@@ -66,6 +68,7 @@ impl Triangle3 {
     /// ```
     #[track_caller]
     #[must_use]
+    #[inline]
     pub fn new(v0: Vec3, v1: Vec3, v2: Vec3) -> Self {
         Self::try_new(v0, v1, v2).unwrap_or_else(|e| panic!("{e}"))
     }
@@ -91,6 +94,7 @@ impl Triangle3 {
     /// assert_eq!(Triangle3::new(Vec3::ZERO, Vec3::X * 2.0, Vec3::Y).normal(), Vec3::Z * 2.0);
     /// ```
     #[must_use]
+    #[inline]
     pub fn normal(&self) -> Vec3 {
         let [a, b, c] = self.vertices;
         normal_f64(a, b, c).as_vec3()
@@ -104,6 +108,7 @@ impl Triangle3 {
     /// assert_eq!(Triangle3::new(Vec3::ZERO, Vec3::Y, Vec3::X).unit_normal(), -Vec3::Z);
     /// ```
     #[must_use]
+    #[inline]
     pub fn unit_normal(&self) -> Vec3 {
         let [a, b, c] = self.vertices;
         normal_f64(a, b, c).normalize().as_vec3()
@@ -117,6 +122,7 @@ impl Triangle3 {
     /// assert_eq!(Triangle3::new(Vec3::ZERO, Vec3::X * 4.0, Vec3::Y).area(), 2.0);
     /// ```
     #[must_use]
+    #[inline]
     pub fn area(&self) -> f32 {
         let [a, b, c] = self.vertices;
         (0.5 * normal_f64(a, b, c).length()) as f32
@@ -130,8 +136,9 @@ impl Triangle3 {
     /// assert_eq!(Triangle3::new(Vec3::ZERO, Vec3::X * 3.0, Vec3::Y * 3.0).centroid(), Vec3::new(1.0, 1.0, 0.0));
     /// ```
     #[must_use]
+    #[inline]
     pub fn centroid(&self) -> Vec3 {
-        let [a, b, c] = self.vertices.map(Vec3::as_dvec3);
+        let [a, b, c] = self.vertices.each(Vec3::as_dvec3);
         ((a + b + c) / 3.0).as_vec3()
     }
 
@@ -144,6 +151,7 @@ impl Triangle3 {
     /// assert_eq!((b.min(), b.max()), (Vec3::new(0.0, 0.0, -1.0), Vec3::new(1.0, 2.0, 0.0)));
     /// ```
     #[must_use]
+    #[inline]
     pub fn to_aabb(&self) -> Aabb3 {
         let [a, b, c] = self.vertices;
         Aabb3::new(a.min(b).min(c), a.max(b).max(c))
@@ -153,18 +161,21 @@ impl Triangle3 {
 /// `(b - a) × (c - a)` in `f64`, zero exactly when the points are collinear (see
 /// `triangle_normal`: the plain form rounds the differences, so it can call an exactly
 /// collinear triple a triangle when its coordinates' scales differ widely).
+#[inline]
 fn normal_f64(a: Vec3, b: Vec3, c: Vec3) -> DVec3 {
     crate::query::overlap::triangle_normal(a, b, c)
 }
 
 impl TryFrom<[Vec3; 3]> for Triangle3 {
     type Error = ShapeError;
+    #[inline]
     fn try_from([a, b, c]: [Vec3; 3]) -> Result<Self, ShapeError> {
         Self::try_new(a, b, c)
     }
 }
 
 impl From<Triangle3> for [Vec3; 3] {
+    #[inline]
     fn from(t: Triangle3) -> Self {
         t.vertices
     }

@@ -392,7 +392,7 @@ unsafe fn lane_rows(rays: &[crate::Ray3; WIDE]) -> [__m512; 8] {
     // SAFETY: AVX-512 F per this function's contract.
     unsafe {
         let (a, b) = (transpose(ray_vectors(a)), transpose(ray_vectors(b)));
-        core::array::from_fn(|i| join(a[i], b[i]))
+        crate::arrays::from_fn(|i| join(a[i], b[i]))
     }
 }
 
@@ -433,7 +433,7 @@ unsafe fn packet_start<'r>(
         }
         let (ta, tb) = (transpose(ra), transpose(rb));
         let [ox, oy, oz, dx, dy, dz, t_min, t_max]: [__m512; 8] =
-            core::array::from_fn(|i| join(ta[i], tb[i]));
+            crate::arrays::from_fn(|i| join(ta[i], tb[i]));
         let one = _mm512_set1_ps(1.0);
         // Directions within about 3 degrees of the first ray's, as the reference computes it.
         macro_rules! first {

@@ -6,6 +6,7 @@
 //! supports, and the whole walk is compiled for it: each ISA has one `#[target_feature]`
 //! entry point (`with_kernel`) that calls the `#[inline(always)]` generic walk.
 
+use crate::arrays::Each;
 #[cfg(target_arch = "x86_64")]
 mod avx2;
 #[cfg(target_arch = "x86_64")]
@@ -203,8 +204,8 @@ impl PreparedRay {
             t_min,
             q_near: q_near.to_array(),
             q_far: q_far.to_array(),
-            near_at: near.map(|row| 8 * row),
-            far_at: far.map(|row| 8 * row),
+            near_at: near.each(|row| 8 * row),
+            far_at: far.each(|row| 8 * row),
             fused,
             octant,
         }
@@ -287,7 +288,7 @@ impl PreparedRay {
 fn step_up(x: glam::Vec3A) -> glam::Vec3A {
     // `+ 0.0` makes `-0` into `+0`; then a non-negative float's successor is its bits plus
     // one and a negative float's is its bits minus one.
-    glam::Vec3A::from((x + 0.0).to_array().map(|v| {
+    glam::Vec3A::from((x + 0.0).to_array().each(|v| {
         let bits = v.to_bits();
         f32::from_bits(if bits >> 31 == 0 { bits.wrapping_add(1) } else { bits - 1 })
     }))
@@ -1059,11 +1060,11 @@ mod tests {
         let mut fused = 0;
         let specials = [0.0, -0.0, 1e-30, -1e-30, 1e30, -1e30, 3.0, -3.0];
         for i in 0..50_000 {
-            let o: [f32; 3] = core::array::from_fn(|_| {
+            let o: [f32; 3] = crate::arrays::from_fn(|_| {
                 let usual = rng.range(-100.0, 100.0) * 10f32.powi((rng.next_u32() % 9) as i32 - 4);
                 pick(&mut rng, usual, &specials)
             });
-            let d: [f32; 3] = core::array::from_fn(|_| {
+            let d: [f32; 3] = crate::arrays::from_fn(|_| {
                 let usual = rng.range(-1.0, 1.0) * 10f32.powi((rng.next_u32() % 9) as i32 - 4);
                 pick(&mut rng, usual, &[1e-30, -1e-30, 1.0, -1.0])
             });

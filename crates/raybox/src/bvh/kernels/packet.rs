@@ -23,6 +23,7 @@
 //! The AVX-512 kernel has 16-ray versions too (`avx512.rs`), with one 512-bit vector per
 //! row: a 4x4 tile of camera rays is one packet.
 
+use crate::arrays::Each;
 use glam::Vec3;
 
 use super::{NodeHits, TriBlock4, padded};
@@ -71,7 +72,7 @@ impl<const N: usize> RayPacket<N> {
     #[inline(always)]
     pub fn from_lanes(origin: &[[f32; N]; 3], dir: &[[f32; N]; 3], t_min: &[f32; N]) -> Option<Self> {
         // Lane by lane `1 / dir`, correctly rounded as in `PreparedRay::new`.
-        let rdir: [[f32; N]; 3] = core::array::from_fn(|k| core::array::from_fn(|i| 1.0 / dir[k][i]));
+        let rdir: [[f32; N]; 3] = crate::arrays::from_fn(|k| crate::arrays::from_fn(|i| 1.0 / dir[k][i]));
         let mut near = [0; 3];
         let mut far = [0; 3];
         let (mut o_near, mut o_far, mut r_lo, mut r_hi) = ([0.0; 3], [0.0; 3], [0.0; 3], [0.0; 3]);
@@ -175,7 +176,7 @@ pub(crate) fn scalar_packet_start<'r, const N: usize>(
     // (d . d0)^2 >= cos^2 |d|^2 |d0|^2, with d . d0 > 0 as the signs agree.
     let d0 = [dir[0][0], dir[1][0], dir[2][0]];
     let d0_sq = d0[0] * d0[0] + d0[1] * d0[1] + d0[2] * d0[2];
-    let close: [bool; N] = core::array::from_fn(|i| {
+    let close: [bool; N] = crate::arrays::from_fn(|i| {
         let dot = dir[0][i] * d0[0] + dir[1][i] * d0[1] + dir[2][i] * d0[2];
         let len_sq = dir[0][i] * dir[0][i] + dir[1][i] * dir[1][i] + dir[2][i] * dir[2][i];
         dot * dot >= 0.997 * len_sq * d0_sq
@@ -265,7 +266,7 @@ impl<'r, const N: usize> PacketWoop<'r, N> {
         let k = super::woop_axes(Vec3::new(dir[0][0], dir[1][0], dir[2][0]));
         // Every lane's `kz` must be the first's (the signs of the directions already
         // agree, so then the whole permutation does): `woop_axes`' rule, lane by lane.
-        let same: [bool; N] = core::array::from_fn(|i| {
+        let same: [bool; N] = crate::arrays::from_fn(|i| {
             let (x, y, z) = (dir[0][i].abs(), dir[1][i].abs(), dir[2][i].abs());
             let z_largest = z > (if y > x { y } else { x });
             match k[2] {
@@ -279,12 +280,12 @@ impl<'r, const N: usize> PacketWoop<'r, N> {
         }
         let (dx, dy, dz) = (dir[k[0]], dir[k[1]], dir[k[2]]);
         Some(Self {
-            o: k.map(|axis| lanes[axis]),
+            o: k.each(|axis| lanes[axis]),
             // Lane by lane the correctly rounded quotients of `WoopRay::new`.
             s: [
-                core::array::from_fn(|i| dx[i] / dz[i]),
-                core::array::from_fn(|i| dy[i] / dz[i]),
-                core::array::from_fn(|i| 1.0 / dz[i]),
+                crate::arrays::from_fn(|i| dx[i] / dz[i]),
+                crate::arrays::from_fn(|i| dy[i] / dz[i]),
+                crate::arrays::from_fn(|i| 1.0 / dz[i]),
             ],
             t_min: lanes[6],
             k,
@@ -527,16 +528,16 @@ mod tests {
                         glam::Vec3::new(rng.range(-4.0, 4.0), rng.range(-4.0, 4.0), rng.range(-4.0, 4.0));
                     let d = (target - o).normalize();
                     let spread = if rng.next_u32().is_multiple_of(4) { 0.5 } else { 0.02 };
-                    let dirs: [glam::Vec3; N] = core::array::from_fn(|_| d + rng.unit_vector() * spread);
-                    let rays: [PreparedRay; N] = core::array::from_fn(|i| {
+                    let dirs: [glam::Vec3; N] = crate::arrays::from_fn(|_| d + rng.unit_vector() * spread);
+                    let rays: [PreparedRay; N] = crate::arrays::from_fn(|i| {
                         let origin = o + rng.unit_vector() * spread;
                         PreparedRay::new(origin.to_array(), dirs[i].to_array(), rng.range(0.0, 0.5))
                     });
                     let who = (rng.next_u32() & ALL) | 1;
                     // (`o_near` is the origin: these rays have `t_min >= 0`.)
-                    let origin = core::array::from_fn(|k| core::array::from_fn(|i| rays[i].o_near[k]));
-                    let dir = core::array::from_fn(|k| core::array::from_fn(|i| dirs[i][k]));
-                    let t_min = core::array::from_fn(|i| rays[i].t_min);
+                    let origin = crate::arrays::from_fn(|k| crate::arrays::from_fn(|i| rays[i].o_near[k]));
+                    let dir = crate::arrays::from_fn(|k| crate::arrays::from_fn(|i| dirs[i][k]));
+                    let t_min = crate::arrays::from_fn(|i| rays[i].t_min);
                     let p = RayPacket::from_lanes(&origin, &dir, &t_min)?;
                     for (i, ray) in rays.iter().enumerate() {
                         for k in 0..3 {
@@ -561,7 +562,7 @@ mod tests {
                         let node = random_node(&mut rng);
                         let Some((rays, dirs, who, p)) = random_packet(&mut rng) else { continue };
                         packets += 1;
-                        let t_max: [f32; N] = core::array::from_fn(|_| rng.range(1.0, 30.0));
+                        let t_max: [f32; N] = crate::arrays::from_fn(|_| rng.range(1.0, 30.0));
                         let t_hi = farthest(&t_max, who);
                         let want = scalar_packet_node(&p, &node, t_hi);
                         for (i, ray) in rays.iter().enumerate().filter(|&(i, _)| who & (1 << i) != 0) {
@@ -632,7 +633,7 @@ mod tests {
                 fn lane_helpers_match_their_definitions() {
                     let mut rng = Pcg32::new(3);
                     for _ in 0..10_000 {
-                        let t_max: [f32; N] = core::array::from_fn(|_| match rng.next_u32() % 4 {
+                        let t_max: [f32; N] = crate::arrays::from_fn(|_| match rng.next_u32() % 4 {
                             0 => f32::INFINITY,
                             _ => rng.range(0.0, 10.0),
                         });
@@ -676,12 +677,12 @@ mod tests {
                             glam::Vec3::new(rng.range(-9.0, 9.0), rng.range(-9.0, 9.0), rng.range(-9.0, 9.0));
                         let d = rng.unit_vector();
                         let spread = [0.0, 0.001, 0.02, 0.3][(rng.next_u32() % 4) as usize];
-                        let rays: [crate::Ray3; N] = core::array::from_fn(|_| {
+                        let rays: [crate::Ray3; N] = crate::arrays::from_fn(|_| {
                             let mut dir = d + rng.unit_vector() * spread;
                             if rng.next_u32().is_multiple_of(64) {
                                 // Axis-aligned components and ties between components now and then.
                                 dir = glam::Vec3::from_array(
-                                    [0, 1, 2].map(|_| picks[(rng.next_u32() % 5) as usize]),
+                                    [0, 1, 2].each(|_| picks[(rng.next_u32() % 5) as usize]),
                                 );
                                 if dir == glam::Vec3::ZERO {
                                     dir = glam::Vec3::X;
@@ -781,8 +782,16 @@ mod tests {
                                 "{name}: origin extremes"
                             );
                             assert_eq!(
-                                (gp.r_lo.map(f32::to_bits), gp.r_hi.map(f32::to_bits), gp.t_min_lo.to_bits()),
-                                (wp.r_lo.map(f32::to_bits), wp.r_hi.map(f32::to_bits), wp.t_min_lo.to_bits()),
+                                (
+                                    gp.r_lo.each(f32::to_bits),
+                                    gp.r_hi.each(f32::to_bits),
+                                    gp.t_min_lo.to_bits()
+                                ),
+                                (
+                                    wp.r_lo.each(f32::to_bits),
+                                    wp.r_hi.each(f32::to_bits),
+                                    wp.t_min_lo.to_bits()
+                                ),
                                 "{name}: reciprocal extremes"
                             );
                             assert_eq!(g.woop.k, w.woop.k, "{name}: Woop axes");
@@ -819,11 +828,11 @@ mod tests {
                     for round in 0..20_000 {
                         // Half the rounds all negative, where bit order and float order differ.
                         let negative = round % 2 == 0;
-                        let t_max: [f32; N] = core::array::from_fn(|_| match rng.next_u32() % 3 {
+                        let t_max: [f32; N] = crate::arrays::from_fn(|_| match rng.next_u32() % 3 {
                             0 => special[(rng.next_u32() % 8) as usize],
                             _ => rng.range(-10.0, 10.0),
                         });
-                        let t_max = t_max.map(|t| if negative { -t.abs() } else { t });
+                        let t_max = t_max.each(|t| if negative { -t.abs() } else { t });
                         let who = rng.next_u32() & ALL;
                         if who == 0 {
                             continue;
@@ -852,15 +861,15 @@ mod tests {
                         let c =
                             glam::Vec3::new(rng.range(-9.0, 9.0), rng.range(-9.0, 9.0), rng.range(-9.0, 9.0));
                         let scale = [1e-3, 1.0, 100.0][(rng.next_u32() % 3) as usize];
-                        let v: [[f32; N]; 9] = core::array::from_fn(|r| {
-                            core::array::from_fn(|_| c[r % 3] + rng.range(-1.0, 1.0) * scale)
+                        let v: [[f32; N]; 9] = crate::arrays::from_fn(|r| {
+                            crate::arrays::from_fn(|_| c[r % 3] + rng.range(-1.0, 1.0) * scale)
                         });
                         let dir: [[f32; N]; 3] =
-                            core::array::from_fn(|_| core::array::from_fn(|_| rng.range(-1.0, 1.0)));
+                            crate::arrays::from_fn(|_| crate::arrays::from_fn(|_| rng.range(-1.0, 1.0)));
                         let (want, want_front) = scalar_packet_normals(&v, &dir);
                         for kernel in Kernel::all_supported() {
                             let (got, front) = with_kernel!(kernel, |k| k.packet_normals(&v, &dir));
-                            let bits = |n: &[[f32; N]; 3]| n.map(|row| row.map(f32::to_bits));
+                            let bits = |n: &[[f32; N]; 3]| n.each(|row| row.each(f32::to_bits));
                             assert_eq!(bits(&got), bits(&want), "{}: normals", kernel.name());
                             assert_eq!(front, want_front, "{}: facing", kernel.name());
                         }
@@ -871,7 +880,7 @@ mod tests {
                 fn every_kernel_reads_rays_into_the_same_lanes() {
                     let mut rng = Pcg32::new(4);
                     for _ in 0..100 {
-                        let rays: [crate::Ray3; N] = core::array::from_fn(|_| {
+                        let rays: [crate::Ray3; N] = crate::arrays::from_fn(|_| {
                             let o = glam::Vec3::new(
                                 rng.range(-9.0, 9.0),
                                 rng.range(-9.0, 9.0),

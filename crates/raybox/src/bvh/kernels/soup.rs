@@ -17,6 +17,7 @@
 
 use super::{PLANE_ROWS, Scalar, padded, reach};
 use crate::Ray3;
+use crate::arrays::Each;
 use crate::bvh::node::WideNode;
 
 #[cfg(target_arch = "x86_64")]
@@ -159,7 +160,7 @@ impl Rows {
         // `PreparedRay::new` makes `near[k]` and `far[k]` `k` or `k + 3`: rows 0–5. The
         // `min` keeps that visible here, where the pointer arithmetic relies on it.
         let row = |r: usize| r.min(5) * 8;
-        Self { near: ray.near.map(row), far: ray.far.map(row) }
+        Self { near: ray.near.each(row), far: ray.far.each(row) }
     }
 }
 
@@ -213,9 +214,9 @@ impl SoupKernel for Avx2 {
         let rows = Rows::of(ray);
         // SAFETY: `self` proves AVX2; each pointer is to a node of `nodes`.
         unsafe {
-            let o_near = ray.o_near.map(|o| _mm256_set1_ps(o));
-            let o_far = ray.o_far.map(|o| _mm256_set1_ps(o));
-            let r = ray.rdir.map(|r| _mm256_set1_ps(r));
+            let o_near = ray.o_near.each(|o| _mm256_set1_ps(o));
+            let o_far = ray.o_far.each(|o| _mm256_set1_ps(o));
+            let r = ray.rdir.each(|r| _mm256_set1_ps(r));
             let t_min = _mm256_set1_ps(ray.t_min);
             let t_max = _mm256_set1_ps(t_max);
             for (i, pair) in nodes.chunks_exact(2).enumerate() {

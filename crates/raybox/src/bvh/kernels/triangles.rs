@@ -62,7 +62,7 @@ impl TriBlock4 {
     /// The vertices of lane `lane`.
     #[inline]
     pub fn triangle(&self, lane: usize) -> [Vec3; 3] {
-        core::array::from_fn(|vertex| {
+        crate::arrays::from_fn(|vertex| {
             Vec3::new(self.v[3 * vertex][lane], self.v[3 * vertex + 1][lane], self.v[3 * vertex + 2][lane])
         })
     }
@@ -221,6 +221,7 @@ mod sse {
     use glam::Vec3;
 
     use super::{BlockRay, PacketWoop, TriBlock4};
+    use crate::arrays::Each;
     use crate::query::{DET_MAX, DET_MIN, WoopRay, ray_triangle_watertight};
 
     /// The per-ray values of the block test, in SSE registers' form.
@@ -327,8 +328,8 @@ mod sse {
             // SAFETY: SSE is part of every x86-64 CPU.
             unsafe {
                 Self {
-                    o: [0, 1, 2].map(|a| _mm_set1_ps(w.o[a][i])),
-                    s: [0, 1, 2].map(|a| _mm_set1_ps(w.s[a][i])),
+                    o: [0, 1, 2].each(|a| _mm_set1_ps(w.o[a][i])),
+                    s: [0, 1, 2].each(|a| _mm_set1_ps(w.s[a][i])),
                     k: w.k,
                 }
             }
@@ -771,6 +772,7 @@ pub(crate) mod avx {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arrays::Each;
     #[cfg(target_arch = "x86_64")]
     use crate::bvh::kernels::{Kernel, NodeKernel, with_kernel};
     use crate::mesh::scene::Pcg32;
@@ -783,7 +785,7 @@ mod tests {
             let tris: Vec<(u32, [Vec3; 3])> = (0..1 + (rng.next_u32() % 4) as usize)
                 .map(|i| {
                     let c = Vec3::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), rng.range(-1.0, 1.0));
-                    (i as u32, [0, 1, 2].map(|_| c + rng.unit_vector() * rng.range(0.0, 1.5)))
+                    (i as u32, [0, 1, 2].each(|_| c + rng.unit_vector() * rng.range(0.0, 1.5)))
                 })
                 .collect();
             let block = TriBlock4::new(&tris);
@@ -814,7 +816,7 @@ mod tests {
         let pick = |rng: &mut Pcg32| big[(rng.next_u32() % big.len() as u32) as usize];
         for _ in 0..20_000 {
             let tris: Vec<(u32, [Vec3; 3])> = (0..4)
-                .map(|i| (i, [0, 1, 2].map(|_| Vec3::new(pick(&mut rng), pick(&mut rng), pick(&mut rng)))))
+                .map(|i| (i, [0, 1, 2].each(|_| Vec3::new(pick(&mut rng), pick(&mut rng), pick(&mut rng)))))
                 .collect();
             let block = TriBlock4::new(&tris);
             let pair = [block, TriBlock4::new(&tris[..2])];
@@ -943,7 +945,7 @@ mod tests {
             let dir = if i % 2 == 0 {
                 rng.unit_vector() * rng.range(0.01, 100.0)
             } else {
-                Vec3::from_array([0, 1, 2].map(|_| picks[(rng.next_u32() % picks.len() as u32) as usize]))
+                Vec3::from_array([0, 1, 2].each(|_| picks[(rng.next_u32() % picks.len() as u32) as usize]))
             };
             if dir == Vec3::ZERO {
                 continue;
@@ -951,7 +953,7 @@ mod tests {
             let origin = Vec3::new(rng.range(-5.0, 5.0), rng.range(-5.0, 5.0), rng.range(-5.0, 5.0));
             let (o, k, s) = WoopRay::new(origin, dir).parts();
             // SAFETY: SSE is part of every x86-64 CPU.
-            let got = |v: [core::arch::x86_64::__m128; 3]| v.map(|x| unsafe { _mm_cvtss_f32(x) }.to_bits());
+            let got = |v: [core::arch::x86_64::__m128; 3]| v.each(|x| unsafe { _mm_cvtss_f32(x) }.to_bits());
             // `BlockRay::new`, and each kernel's own set-up (AVX's permutes on AVX2 and
             // AVX-512).
             let made = Kernel::all_supported()
@@ -960,8 +962,8 @@ mod tests {
             for (name, ray) in [("BlockRay::new", BlockRay::new(origin, dir))].into_iter().chain(made) {
                 let lanes = ray.lanes;
                 assert_eq!(lanes.k, k, "{name}: axes of {dir}");
-                assert_eq!(got(lanes.s), [s.x, s.y, s.z].map(f32::to_bits), "{name}: shear of {dir}");
-                assert_eq!(got(lanes.o), k.map(|a| o[a].to_bits()), "{name}: origin of {dir}");
+                assert_eq!(got(lanes.s), [s.x, s.y, s.z].each(f32::to_bits), "{name}: shear of {dir}");
+                assert_eq!(got(lanes.o), k.each(|a| o[a].to_bits()), "{name}: origin of {dir}");
                 // Every lane, not only the first: the block test reads all four.
                 for v in lanes.s.iter().chain(&lanes.o) {
                     let mut four = [0.0f32; 4];

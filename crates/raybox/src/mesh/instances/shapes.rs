@@ -28,6 +28,7 @@
 //! Either way no walk culls a triangle the pair test would keep. Sweeps carry the motion
 //! too (`A⁻¹ m`, its error covered by growing the carried box by `2⁻²⁰` of `|A⁻¹| |m|`).
 
+use crate::arrays::Each;
 use glam::{DAffine3, DVec3, Vec3};
 
 use super::{MeshInstances, Placement};
@@ -137,7 +138,7 @@ enum Next {
 /// a coordinate past `f32::MAX`). The box is tested first: it costs less than the check for
 /// zero area.
 fn place(pose: &DAffine3, vertices: [Vec3; 3], keep: impl FnOnce(&Bounds) -> bool) -> Option<Triangle3> {
-    let [a, b, c] = vertices.map(|v| pose.transform_point3(v.as_dvec3()).as_vec3());
+    let [a, b, c] = vertices.each(|v| pose.transform_point3(v.as_dvec3()).as_vec3());
     if !keep(&vertex_bounds([a, b, c])) {
         return None;
     }
@@ -376,7 +377,7 @@ impl MeshInstances {
                 for (_, vertices) in mesh.leaf_vertices(first, count) {
                     let Some(placed) = place(&world, vertices, |_| true) else { continue };
                     reached = true;
-                    let q = closest_point_on_triangle(p, placed.vertices().map(Vec3::as_dvec3));
+                    let q = closest_point_on_triangle(p, placed.vertices().each(Vec3::as_dvec3));
                     let d = p.distance(q) as f32;
                     if d <= found.unwrap_or(best) {
                         found = Some(d);

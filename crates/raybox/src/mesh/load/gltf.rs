@@ -17,6 +17,7 @@
 //!   counted first, and a scene past [`MAX_TRIANGLES`] or [`MAX_VERTICES`] is an error
 //!   before any is copied.
 
+use crate::arrays::Each;
 use std::borrow::Cow;
 use std::io::Read;
 use std::path::{Component, Path};
@@ -408,13 +409,13 @@ fn add_part(part: &Part<'_>, world: Mat4, data: &mut MeshData) {
     let (bytes, stride) = part.positions;
     for k in 0..part.vertex_count {
         let p = &bytes[k * stride..k * stride + 12];
-        let xyz: [f32; 3] = core::array::from_fn(|c| {
+        let xyz: [f32; 3] = crate::arrays::from_fn(|c| {
             f32::from_le_bytes([p[4 * c], p[4 * c + 1], p[4 * c + 2], p[4 * c + 3]])
         });
         data.vertices.push(world.transform_point3(Vec3::from_array(xyz)));
     }
     let corners: Vec<u32> = (0..part.corner_count).map(|k| corner(part, k)).collect();
-    let triangle = |t: [u32; 3]| t.map(|i| i + base);
+    let triangle = |t: [u32; 3]| t.each(|i| i + base);
     match part.mode {
         Mode::TriangleStrip => {
             // Triangle k is (k, k+1, k+2), its last two corners swapped when k is odd,

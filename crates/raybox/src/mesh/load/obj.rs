@@ -10,6 +10,7 @@
 //! and one with a texture-coordinate number out of range overflowed (a panic in debug
 //! builds), both found by `tests/loader_fuzz.rs`.
 
+use crate::arrays::Each;
 use std::borrow::Cow;
 use std::io::{BufRead, Read};
 
@@ -138,7 +139,7 @@ fn without_line_elements(bytes: &[u8]) -> Cow<'_, [u8]> {
 fn check_face_numbers(bytes: &[u8]) -> Result<(), LoadMeshError> {
     let text = String::from_utf8_lossy(bytes);
     let keywords = ["v", "vt", "vn"];
-    let total = keywords.map(|k| text.lines().filter(|l| l.split_whitespace().next() == Some(k)).count());
+    let total = keywords.each(|k| text.lines().filter(|l| l.split_whitespace().next() == Some(k)).count());
     let mut seen = [0usize; 3];
     for (number, line) in text.lines().enumerate() {
         let mut words = line.split_whitespace();

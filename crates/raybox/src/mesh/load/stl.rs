@@ -11,6 +11,7 @@
 //! otherwise as ASCII: keywords in any case, after an optional UTF-8 byte-order mark, with
 //! a `solid`/`endsolid` name in any encoding (its invalid bytes replaced). Bytes after the last binary triangle are ignored.
 
+use crate::arrays::Each;
 use std::collections::HashMap;
 
 use glam::Vec3;
@@ -86,7 +87,7 @@ struct Welder {
 impl Welder {
     fn vertex(&mut self, p: Vec3) -> Result<u32, LoadMeshError> {
         // `-0.0 + 0.0` is `+0.0`: both zeros get the same key.
-        let key = (p + Vec3::ZERO).to_array().map(f32::to_bits);
+        let key = (p + Vec3::ZERO).to_array().each(f32::to_bits);
         if let Some(&index) = self.seen.get(&key) {
             return Ok(index);
         }

@@ -14,6 +14,7 @@
 //! pair whose boxes are farther apart than the best distance so far. No walk allocates: the
 //! pairs wait on a stack kept inline for any tree the builders make (`PairStack`).
 
+use crate::arrays::Each;
 use glam::{Affine3A, DVec3, Vec3};
 use smallvec::SmallVec;
 
@@ -153,7 +154,7 @@ impl<'m> Walk<'m> {
         let (first, count) = b.leaf_range();
         out.clear();
         out.extend(self.other.shape_triangles(first, count).filter_map(|(id, tri)| {
-            let [a, b, c] = tri.vertices().map(|v| self.pose.transform_point3(v));
+            let [a, b, c] = tri.vertices().each(|v| self.pose.transform_point3(v));
             let placed = Triangle3::try_new(a, b, c).ok()?;
             let bounds = triangle_bounds(&placed);
             keep(&bounds).then_some((id, placed, bounds))

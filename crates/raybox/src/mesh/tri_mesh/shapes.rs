@@ -8,6 +8,7 @@
 //! of `query/overlap` or `query/sweep` on each triangle of the leaves they reach: the
 //! answers are those of testing every triangle, triangle by triangle.
 
+use crate::arrays::Each;
 use glam::{DVec3, Vec3};
 
 use super::TriMesh;
@@ -87,7 +88,7 @@ impl MeshQuery for Obb3 {
 impl sealed::Sealed for Triangle3 {}
 impl MeshQuery for Triangle3 {
     fn reach(&self) -> Reach {
-        let [a, b, c] = self.vertices().map(Vec3::as_dvec3);
+        let [a, b, c] = self.vertices().each(Vec3::as_dvec3);
         Reach::around(a.min(b).min(c), a.max(b).max(c))
     }
     fn sweep_time(&self, motion: Vec3, tri: &Triangle3, _: f32) -> Option<f32> {

@@ -1,17 +1,20 @@
 //! Points against axis-aligned boxes: clamp to the box (Ericson, *Real-Time Collision
 //! Detection*, 5.1.3).
 
+use crate::arrays::Each;
 use glam::{Vec2, Vec3};
 
 use crate::{Aabb2, Aabb3, ClosestPoint, ContainsPoint};
 
 /// The squared distance from `point` to the box `[min, max]`, in `f64`:
 /// `Σ (p_i - clamp(p_i, min_i, max_i))²`.
+#[inline]
 pub(crate) fn aabb_distance_squared<const N: usize>(point: [f32; N], min: [f32; N], max: [f32; N]) -> f64 {
-    aabb_distance_squared_f64(point.map(f64::from), min.map(f64::from), max.map(f64::from))
+    aabb_distance_squared_f64(point.each(f64::from), min.each(f64::from), max.each(f64::from))
 }
 
 /// [`aabb_distance_squared`] on `f64` inputs.
+#[inline]
 pub(crate) fn aabb_distance_squared_f64<const N: usize>(
     point: [f64; N],
     min: [f64; N],
@@ -45,6 +48,7 @@ macro_rules! aabb_point_impls {
                 point.clamp(self.min(), self.max())
             }
 
+            #[inline]
             fn distance_to_point(&self, point: $V) -> f32 {
                 let d2 =
                     aabb_distance_squared(point.to_array(), self.min().to_array(), self.max().to_array());

@@ -18,6 +18,7 @@ macro_rules! obb_point_impls {
         impl ContainsPoint for $Obb {
             type Point = $V;
 
+            #[inline]
             fn contains_point(&self, point: $V) -> bool {
                 // A local coordinate that overflowed to ±inf is beyond every half extent.
                 self.point_to_local(point).abs().cmple(self.half_extents()).all()
@@ -27,6 +28,7 @@ macro_rules! obb_point_impls {
         impl ClosestPoint for $Obb {
             type Point = $V;
 
+            #[inline]
             fn closest_point(&self, point: $V) -> $V {
                 let h = self.half_extents();
                 let local = self.point_to_local(point);
@@ -43,6 +45,7 @@ macro_rules! obb_point_impls {
                 self.point_to_world_f64(self.point_to_local_f64(point).clamp(-h, h)).$to_v()
             }
 
+            #[inline]
             fn distance_to_point(&self, point: $V) -> f32 {
                 let h = self.half_extents();
                 let local = self.point_to_local(point);

@@ -9,6 +9,7 @@ impl ContainsPoint for Plane {
 
     /// `true` when `normal · point == offset`, evaluated in `f64` (exact for points whose
     /// products with the normal fit in 53 bits).
+    #[inline]
     fn contains_point(&self, point: Vec3) -> bool {
         self.eval(point.as_dvec3()) == 0.0
     }
@@ -17,12 +18,14 @@ impl ContainsPoint for Plane {
 impl ClosestPoint for Plane {
     type Point = Vec3;
 
+    #[inline]
     fn closest_point(&self, point: Vec3) -> Vec3 {
         let n = self.normal().as_dvec3();
         let p = point.as_dvec3();
         (p - n * (self.eval(p) / n.length_squared())).as_vec3()
     }
 
+    #[inline]
     fn distance_to_point(&self, point: Vec3) -> f32 {
         self.signed_distance(point).abs()
     }

@@ -7,6 +7,7 @@ use crate::query::distance::{d2, d3, f2, f3};
 use crate::{Capsule2, Capsule3, ClosestPoint, ContainsPoint, Segment2, Segment3};
 
 /// The parameter `t ∈ [0, 1]` of the point of the segment `p + t (q - p)` nearest to `x`.
+#[inline]
 pub(crate) fn segment_parameter(x: DVec3, p: DVec3, q: DVec3) -> f64 {
     let d = q - p;
     let dd = d.length_squared();
@@ -15,6 +16,7 @@ pub(crate) fn segment_parameter(x: DVec3, p: DVec3, q: DVec3) -> f64 {
 }
 
 /// The point of the segment `[p, q]` nearest to `x`.
+#[inline]
 pub(crate) fn closest_point_on_segment(x: DVec3, p: DVec3, q: DVec3) -> DVec3 {
     p + (q - p) * segment_parameter(x, p, q)
 }
@@ -25,6 +27,7 @@ pub(crate) fn closest_point_on_segment(x: DVec3, p: DVec3, q: DVec3) -> DVec3 {
 /// Minimise `|p1 + s d1 - (p2 + t d2)|²` over `s, t ∈ [0, 1]`: solve for the lines'
 /// closest `s`, clamp it, take the `t` nearest to that point, clamp it and, if it was
 /// clamped, recompute `s` (RTCD 5.1.9).
+#[inline]
 pub(crate) fn closest_points_segment_segment(
     (p1, q1): (DVec3, DVec3),
     (p2, q2): (DVec3, DVec3),
@@ -68,6 +71,7 @@ pub(crate) fn closest_points_segment_segment(
 /// than `θ` times that, turns with it (the contact normal of a capsule along a triangle's
 /// edge, `distance/triangle_segment.rs`). The rest (clamping, and the point of one segment
 /// nearest to the other's clamped point, a projection) is RTCD's.
+#[inline]
 pub(crate) fn closest_points_segment_segment_by_cross(
     (p1, q1): (DVec3, DVec3),
     (p2, q2): (DVec3, DVec3),
@@ -99,6 +103,7 @@ macro_rules! segment_point_impls {
 
             /// `true` when `point` is on the segment: its distance to the segment, computed in
             /// `f64`, is zero (exact for points on axis-aligned segments and at the ends).
+            #[inline]
             fn contains_point(&self, point: $V) -> bool {
                 let x = $d(point);
                 x == closest_point_on_segment(x, $d(self.start()), $d(self.end()))
@@ -108,10 +113,12 @@ macro_rules! segment_point_impls {
         impl ClosestPoint for $Segment {
             type Point = $V;
 
+            #[inline]
             fn closest_point(&self, point: $V) -> $V {
                 $f(closest_point_on_segment($d(point), $d(self.start()), $d(self.end())))
             }
 
+            #[inline]
             fn distance_to_point(&self, point: $V) -> f32 {
                 let x = $d(point);
                 x.distance(closest_point_on_segment(x, $d(self.start()), $d(self.end()))) as f32
@@ -123,6 +130,7 @@ macro_rules! segment_point_impls {
 
             /// `true` when `point` is within `radius` of the core segment (exact in 2D, the
             /// disc–segment test of `overlap/sphere_segment.rs`; squared, in `f64`, in 3D).
+            #[inline]
             fn contains_point(&self, point: $V) -> bool {
                 $holds(self, point)
             }
@@ -131,6 +139,7 @@ macro_rules! segment_point_impls {
         impl ClosestPoint for $Capsule {
             type Point = $V;
 
+            #[inline]
             fn closest_point(&self, point: $V) -> $V {
                 let x = $d(point);
                 let c = closest_point_on_segment(x, $d(self.start()), $d(self.end()));
@@ -139,6 +148,7 @@ macro_rules! segment_point_impls {
             }
 
             /// Zero exactly when the capsule contains the point.
+            #[inline]
             fn distance_to_point(&self, point: $V) -> f32 {
                 if $holds(self, point) {
                     return 0.0;
@@ -154,11 +164,13 @@ macro_rules! segment_point_impls {
 /// A 2D capsule holds a point within its radius of the core: the exact disc–segment test
 /// (the `f64` squared distance read a point exactly on the rim, (2, 1) for the capsule
 /// (6, -1)-(2, -4) of radius 4, as outside).
+#[inline]
 fn capsule2_holds(c: &Capsule2, p: Vec2) -> bool {
     crate::Overlaps::overlaps(&crate::Circle::new(p, c.radius()), &c.segment())
 }
 
 /// A 3D capsule holds a point within its radius of the core (squared, in `f64`).
+#[inline]
 fn capsule3_holds(c: &Capsule3, p: Vec3) -> bool {
     let x = d3(p);
     let r = f64::from(c.radius());

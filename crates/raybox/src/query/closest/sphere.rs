@@ -9,6 +9,7 @@ macro_rules! ball_point_impls {
         impl ContainsPoint for $Ball {
             type Point = $V;
 
+            #[inline]
             fn contains_point(&self, point: $V) -> bool {
                 let d = point.$as_dvec() - self.center().$as_dvec();
                 let r = f64::from(self.radius());
@@ -19,12 +20,14 @@ macro_rules! ball_point_impls {
         impl ClosestPoint for $Ball {
             type Point = $V;
 
+            #[inline]
             fn closest_point(&self, point: $V) -> $V {
                 let d = point.$as_dvec() - self.center().$as_dvec();
                 let (len, r) = (d.length(), f64::from(self.radius()));
                 if len <= r { point } else { (self.center().$as_dvec() + d * (r / len)).$as_f32() }
             }
 
+            #[inline]
             fn distance_to_point(&self, point: $V) -> f32 {
                 let d = point.$as_dvec() - self.center().$as_dvec();
                 (d.length() - f64::from(self.radius())).max(0.0) as f32

@@ -5,6 +5,7 @@
 //! cancel badly on long thin triangles, so raybox takes the form without products of
 //! products).
 
+use crate::arrays::Each;
 use glam::{DVec3, Vec3};
 
 use crate::query::closest::{
@@ -30,6 +31,7 @@ use crate::{ClosestPoint, ContainsPoint, Triangle3};
 /// its foot at exactly `z₀`, which `p - n (n · (p - a)) / |n|²` would round off by an ulp of
 /// `p`'s height. Any rounding of the weights moves the foot along the plane, which changes
 /// its distance from `p` only to second order.
+#[inline]
 pub(crate) fn closest_point_on_triangle(p: DVec3, [a, b, c]: [DVec3; 3]) -> DVec3 {
     if let Some(foot) = face_foot(p, [a, b, c]) {
         return foot;
@@ -51,6 +53,7 @@ pub(crate) fn closest_point_on_triangle(p: DVec3, [a, b, c]: [DVec3; 3]) -> DVec
 /// The foot of `p` on the plane of the triangle `a, b, c`, when it falls inside the closed
 /// triangle (the face region of [`closest_point_on_triangle`], whose docs say how it is
 /// computed); `None` outside, or for a degenerate triangle.
+#[inline]
 fn face_foot(p: DVec3, [a, b, c]: [DVec3; 3]) -> Option<DVec3> {
     let n = (b - a).cross(c - a);
     // `edge_side` with the three differences computed once.
@@ -75,6 +78,7 @@ fn face_foot(p: DVec3, [a, b, c]: [DVec3; 3]) -> Option<DVec3> {
 /// 500, a point 0.02 off the line through the near vertex and a far one, measured from the
 /// far one (rounded by 0.03 there), came out inside, and a ball 8,000 from the triangle
 /// swept into it (an audit, `tests/audit_instance_shapes.rs`).
+#[inline]
 pub(crate) fn edge_side(p: DVec3, q: DVec3, x: DVec3, n: DVec3) -> f64 {
     let s = if (x - p).abs().max_element() <= (x - q).abs().max_element() { p } else { q };
     (q - p).cross(x - s).dot(n)
@@ -89,8 +93,9 @@ pub(crate) fn edge_side(p: DVec3, q: DVec3, x: DVec3, n: DVec3) -> f64 {
 /// coordinates. Computed with the triangles in a fixed order (by their bits), so that
 /// swapping them swaps the points and nothing else. (For intersecting triangles the
 /// candidates miss an edge through a face: callers decide overlap first.)
+#[inline]
 pub(crate) fn closest_points_triangle_triangle(a: [DVec3; 3], b: [DVec3; 3]) -> (DVec3, DVec3) {
-    let key = |t: &[DVec3; 3]| t.map(|x| x.to_array().map(f64::to_bits));
+    let key = |t: &[DVec3; 3]| t.each(|x| x.to_array().each(f64::to_bits));
     if key(&a) > key(&b) {
         let (q, p) = closest_pair(b, a);
         return (p, q);
@@ -98,6 +103,7 @@ pub(crate) fn closest_points_triangle_triangle(a: [DVec3; 3], b: [DVec3; 3]) -> 
     closest_pair(a, b)
 }
 
+#[inline]
 fn closest_pair(a: [DVec3; 3], b: [DVec3; 3]) -> (DVec3, DVec3) {
     // A candidate is skipped when a lower bound on its distance (the gap between the boxes
     // of the two features) shows that it cannot come out strictly nearer than the best so
@@ -113,7 +119,7 @@ fn closest_pair(a: [DVec3; 3], b: [DVec3; 3]) -> (DVec3, DVec3) {
     // two more instructions a lane, and no NaN arises from finite triangles.
     let min = |x: DVec3, y: DVec3| DVec3::select(x.cmplt(y), x, y);
     let max = |x: DVec3, y: DVec3| DVec3::select(x.cmpgt(y), x, y);
-    let boxes = |t: [DVec3; 3]| [0, 1, 2].map(|i| (min(t[i], t[(i + 1) % 3]), max(t[i], t[(i + 1) % 3])));
+    let boxes = |t: [DVec3; 3]| [0, 1, 2].each(|i| (min(t[i], t[(i + 1) % 3]), max(t[i], t[(i + 1) % 3])));
     let (edges_a, edges_b) = (boxes(a), boxes(b));
     let whole = |e: [(DVec3, DVec3); 3]| (min(e[0].0, e[1].0), max(e[0].1, e[1].1));
     let (box_a, box_b) = (whole(edges_a), whole(edges_b));
@@ -173,6 +179,7 @@ fn closest_pair(a: [DVec3; 3], b: [DVec3; 3]) -> (DVec3, DVec3) {
 /// the segment crosses it inside the triangle (both in `f64`; a wrong answer needs a
 /// crossing within rounding of an edge or an end within rounding of the plane, where the
 /// candidates are that close too).
+#[inline]
 pub(crate) fn closest_points_triangle_segment(
     [a, b, c]: [DVec3; 3],
     (p, q): (DVec3, DVec3),
@@ -209,8 +216,9 @@ impl ContainsPoint for Triangle3 {
 
     /// `true` when `point` lies in the triangle's plane and inside or on its edges,
     /// decided in `f64`.
+    #[inline]
     fn contains_point(&self, point: Vec3) -> bool {
-        let [a, b, c] = self.vertices().map(Vec3::as_dvec3);
+        let [a, b, c] = self.vertices().each(Vec3::as_dvec3);
         let p = point.as_dvec3();
         let n = (b - a).cross(c - a);
         n.dot(p - a) == 0.0 && [(a, b), (b, c), (c, a)].iter().all(|&(u, v)| edge_side(u, v, p, n) >= 0.0)
@@ -220,13 +228,15 @@ impl ContainsPoint for Triangle3 {
 impl ClosestPoint for Triangle3 {
     type Point = Vec3;
 
+    #[inline]
     fn closest_point(&self, point: Vec3) -> Vec3 {
-        closest_point_on_triangle(point.as_dvec3(), self.vertices().map(Vec3::as_dvec3)).as_vec3()
+        closest_point_on_triangle(point.as_dvec3(), self.vertices().each(Vec3::as_dvec3)).as_vec3()
     }
 
+    #[inline]
     fn distance_to_point(&self, point: Vec3) -> f32 {
         let p = point.as_dvec3();
-        p.distance(closest_point_on_triangle(p, self.vertices().map(Vec3::as_dvec3))) as f32
+        p.distance(closest_point_on_triangle(p, self.vertices().each(Vec3::as_dvec3))) as f32
     }
 }
 
@@ -265,7 +275,7 @@ mod tests {
         let mut next = crate::test_util::signed_units(0x2545_f491_u32);
         let mut tested = 0;
         for _ in 0..50_000 {
-            let v = [(); 4].map(|()| Vec3::new(next(), next(), next()));
+            let v = [(); 4].each(|()| Vec3::new(next(), next(), next()));
             let (a, along) = (v[0], v[1].normalize_or_zero() * 4.0);
             let width = 10f32.powf(-7.0 + 6.0 * next().abs()); // 1e-7 ..= 1e-1
             let c = a + along * (next() * 1.5 + 0.5) + v[2].normalize_or_zero() * width;
@@ -275,7 +285,7 @@ mod tests {
             let [ta, tb, tc] = t.vertices();
             let on = ta + (tb - ta) * u + (tc - ta) * w;
             let p = if tested % 2 == 0 { v[3] * 3.0 } else { on + v[3] * 10f32.powf(-8.0 * next().abs()) };
-            let [a, b, c] = t.vertices().map(Vec3::as_dvec3);
+            let [a, b, c] = t.vertices().each(Vec3::as_dvec3);
             let pd = p.as_dvec3();
             let q = closest_point_on_triangle(pd, [a, b, c]);
             let n = (b - a).cross(c - a).normalize();
@@ -286,12 +296,13 @@ mod tests {
                 assert!(inward.dot(q - u) >= -eps, "outside an edge: {t:?} {p} {q}");
             }
             let edge_best = [(a, b), (b, c), (c, a)]
-                .map(|(u, v)| pd.distance(closest_point_on_segment(pd, u, v)))
+                .each(|(u, v)| pd.distance(closest_point_on_segment(pd, u, v)))
                 .into_iter()
                 .fold(f64::INFINITY, f64::min);
             assert!(pd.distance(q) <= edge_best + eps, "farther than an edge: {t:?} {p} {q}");
             let projected = pd - n * n.dot(pd - a);
-            let margin = [(a, b), (b, c), (c, a)].map(|(u, v)| n.cross(v - u).normalize().dot(projected - u));
+            let margin =
+                [(a, b), (b, c), (c, a)].each(|(u, v)| n.cross(v - u).normalize().dot(projected - u));
             if margin.iter().all(|&m| m > 1e-6) {
                 assert!(q.distance(projected) <= eps, "not the projection: {t:?} {p} {q}");
             }
@@ -372,15 +383,15 @@ mod tests {
                 // Coplanar with a, beside it.
                 4 => {
                     let (u, v) = (a[1] - a[0], a[2] - a[0]);
-                    b = [0.0, 1.0, 2.0].map(|k| a[0] + u * (1.5 + k * next().abs()) + v * next());
+                    b = [0.0, 1.0, 2.0].each(|k| a[0] + u * (1.5 + k * next().abs()) + v * next());
                 }
                 _ => {}
             }
-            let (a, b) = (a.map(Vec3::as_dvec3), b.map(Vec3::as_dvec3));
+            let (a, b) = (a.each(Vec3::as_dvec3), b.each(Vec3::as_dvec3));
             let (x, y) = closest_pair(a, b);
             let (ex, ey) = closest_pair_unpruned(a, b);
-            assert!(x.to_array().map(f64::to_bits) == ex.to_array().map(f64::to_bits), "{a:?} {b:?}");
-            assert!(y.to_array().map(f64::to_bits) == ey.to_array().map(f64::to_bits), "{a:?} {b:?}");
+            assert!(x.to_array().each(f64::to_bits) == ex.to_array().each(f64::to_bits), "{a:?} {b:?}");
+            assert!(y.to_array().each(f64::to_bits) == ey.to_array().each(f64::to_bits), "{a:?} {b:?}");
             apart += usize::from(x.distance_squared(y) > 0.0);
         }
         assert!(apart > 10_000, "too few pairs apart to test the pruning: {apart}");

@@ -27,6 +27,7 @@ pub(crate) struct BoxBox<const N: usize> {
 }
 
 /// The contact of the boxes `[a_min, a_max]` and `[b_min, b_max]`, or `None` when apart.
+#[inline]
 pub(crate) fn aabb_aabb_contact<const N: usize>(
     (a_min, a_max): ([f32; N], [f32; N]),
     (b_min, b_max): ([f32; N], [f32; N]),
@@ -45,8 +46,8 @@ pub(crate) fn aabb_aabb_contact<const N: usize>(
             (axis, sign, depth) = (i, -1.0, down);
         }
     }
-    let mut lo: [f64; N] = core::array::from_fn(|i| f64::from(a_min[i].max(b_min[i])));
-    let mut hi: [f64; N] = core::array::from_fn(|i| f64::from(a_max[i].min(b_max[i])));
+    let mut lo: [f64; N] = crate::arrays::from_fn(|i| f64::from(a_min[i].max(b_min[i])));
+    let mut hi: [f64; N] = crate::arrays::from_fn(|i| f64::from(a_max[i].min(b_max[i])));
     // The plane midway between A's face and B's face across the normal.
     let (fa, fb) = if sign > 0.0 { (a_max[axis], b_min[axis]) } else { (a_min[axis], b_max[axis]) };
     let mid = ((f64::from(fa) + f64::from(fb)) / 2.0).clamp(lo[axis], hi[axis]);
@@ -57,12 +58,14 @@ pub(crate) fn aabb_aabb_contact<const N: usize>(
 impl Contact<Aabb2> for Aabb2 {
     type Output = Contact2;
 
+    #[inline]
     fn contact(&self, other: &Aabb2) -> Option<Contact2> {
         in_fixed_order(self, other, aabb2_contact, Contact2::flipped)
     }
 }
 
 /// `Contact<Aabb2> for Aabb2` in the order given.
+#[inline]
 fn aabb2_contact(a: &Aabb2, b: &Aabb2) -> Option<Contact2> {
     let k = aabb_aabb_contact(
         (a.min().to_array(), a.max().to_array()),
@@ -82,12 +85,14 @@ fn aabb2_contact(a: &Aabb2, b: &Aabb2) -> Option<Contact2> {
 impl Contact<Aabb3> for Aabb3 {
     type Output = Contact3;
 
+    #[inline]
     fn contact(&self, other: &Aabb3) -> Option<Contact3> {
         in_fixed_order(self, other, aabb3_contact, Contact3::flipped)
     }
 }
 
 /// `Contact<Aabb3> for Aabb3` in the order given.
+#[inline]
 fn aabb3_contact(a: &Aabb3, b: &Aabb3) -> Option<Contact3> {
     let k = aabb_aabb_contact(
         (a.min().to_array(), a.max().to_array()),
@@ -118,6 +123,7 @@ fn aabb3_contact(a: &Aabb3, b: &Aabb3) -> Option<Contact3> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arrays::Each;
 
     #[test]
     fn resting_box_gives_its_bottom_face() {
@@ -125,7 +131,7 @@ mod tests {
         let b = Aabb3::new(Vec3::new(0.0, -0.5, 0.0), Vec3::new(1.0, 0.5, 2.0));
         let c = floor.contact(&b).unwrap();
         assert_eq!((c.normal, c.depth), (Vec3::Y, 0.5));
-        let expected = [(0.0, 0.0), (0.0, 2.0), (1.0, 2.0), (1.0, 0.0)].map(|(x, z)| Vec3::new(x, -0.25, z));
+        let expected = [(0.0, 0.0), (0.0, 2.0), (1.0, 2.0), (1.0, 0.0)].each(|(x, z)| Vec3::new(x, -0.25, z));
         assert_eq!(c.points.len(), 4);
         for p in expected {
             assert!(c.points.contains(&p), "{p} not in {:?}", c.points);

@@ -9,6 +9,7 @@ use crate::{Aabb2, Aabb3, Contact, Contact2, Contact3, Obb2, Obb3};
 impl Contact<Obb2> for Aabb2 {
     type Output = Contact2;
 
+    #[inline]
     fn contact(&self, other: &Obb2) -> Option<Contact2> {
         box2_box2_contact(&Box2::from_aabb(self), &Box2::from_obb(other))
     }
@@ -17,6 +18,7 @@ impl Contact<Obb2> for Aabb2 {
 impl Contact<Obb3> for Aabb3 {
     type Output = Contact3;
 
+    #[inline]
     fn contact(&self, other: &Obb3) -> Option<Contact3> {
         box3_box3_contact(&Box3::from_aabb(self), &Box3::from_obb(other))
     }

@@ -26,6 +26,7 @@
 //!   one type too, whose kernel runs with the two in a fixed order ([`in_fixed_order`]), so
 //!   that ties (equal extents, concentric balls) do not pick one world direction both ways.
 
+use crate::arrays::Each;
 use core::fmt;
 use core::ops::Deref;
 
@@ -88,6 +89,7 @@ macro_rules! contact_types {
             }
 
             /// Adds a point; ignored when full (callers never pass more than the capacity).
+            #[inline]
             pub(crate) fn push(&mut self, p: $V) {
                 if usize::from(self.len) < $N {
                     self.points[usize::from(self.len)] = p;
@@ -96,6 +98,7 @@ macro_rules! contact_types {
             }
 
             /// The single point `p`.
+            #[inline]
             pub(crate) fn one(p: $V) -> Self {
                 let mut s = Self::EMPTY;
                 s.push(p);
@@ -112,12 +115,14 @@ macro_rules! contact_types {
         }
 
         impl PartialEq for $Points {
+            #[inline]
             fn eq(&self, other: &Self) -> bool {
                 self.as_slice() == other.as_slice()
             }
         }
 
         impl fmt::Debug for $Points {
+            #[inline]
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.debug_list().entries(self.as_slice()).finish()
             }
@@ -126,6 +131,7 @@ macro_rules! contact_types {
         #[cfg(feature = "serde")]
         impl TryFrom<Vec<$V>> for $Points {
             type Error = &'static str;
+            #[inline]
             fn try_from(v: Vec<$V>) -> Result<Self, Self::Error> {
                 if v.len() > $N {
                     return Err(concat!("a contact has at most ", stringify!($N), " points"));
@@ -138,6 +144,7 @@ macro_rules! contact_types {
 
         #[cfg(feature = "serde")]
         impl From<$Points> for Vec<$V> {
+            #[inline]
             fn from(p: $Points) -> Self {
                 p.as_slice().to_vec()
             }
@@ -146,6 +153,7 @@ macro_rules! contact_types {
         impl<'a> IntoIterator for &'a $Points {
             type Item = &'a $V;
             type IntoIter = core::slice::Iter<'a, $V>;
+            #[inline]
             fn into_iter(self) -> Self::IntoIter {
                 self.as_slice().iter()
             }
@@ -248,10 +256,11 @@ macro_rules! fixed_order {
     ($($T:ty, $N:literal, |$s:ident| $values:expr;)*) => {
         $(impl FixedOrder for $T {
             type Key = [u32; $N];
+            #[inline]
             fn key(&self) -> [u32; $N] {
                 let $s = self;
                 let values: [f32; $N] = $values;
-                values.map(f32::to_bits)
+                values.each(f32::to_bits)
             }
         })*
     };
@@ -316,6 +325,7 @@ macro_rules! gated_contact {
     (@one $planar:expr, $Contact:ident, $Points:ident, $f:path, $A:ty, $B:ty) => {
         impl crate::Contact<$B> for $A {
             type Output = crate::$Contact;
+            #[inline]
             fn contact(&self, other: &$B) -> Option<crate::$Contact> {
                 use crate::query::distance::ToRounded;
                 if !crate::Overlaps::<$B>::overlaps(self, other) {

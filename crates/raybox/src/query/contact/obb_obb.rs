@@ -25,6 +25,7 @@
 //! axis by more than [`EDGE_PREFERENCE`] of the boxes' size. The depth reported is
 //! always the chosen axis's, so it can exceed the exact minimum by at most that much.
 
+use crate::arrays::Each;
 use glam::{DVec2, DVec3, Vec2, Vec3};
 
 use super::in_fixed_order;
@@ -55,48 +56,56 @@ pub(crate) struct Box3 {
 }
 
 impl Box2 {
+    #[inline]
     pub(crate) fn from_obb(b: &Obb2) -> Self {
         Self {
             c: b.center().as_dvec2(),
-            axes: b.axes().map(Vec2::as_dvec2),
+            axes: b.axes().each(Vec2::as_dvec2),
             h: b.half_extents().as_dvec2().into(),
         }
     }
     /// The box as the overlap test sees it (an OBB with the identity rotation, its centre
     /// and half extents in `f64` from the corners).
+    #[inline]
     pub(crate) fn from_aabb(b: &Aabb2) -> Self {
         let (c, h) = aabb_centre_half2(b);
         Self { c, axes: [DVec2::X, DVec2::Y], h: h.into() }
     }
+    #[inline]
     fn radius(&self, l: DVec2) -> f64 {
         (0..2).map(|k| self.h[k] * self.axes[k].dot(l).abs()).sum()
     }
 }
 
 impl Box3 {
+    #[inline]
     pub(crate) fn from_obb(b: &Obb3) -> Self {
         Self {
             c: b.center().as_dvec3(),
-            axes: b.axes().map(Vec3::as_dvec3),
+            axes: b.axes().each(Vec3::as_dvec3),
             h: b.half_extents().as_dvec3().into(),
         }
     }
     /// The box as the overlap test sees it (an OBB with the identity rotation, its centre
     /// and half extents in `f64` from the corners).
+    #[inline]
     pub(crate) fn from_aabb(b: &Aabb3) -> Self {
         let (c, h) = aabb_centre_half3(b);
         Self { c, axes: [DVec3::X, DVec3::Y, DVec3::Z], h: h.into() }
     }
+    #[inline]
     fn radius(&self, l: DVec3) -> f64 {
         (0..3).map(|k| self.h[k] * self.axes[k].dot(l).abs()).sum()
     }
     /// The sum of the half-extent vectors' lengths: an upper bound of the half diagonal.
+    #[inline]
     pub(crate) fn size(&self) -> f64 {
         self.h.iter().sum()
     }
 }
 
 /// `1` for `x >= 0` (zero picks either side consistently), `-1` otherwise.
+#[inline]
 fn sign(x: f64) -> f64 {
     if x < 0.0 { -1.0 } else { 1.0 }
 }
@@ -114,6 +123,7 @@ enum Axis {
 // ---------------------------------------------------------------------------------------
 
 /// The contact of two 2D boxes, or `None` when a face axis separates them.
+#[inline]
 pub(crate) fn box2_box2_contact(a: &Box2, b: &Box2) -> Option<Contact2> {
     let t = b.c - a.c;
     let mut best: Option<(f64, DVec2, Axis)> = None;
@@ -143,6 +153,7 @@ pub(crate) fn box2_box2_contact(a: &Box2, b: &Box2) -> Option<Contact2> {
 
 /// Clips the incident edge of `inc` against the reference face `i` of `r` (outward
 /// normal `nr`, pointing at `inc`), keeping the points behind that face.
+#[inline]
 fn face_points_2d(r: &Box2, i: usize, nr: DVec2, inc: &Box2, out: &mut ContactPoints2) {
     let fc = r.c + nr * r.h[i];
     let (u, w) = (r.axes[1 - i], r.h[1 - i]);
@@ -181,6 +192,7 @@ fn face_points_2d(r: &Box2, i: usize, nr: DVec2, inc: &Box2, out: &mut ContactPo
 // ---------------------------------------------------------------------------------------
 
 /// The contact of two 3D boxes, or `None` when some axis separates them.
+#[inline]
 pub(crate) fn box3_box3_contact(a: &Box3, b: &Box3) -> Option<Contact3> {
     let t = b.c - a.c;
     let mut face: Option<(f64, DVec3, Axis)> = None;
@@ -240,18 +252,21 @@ struct Polygon {
 }
 
 impl Polygon {
+    #[inline]
     fn push(&mut self, p: DVec3) {
         if self.len < 8 {
             self.v[self.len] = p;
             self.len += 1;
         }
     }
+    #[inline]
     fn as_slice(&self) -> &[DVec3] {
         &self.v[..self.len]
     }
 }
 
 /// Sutherland–Hodgman: the part of `poly` where `(x - o)·dir <= limit`.
+#[inline]
 fn clip(poly: &Polygon, o: DVec3, dir: DVec3, limit: f64) -> Polygon {
     let mut out = Polygon { v: [DVec3::ZERO; 8], len: 0 };
     let verts = poly.as_slice();
@@ -270,6 +285,7 @@ fn clip(poly: &Polygon, o: DVec3, dir: DVec3, limit: f64) -> Polygon {
 
 /// Clips the incident face of `inc` against the reference face `i` of `r` (outward normal
 /// `nr`, pointing at `inc`), keeping at most 4 of the points behind the reference face.
+#[inline]
 fn face_points_3d(r: &Box3, i: usize, nr: DVec3, inc: &Box3, out: &mut ContactPoints3) {
     let fc = r.c + nr * r.h[i];
     // Incident face: the face of `inc` whose outward normal is most opposed to nr.
@@ -323,6 +339,7 @@ fn face_points_3d(r: &Box3, i: usize, nr: DVec3, inc: &Box3, out: &mut ContactPo
 impl Contact<Obb2> for Obb2 {
     type Output = Contact2;
 
+    #[inline]
     fn contact(&self, other: &Obb2) -> Option<Contact2> {
         in_fixed_order(
             self,
@@ -336,6 +353,7 @@ impl Contact<Obb2> for Obb2 {
 impl Contact<Obb3> for Obb3 {
     type Output = Contact3;
 
+    #[inline]
     fn contact(&self, other: &Obb3) -> Option<Contact3> {
         in_fixed_order(
             self,

@@ -19,6 +19,7 @@
 //! in it its two ends. The deepest vertex always gives one, so a shape that only touches
 //! the plane has a point too.
 
+use crate::arrays::Each;
 use glam::{DVec3, Vec3};
 
 use super::reverse_contact;
@@ -26,6 +27,7 @@ use crate::query::overlap::PlaneBox;
 use crate::{Aabb3, Contact, Contact3, ContactPoints3, Obb3, Overlaps, Plane, Segment3, Sphere, Triangle3};
 
 /// The plane's unit normal and the length of its normal as given, in `f64`.
+#[inline]
 fn unit_normal(plane: &Plane) -> (DVec3, f64) {
     let n = plane.normal().as_dvec3();
     let len = n.length();
@@ -34,6 +36,7 @@ fn unit_normal(plane: &Plane) -> (DVec3, f64) {
 
 /// Which way a shape spanning `[lo, hi]` in signed distance (`lo <= 0 <= hi`, up to
 /// rounding) leaves the plane: `1.0` rising, `-1.0` sinking, and how far.
+#[inline]
 fn way_out(lo: f64, hi: f64) -> (f64, f64) {
     if -lo <= hi { (1.0, -lo) } else { (-1.0, hi) }
 }
@@ -41,6 +44,7 @@ fn way_out(lo: f64, hi: f64) -> (f64, f64) {
 /// The contact that pushes the shape along `sign * unit` by `depth`, with a point midway
 /// between the plane and each vertex `(x, signed distance of x)` at or past it on the side
 /// the shape is pushed from (the deepest first, at most four, the deepest always).
+#[inline]
 fn push_out(unit: DVec3, sign: f64, depth: f64, vertices: &mut [(DVec3, f64)]) -> Contact3 {
     // Deepest first: the most negative `sign * s` is the farthest past the plane (a stable
     // insertion sort: at most eight vertices, ties kept in the shape's order).
@@ -82,6 +86,7 @@ impl Contact<Sphere> for Plane {
     /// assert_eq!((c.normal, c.depth), (Vec3::Z, 0.25));
     /// assert_eq!(c.points.as_slice(), &[Vec3::new(1.0, 2.0, -0.125)]);
     /// ```
+    #[inline]
     fn contact(&self, other: &Sphere) -> Option<Contact3> {
         if !self.overlaps(other) {
             return None;
@@ -97,12 +102,13 @@ impl Contact<Sphere> for Plane {
 }
 
 /// A box's contact: its eight corners, at `s ± r` at the extremes (`PlaneBox`).
+#[inline]
 fn box_contact(plane: &Plane, b: &PlaneBox) -> Contact3 {
     let (unit, len) = unit_normal(plane);
     let r = b.radius();
     let (sign, depth) = way_out((b.s - r) / len, (b.s + r) / len);
-    let mut corners: [(DVec3, f64); 8] = core::array::from_fn(|i| {
-        let sigma = [1, 2, 4].map(|bit| if i & bit != 0 { 1.0 } else { -1.0 });
+    let mut corners: [(DVec3, f64); 8] = crate::arrays::from_fn(|i| {
+        let sigma = [1, 2, 4].each(|bit| if i & bit != 0 { 1.0 } else { -1.0 });
         let (x, value) = b.point(sigma);
         (x, value / len)
     });
@@ -125,6 +131,7 @@ impl Contact<Aabb3> for Plane {
     /// assert_eq!((c.normal, c.depth, c.points.len()), (Vec3::Z, 0.5, 4));
     /// assert!(c.points.iter().all(|p| p.z == -0.25));
     /// ```
+    #[inline]
     fn contact(&self, other: &Aabb3) -> Option<Contact3> {
         self.overlaps(other).then(|| box_contact(self, &PlaneBox::aabb(self, other)))
     }
@@ -133,6 +140,7 @@ impl Contact<Aabb3> for Plane {
 impl Contact<Obb3> for Plane {
     type Output = Contact3;
 
+    #[inline]
     fn contact(&self, other: &Obb3) -> Option<Contact3> {
         self.overlaps(other).then(|| box_contact(self, &PlaneBox::obb(self, other)))
     }
@@ -154,6 +162,7 @@ impl Contact<Triangle3> for Plane {
     /// assert_eq!((c.normal, c.depth), (Vec3::Z, 1.0)); // rising by 1 beats sinking by 3
     /// assert_eq!(c.points.as_slice(), &[Vec3::new(0.0, 0.0, -0.5), Vec3::new(4.0, 0.0, -0.5)]);
     /// ```
+    #[inline]
     fn contact(&self, other: &Triangle3) -> Option<Contact3> {
         self.overlaps(other).then(|| vertices_contact(self, other.vertices()))
     }
@@ -178,6 +187,7 @@ impl Contact<Segment3> for Plane {
     /// let lying = Segment3::new(Vec3::new(0.0, 0.0, 0.0), Vec3::new(2.0, 0.0, 0.0));
     /// assert_eq!(floor.contact(&lying).map(|c| (c.depth, c.points.len())), Some((0.0, 2)));
     /// ```
+    #[inline]
     fn contact(&self, other: &Segment3) -> Option<Contact3> {
         self.overlaps(other).then(|| vertices_contact(self, [other.start(), other.end()]))
     }
@@ -185,9 +195,10 @@ impl Contact<Segment3> for Plane {
 
 /// The contact of a polytope given by its vertices (a triangle, a segment) that overlaps
 /// the plane: it spans `[lo, hi]` in signed distance, its vertices' least and greatest.
+#[inline]
 fn vertices_contact<const N: usize>(plane: &Plane, vertices: [Vec3; N]) -> Contact3 {
     let (unit, len) = unit_normal(plane);
-    let mut vertices = vertices.map(|v| {
+    let mut vertices = vertices.each(|v| {
         let x = v.as_dvec3();
         (x, plane.eval(x) / len)
     });
@@ -242,8 +253,9 @@ mod tests {
         assert_eq!((k.normal, k.depth), (Vec3::Z, 0.25));
         let mut pts = k.points.to_vec();
         pts.sort_by(|a, b| a.to_array().partial_cmp(&b.to_array()).unwrap());
-        let want: Vec<Vec3> =
-            [(-1.0, -1.0), (-1.0, 1.0), (1.0, -1.0), (1.0, 1.0)].map(|(x, y)| Vec3::new(x, y, -0.125)).into();
+        let want: Vec<Vec3> = [(-1.0, -1.0), (-1.0, 1.0), (1.0, -1.0), (1.0, 1.0)]
+            .each(|(x, y)| Vec3::new(x, y, -0.125))
+            .into();
         assert_eq!(pts, want);
         // The same box as an Obb3 with the identity rotation.
         let o = Obb3::new(b.center(), b.half_extents(), Quat::IDENTITY);

@@ -13,6 +13,7 @@ use crate::{Capsule3, Contact, Contact3, ContactPoints3, Overlaps, Plane};
 impl Contact<Capsule3> for Plane {
     type Output = Contact3;
 
+    #[inline]
     fn contact(&self, other: &Capsule3) -> Option<Contact3> {
         if !self.overlaps(other) {
             return None;

@@ -40,6 +40,7 @@ pub(crate) struct RoundedContact {
 /// The face normals (3D) of a core. A box's faces are spanned by two of its axes: their
 /// cross product is the normal even when the stored axes are orthogonal only to `f32`
 /// rounding (the box is then a parallelepiped, and an axis is ~1e-7 off its face normal).
+#[inline]
 fn faces(c: &Core) -> ([DVec3; 3], usize) {
     match *c {
         Core::Box(_, [x, y, z], _) => ([y.cross(z), z.cross(x), x.cross(y)], 3),
@@ -49,6 +50,7 @@ fn faces(c: &Core) -> ([DVec3; 3], usize) {
 }
 
 /// The edge directions of a core; `planar` boxes (2D, embedded at z = 0) have two.
+#[inline]
 fn edges(c: &Core, planar: bool) -> ([DVec3; 3], usize) {
     match *c {
         Core::Box(_, axes, _) => (axes, if planar { 2 } else { 3 }),
@@ -59,6 +61,7 @@ fn edges(c: &Core, planar: bool) -> ([DVec3; 3], usize) {
 }
 
 /// The projection interval of a core on `l`.
+#[inline]
 pub(crate) fn project(c: &Core, l: DVec3) -> (f64, f64) {
     let (v, n) = c.vertices();
     v[..n].iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| (lo.min(x.dot(l)), hi.max(x.dot(l))))
@@ -66,6 +69,7 @@ pub(crate) fn project(c: &Core, l: DVec3) -> (f64, f64) {
 
 /// The minimum translation of two intersecting cores, `(unit normal A to B, depth)`.
 /// `planar`: the cores are 2D (in the plane z = 0), and so is the translation.
+#[inline]
 pub(crate) fn core_penetration(a: &Core, b: &Core, planar: bool) -> (DVec3, f64) {
     let (axes, count) = sat_axes(a, b, planar);
     let mut best: Option<(DVec3, f64)> = None;
@@ -93,6 +97,7 @@ pub(crate) fn core_penetration(a: &Core, b: &Core, planar: bool) -> (DVec3, f64)
 /// the normals of both polygons' edges. For a box against a box, a triangle, a segment or a
 /// point the set is complete: the cores are disjoint exactly when one of these axes
 /// separates them (Gottschalk; Ericson, *Real-Time Collision Detection*, 4.4 and 5.2.9).
+#[inline]
 pub(crate) fn sat_axes(a: &Core, b: &Core, planar: bool) -> ([DVec3; 15], usize) {
     // At most 3 + 3 face normals and 3 x 3 edge cross products (no allocation).
     let mut axes = [DVec3::ZERO; 15];
@@ -115,6 +120,7 @@ pub(crate) fn sat_axes(a: &Core, b: &Core, planar: bool) -> ([DVec3; 15], usize)
     (axes, count)
 }
 
+#[inline]
 fn fallback_normal(a: &Core, b: &Core, planar: bool) -> DVec3 {
     let dir = [a, b].iter().find_map(|c| match **c {
         Core::Segment(p, q) if p != q => Some((q - p).normalize()),
@@ -135,6 +141,7 @@ fn fallback_normal(a: &Core, b: &Core, planar: bool) -> DVec3 {
 /// point or a segment is computed directly, to a few ulps of its coordinates: its noise is
 /// [`POINT_NOISE`] of them, so that a ball `1e-8` from a segment at `1e6` (thousands of ulps
 /// of `f64` there) keeps the direction from the segment to its centre.
+#[inline]
 fn core_noise(a: &Core, b: &Core, c: &Closest) -> f64 {
     let largest = |v: &[DVec3]| v.iter().fold(0.0f64, |m, x| m.max(x.abs().max_element()));
     match (*a, *b) {
@@ -155,6 +162,7 @@ const INTERIOR: f64 = 1e-9;
 /// [`apart_normal`]: a segment core's own, or a triangle core's edge through `x` (to
 /// [`CORE_NOISE`] of the coordinates off its line; the closest points of a segment and a
 /// triangle are computed on that line, within a few ulps of it).
+#[inline]
 fn interior_segment(core: &Core, x: DVec3) -> Option<DVec3> {
     let inside = |p: DVec3, q: DVec3| {
         let d = q - p;
@@ -190,6 +198,7 @@ fn interior_segment(core: &Core, x: DVec3) -> Option<DVec3> {
 /// into the capsule along them. (In 3D what remains of the rounding turns the normal about
 /// the segment; against a point or a parallel segment that costs at most the distance,
 /// against a face it can cost more.)
+#[inline]
 fn apart_normal(a: &Core, b: &Core, c: &Closest, planar: bool) -> DVec3 {
     let n = (c.on_b - c.on_a) / c.distance;
     let without = |n: DVec3, d: DVec3| n - d * (n.dot(d) / d.length_squared());
@@ -212,6 +221,7 @@ fn apart_normal(a: &Core, b: &Core, c: &Closest, planar: bool) -> DVec3 {
 }
 
 /// The contact of two rounded cores, or `None` when they are apart.
+#[inline]
 pub(crate) fn rounded_contact(a: &Rounded, b: &Rounded, planar: bool) -> Option<RoundedContact> {
     if swap_rounded(a, b) {
         // Computed in the kernel's fixed order, so that the reverse pair is the same
@@ -248,6 +258,7 @@ pub(crate) fn rounded_contact(a: &Rounded, b: &Rounded, planar: bool) -> Option<
 /// it and call this, so that their contact is `Some` exactly when `Overlaps` says so.
 ///
 /// [`rounded_overlaps`]: crate::query::distance::rounded_overlaps
+#[inline]
 pub(crate) fn overlapping_rounded_contact(a: &Rounded, b: &Rounded, planar: bool) -> RoundedContact {
     if let Some(k) = rounded_contact(a, b, planar) {
         return k;

@@ -49,6 +49,7 @@ impl Contact<Segment3> for Segment3 {
     /// assert_eq!(b.contact(&a).unwrap().normal, -c.normal);
     /// assert!(a.contact(&Segment3::new(Vec3::new(0.0, -1.0, 1e-3), Vec3::Y)).is_none());
     /// ```
+    #[inline]
     fn contact(&self, other: &Segment3) -> Option<Contact3> {
         if !self.overlaps(other) {
             return None;
@@ -63,6 +64,7 @@ impl Contact<Segment3> for Segment3 {
 }
 
 /// The contact of two segments in space that meet: depth zero, the common perpendicular.
+#[inline]
 fn touching(a: Seg, b: Seg) -> Contact3 {
     let (da, db) = (a.1 - a.0, b.1 - b.0);
     let across = da.cross(db);

@@ -10,6 +10,7 @@
 //!
 //! The decision `|q - c|² <= r²` is the overlap test's, in `f64` on the same values.
 
+use crate::arrays::Each;
 use crate::query::closest::aabb_distance_squared_f64;
 use crate::query::contact::reverse_contact;
 use crate::{Aabb2, Aabb3, Circle, Contact, Contact2, Contact3, ContactPoints2, ContactPoints3, Sphere};
@@ -23,16 +24,18 @@ pub(crate) struct BallBox<const N: usize> {
 }
 
 /// The contact of the ball `(c, r)` with the box `[min, max]`, or `None` when apart.
+#[inline]
 pub(crate) fn ball_box_contact<const N: usize>(
     c: [f32; N],
     r: f32,
     min: [f32; N],
     max: [f32; N],
 ) -> Option<BallBox<N>> {
-    ball_box_contact_f64(c.map(f64::from), f64::from(r), min.map(f64::from), max.map(f64::from))
+    ball_box_contact_f64(c.each(f64::from), f64::from(r), min.each(f64::from), max.each(f64::from))
 }
 
 /// [`ball_box_contact`] on `f64` inputs (the same arithmetic: the `f32` inputs convert exactly).
+#[inline]
 pub(crate) fn ball_box_contact_f64<const N: usize>(
     c: [f64; N],
     r: f64,
@@ -45,12 +48,12 @@ pub(crate) fn ball_box_contact_f64<const N: usize>(
     }
     if d2 > 0.0 {
         // Outside: toward the clamped point q.
-        let q: [f64; N] = core::array::from_fn(|i| c[i].clamp(min[i], max[i]));
+        let q: [f64; N] = crate::arrays::from_fn(|i| c[i].clamp(min[i], max[i]));
         let dist = d2.sqrt();
-        let normal: [f64; N] = core::array::from_fn(|i| (q[i] - c[i]) / dist);
+        let normal: [f64; N] = crate::arrays::from_fn(|i| (q[i] - c[i]) / dist);
         let depth = (r - dist).max(0.0);
         // Midway between q and the ball's deepest point c + n r.
-        let point = core::array::from_fn(|i| (q[i] + c[i] + normal[i] * r) / 2.0);
+        let point = crate::arrays::from_fn(|i| (q[i] + c[i] + normal[i] * r) / 2.0);
         return Some(BallBox { normal, depth, point });
     }
     // Inside: the nearest face; the box moves away from it, through the centre.
@@ -74,6 +77,7 @@ pub(crate) fn ball_box_contact_f64<const N: usize>(
 impl Contact<Aabb2> for Circle {
     type Output = Contact2;
 
+    #[inline]
     fn contact(&self, other: &Aabb2) -> Option<Contact2> {
         let k = ball_box_contact(
             self.center().to_array(),
@@ -92,6 +96,7 @@ impl Contact<Aabb2> for Circle {
 impl Contact<Aabb3> for Sphere {
     type Output = Contact3;
 
+    #[inline]
     fn contact(&self, other: &Aabb3) -> Option<Contact3> {
         let k = ball_box_contact(
             self.center().to_array(),

@@ -17,6 +17,7 @@ use crate::{Circle, Contact, Contact2, Contact3, ContactPoints2, ContactPoints3,
 impl Contact<Obb2> for Circle {
     type Output = Contact2;
 
+    #[inline]
     fn contact(&self, other: &Obb2) -> Option<Contact2> {
         let h = other.half_extents().as_dvec2();
         // The centre in the box frame exactly as the overlap test takes it.
@@ -36,6 +37,7 @@ impl Contact<Obb2> for Circle {
 impl Contact<Obb3> for Sphere {
     type Output = Contact3;
 
+    #[inline]
     fn contact(&self, other: &Obb3) -> Option<Contact3> {
         let h = other.half_extents().as_dvec3();
         // The centre in the box frame exactly as the overlap test takes it.

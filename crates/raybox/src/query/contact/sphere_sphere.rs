@@ -15,6 +15,7 @@ macro_rules! ball_ball_contact {
         impl Contact<$Ball> for $Ball {
             type Output = $Contact;
 
+            #[inline]
             fn contact(&self, other: &$Ball) -> Option<$Contact> {
                 super::in_fixed_order(
                     self,

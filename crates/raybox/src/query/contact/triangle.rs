@@ -14,6 +14,7 @@ use crate::{Aabb3, Contact, Contact3, Obb3, Overlaps, Sphere, Triangle3};
 /// The contact of two overlapping rounded shapes: the kernel's, or, where its `f64` GJK
 /// reads a pair that the exact test calls touching as a hair apart, a touching contact
 /// (depth zero) midway between the closest points (`overlapping_rounded_contact`).
+#[inline]
 pub(super) fn overlapping_contact(a: &Rounded, b: &Rounded) -> Contact3 {
     let k = overlapping_rounded_contact(a, b, false);
     Contact3 {
@@ -28,6 +29,7 @@ macro_rules! triangle_contact {
         impl Contact<Triangle3> for $A {
             type Output = Contact3;
 
+            #[inline]
             fn contact(&self, other: &Triangle3) -> Option<Contact3> {
                 self.overlaps(other).then(|| overlapping_contact(&self.to_rounded(), &other.to_rounded()))
             }

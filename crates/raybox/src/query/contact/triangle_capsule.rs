@@ -13,6 +13,7 @@ use crate::{Capsule3, Contact, Contact3, Overlaps, Triangle3};
 impl Contact<Triangle3> for Capsule3 {
     type Output = Contact3;
 
+    #[inline]
     fn contact(&self, other: &Triangle3) -> Option<Contact3> {
         self.overlaps(other).then(|| overlapping_contact(&self.to_rounded(), &other.to_rounded()))
     }

@@ -42,6 +42,7 @@ impl Contact<Segment3> for Triangle3 {
     /// let stick = Segment3::new(Vec3::new(1.0, 1.0, 0.0), Vec3::new(9.0, 1.0, 0.0));
     /// assert_eq!(floor.contact(&stick).map(|c| (c.normal, c.depth)), Some((Vec3::Z, 0.0)));
     /// ```
+    #[inline]
     fn contact(&self, other: &Segment3) -> Option<Contact3> {
         if !self.overlaps(other) {
             return None;

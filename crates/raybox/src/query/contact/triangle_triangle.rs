@@ -47,6 +47,7 @@
 //! coordinates compared lexicographically), so `b.contact(a)` is `a.contact(b)` with the
 //! normal reversed, to the bit.
 
+use crate::arrays::Each;
 use core::cmp::Ordering;
 
 use glam::{DVec3, Vec3};
@@ -92,18 +93,21 @@ struct Polygon {
 impl Polygon {
     const EMPTY: Self = Self { v: [DVec3::ZERO; 8], len: 0 };
 
+    #[inline]
     fn push(&mut self, p: DVec3) {
         if self.len < self.v.len() {
             self.v[self.len] = p;
             self.len += 1;
         }
     }
+    #[inline]
     fn as_slice(&self) -> &[DVec3] {
         &self.v[..self.len]
     }
 }
 
 /// Sutherland–Hodgman: the part of `poly` where `side(x) <= 0` (`side` affine).
+#[inline]
 fn clip(poly: &Polygon, side: impl Fn(DVec3) -> f64) -> Polygon {
     let mut out = Polygon::EMPTY;
     let corners = poly.as_slice();
@@ -121,38 +125,43 @@ fn clip(poly: &Polygon, side: impl Fn(DVec3) -> f64) -> Polygon {
 }
 
 /// The lowest and highest projections of `t`'s corners on `u`.
+#[inline]
 fn extent(t: &[DVec3; 3], u: DVec3) -> (f64, f64) {
     t.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| (lo.min(x.dot(u)), hi.max(x.dot(u))))
 }
 
 /// The edge vectors `v1 - v0`, `v2 - v1`, `v0 - v2`, in `f64` from the `f32` corners.
+#[inline]
 fn edges(t: [Vec3; 3]) -> [DVec3; 3] {
-    [0, 1, 2].map(|k| t[(k + 1) % 3].as_dvec3() - t[k].as_dvec3())
+    [0, 1, 2].each(|k| t[(k + 1) % 3].as_dvec3() - t[k].as_dvec3())
 }
 
 /// The geometric normal `(v1 - v0) × (v2 - v0)`, computed as `Triangle3::try_new` checks it
 /// (so it is never zero).
+#[inline]
 fn normal(t: [Vec3; 3]) -> DVec3 {
     let v0 = t[0].as_dvec3();
     (t[1].as_dvec3() - v0).cross(t[2].as_dvec3() - v0)
 }
 
 /// Whether `a` comes before `b` in the fixed order the pair is computed in.
+#[inline]
 fn in_order(a: [Vec3; 3], b: [Vec3; 3]) -> bool {
-    let key = |t: [Vec3; 3]| t.map(|v| v.to_array());
+    let key = |t: [Vec3; 3]| t.each(|v| v.to_array());
     let (ka, kb) = (key(a), key(b));
     let order = ka.iter().flatten().zip(kb.iter().flatten()).map(|(x, y)| x.total_cmp(y)).find(|o| o.is_ne());
     order != Some(Ordering::Greater)
 }
 
 /// The contact of two triangles that overlap (the exact test said so), `a` first.
+#[inline]
 fn overlapping_contact(a32: [Vec3; 3], b32: [Vec3; 3]) -> Contact3 {
     // The middle of the common bounding box (not empty: the triangles share a point).
     let box_of = |t: [Vec3; 3]| (t[0].min(t[1]).min(t[2]).as_dvec3(), t[0].max(t[1]).max(t[2]).as_dvec3());
     let ((lo_a, hi_a), (lo_b, hi_b)) = (box_of(a32), box_of(b32));
     let o = (lo_a.max(lo_b) + hi_a.min(hi_b)) / 2.0;
-    let a = a32.map(|v| v.as_dvec3() - o);
-    let b = b32.map(|v| v.as_dvec3() - o);
+    let a = a32.each(|v| v.as_dvec3() - o);
+    let b = b32.each(|v| v.as_dvec3() - o);
     let na = normal(a32);
 
     if b32.iter().all(|&x| orient3d(a32[0], a32[1], a32[2], x) == 0.0) {
@@ -236,10 +245,11 @@ fn overlapping_contact(a32: [Vec3; 3], b32: [Vec3; 3]) -> Contact3 {
 /// axis within `1e-11` of the first one's normal, whose contact point was then `0.03` of
 /// their size from the second: the edge of the second triangle reaching furthest toward
 /// the first passes nowhere near that longest edge, only near the rest of the face.)
+#[inline]
 fn support(t: [DVec3; 3], d: DVec3, tol: f64) -> Option<(DVec3, DVec3)> {
-    let s = t.map(|x| x.dot(d));
+    let s = t.each(|x| x.dot(d));
     let top = s[0].max(s[1]).max(s[2]);
-    let far = [0, 1, 2].map(|k| s[k] >= top - tol);
+    let far = [0, 1, 2].each(|k| s[k] >= top - tol);
     Some(match far {
         [true, true, true] => return None,
         [true, true, false] => (t[0], t[1]),
@@ -256,6 +266,7 @@ fn support(t: [DVec3; 3], d: DVec3, tol: f64) -> Option<(DVec3, DVec3)> {
 /// and, when `behind`, by the reference plane: the part of `inc` on the far side of that
 /// plane as seen along `nr` (unit, pointing from `r` toward where `inc` is pushed), each
 /// corner moved halfway to the plane. At most 4 corners are kept.
+#[inline]
 fn face_points(r: [DVec3; 3], r_normal: DVec3, nr: DVec3, inc: [DVec3; 3], behind: bool) -> Polygon {
     let unit = r_normal.normalize();
     let mut poly = Polygon::EMPTY;
@@ -282,6 +293,7 @@ fn face_points(r: [DVec3; 3], r_normal: DVec3, nr: DVec3, inc: [DVec3; 3], behin
 }
 
 /// `poly` without corners within `tol` (in each coordinate) of an earlier one.
+#[inline]
 fn distinct(poly: &Polygon, tol: f64) -> Polygon {
     let mut out = Polygon::EMPTY;
     for &x in poly.as_slice() {
@@ -294,6 +306,7 @@ fn distinct(poly: &Polygon, tol: f64) -> Polygon {
 
 /// The largest coordinate of two triangles (relative to their common middle), in
 /// magnitude: the scale of the rounding of their projections.
+#[inline]
 fn size(a: &[DVec3; 3], b: &[DVec3; 3]) -> f64 {
     a.iter().chain(b).map(|x| x.abs().max_element()).fold(0.0, f64::max)
 }
@@ -301,6 +314,7 @@ fn size(a: &[DVec3; 3], b: &[DVec3; 3]) -> f64 {
 /// At most 4 of `poly`'s corners: all of them, or the deepest (least `sep`), the one
 /// farthest from it, and the two spanning the largest triangles with those on either
 /// side (seen along `n`).
+#[inline]
 fn reduced(poly: &Polygon, sep: impl Fn(DVec3) -> f64, n: DVec3) -> Polygon {
     let pts = poly.as_slice();
     if pts.len() <= 4 {
@@ -323,6 +337,7 @@ fn reduced(poly: &Polygon, sep: impl Fn(DVec3) -> f64, n: DVec3) -> Polygon {
 
 /// The contact in `f32`, back in world coordinates (`o` is the origin of `a` and `b`);
 /// an empty manifold becomes the midpoint of the triangles' closest points.
+#[inline]
 fn finish(n: DVec3, depth: f64, points: Polygon, a: [DVec3; 3], b: [DVec3; 3], o: DVec3) -> Contact3 {
     let mut out = ContactPoints3::EMPTY;
     for &p in points.as_slice() {
@@ -356,6 +371,7 @@ impl Contact<Triangle3> for Triangle3 {
     /// assert_eq!(c.points.len(), 3); // its tip, halfway up, and where it crosses the floor
     /// assert!(floor.contact(&Triangle3::new(Vec3::Z, Vec3::new(1.0, 0.0, 3.0), Vec3::new(-1.0, 0.0, 3.0))).is_none());
     /// ```
+    #[inline]
     fn contact(&self, other: &Triangle3) -> Option<Contact3> {
         if !self.overlaps(other) {
             return None;
@@ -367,6 +383,7 @@ impl Contact<Triangle3> for Triangle3 {
 
 #[cfg(test)]
 mod tests {
+    use crate::arrays::Each;
     use crate::{ClosestPoint, Contact, Contact3, Overlaps, Triangle3};
     use glam::Vec3;
 
@@ -442,7 +459,7 @@ mod tests {
         // within the wall's prism (y in [-7, -5] at z = 0) and on the floor (y >= -6), its
         // corners moved halfway to the wall's plane.
         let want =
-            [[-5.75, -6.0], [-5.5, -6.0], [-5.5, -5.0], [-5.75, -5.0]].map(|[x, y]| Vec3::new(x, y, 0.0));
+            [[-5.75, -6.0], [-5.5, -6.0], [-5.5, -5.0], [-5.75, -5.0]].each(|[x, y]| Vec3::new(x, y, 0.0));
         assert!(same_points(&c.points, &want), "{c:?}");
     }
 
@@ -467,7 +484,7 @@ mod tests {
         assert!(close(c.points[0], Vec3::new(0.0, 0.0, -0.05)), "{c:?}");
         // Turned about z, the same crossing: the common normal is still z.
         let q = glam::Quat::from_rotation_z(0.7);
-        let (ra, rb) = (a.vertices().map(|v| q * v), b.vertices().map(|v| q * v));
+        let (ra, rb) = (a.vertices().each(|v| q * v), b.vertices().each(|v| q * v));
         let c = contact(&Triangle3::new(ra[0], ra[1], ra[2]), &Triangle3::new(rb[0], rb[1], rb[2])).unwrap();
         assert!(close(c.normal, Vec3::Z) && (c.depth - 0.1).abs() < 1e-6, "{c:?}");
         assert!(close(c.points[0], Vec3::new(0.0, 0.0, -0.05)), "{c:?}");
@@ -570,7 +587,7 @@ mod tests {
         for steps in 0..3 {
             // Scaled by 2^-66 (exact) 0, 1 or 2 times: about 1e20, 1 and 1e-20.
             let s = |x: f32| (0..steps).fold(x, |x, _| x * 2f32.powi(-66));
-            let t = |[p, q, r]: [[f32; 3]; 3]| tri(p.map(s), q.map(s), r.map(s));
+            let t = |[p, q, r]: [[f32; 3]; 3]| tri(p.each(s), q.each(s), r.each(s));
             let (a, b) = (t(a), t(b));
             let size = s(2e20);
             let c = contact(&a, &b).unwrap();

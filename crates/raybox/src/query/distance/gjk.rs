@@ -18,6 +18,7 @@
 //! ([`near_parts`]), so that those tolerances, relative to the simplex's size, are relative
 //! to the part of the shapes that matters.
 
+use crate::arrays::Each;
 use glam::{DVec2, DVec3, Vec2, Vec3};
 
 use super::segment_segment::{segment_order, segment_segment_closest};
@@ -50,21 +51,26 @@ pub(crate) struct Rounded {
     pub radius: f64,
 }
 
+#[inline]
 pub(crate) fn d3(v: Vec3) -> DVec3 {
     v.as_dvec3()
 }
+#[inline]
 pub(crate) fn d2(v: Vec2) -> DVec3 {
     DVec3::new(f64::from(v.x), f64::from(v.y), 0.0)
 }
+#[inline]
 pub(crate) fn f2(v: DVec3) -> Vec2 {
     DVec2::new(v.x, v.y).as_vec2()
 }
+#[inline]
 pub(crate) fn f3(v: DVec3) -> Vec3 {
     v.as_vec3()
 }
 
 impl Core {
     /// A point of the core maximising `x · d`.
+    #[inline]
     pub(crate) fn support(&self, d: DVec3) -> DVec3 {
         match *self {
             Core::Point(p) => p,
@@ -100,6 +106,7 @@ impl Core {
     }
 
     /// The vertices (for projections in the separating-axis test).
+    #[inline]
     pub(crate) fn vertices(&self) -> ([DVec3; 8], usize) {
         let mut out = [DVec3::ZERO; 8];
         match *self {
@@ -129,22 +136,25 @@ impl Core {
 
 impl Rounded {
     /// The shape moved by `offset`.
+    #[inline]
     pub(crate) fn translated(&self, o: DVec3) -> Self {
         let core = match self.core {
             Core::Point(p) => Core::Point(p + o),
             Core::Segment(p, q) => Core::Segment(p + o, q + o),
             Core::Box(c, axes, h) => Core::Box(c + o, axes, h),
-            Core::Triangle(v) => Core::Triangle(v.map(|x| x + o)),
+            Core::Triangle(v) => Core::Triangle(v.each(|x| x + o)),
         };
         Self { core, radius: self.radius }
     }
 
     /// A point of the rounded shape maximising `x · d` (`d` a unit vector).
+    #[inline]
     pub(crate) fn support(&self, d: DVec3) -> DVec3 {
         self.core.support(d) + d * self.radius
     }
 
     /// A length scale of the shape: the largest coordinate magnitude of a vertex, plus the radius.
+    #[inline]
     pub(crate) fn scale(&self) -> f64 {
         let (v, n) = self.core.vertices();
         v[..n].iter().fold(0.0f64, |m, x| m.max(x.abs().max_element())) + self.radius
@@ -175,11 +185,13 @@ pub(crate) struct Closest {
 pub(crate) const GJK_PRECISE_TOL: f64 = 4.0 * f64::EPSILON;
 
 /// The distance between two cores, and a closest pair of points.
+#[inline]
 pub(crate) fn gjk(a: &Core, b: &Core) -> Closest {
     gjk_to(a, b, GJK_REL_TOL)
 }
 
 /// [`gjk`], stopping when `|v|² - v·w` falls below `tol` of `|v|²`.
+#[inline]
 fn gjk_to(a: &Core, b: &Core, tol: f64) -> Closest {
     let first = {
         let d = DVec3::X;
@@ -240,6 +252,7 @@ type Solved = (DVec3, usize, [f64; 4]);
 
 /// The point of the simplex nearest the origin; the simplex is reduced (in place) to the
 /// vertices whose barycentric weights are positive, returned with the weights.
+#[inline]
 fn closest_on_simplex(s: &mut [Vertex; 4], len: usize) -> Solved {
     match len {
         1 => (s[0].w, 1, [1.0, 0.0, 0.0, 0.0]),
@@ -250,8 +263,9 @@ fn closest_on_simplex(s: &mut [Vertex; 4], len: usize) -> Solved {
 }
 
 /// Keeps the vertices `idx` (in order) with weights `w`.
+#[inline]
 fn keep<const K: usize>(s: &mut [Vertex; 4], idx: [usize; K], w: [f64; K]) -> Solved {
-    let picked: [Vertex; K] = idx.map(|i| s[i]);
+    let picked: [Vertex; K] = idx.each(|i| s[i]);
     let mut lambda = [0.0; 4];
     let mut v = DVec3::ZERO;
     for k in 0..K {
@@ -262,6 +276,7 @@ fn keep<const K: usize>(s: &mut [Vertex; 4], idx: [usize; K], w: [f64; K]) -> So
     (v, K, lambda)
 }
 
+#[inline]
 fn closest_on_segment(s: &mut [Vertex; 4], [i, j]: [usize; 2]) -> Solved {
     let (a, b) = (s[i].w, s[j].w);
     let ab = b - a;
@@ -278,6 +293,7 @@ fn closest_on_segment(s: &mut [Vertex; 4], [i, j]: [usize; 2]) -> Solved {
 }
 
 /// RTCD 5.1.5 with `p` the origin, keeping track of the region.
+#[inline]
 fn closest_on_triangle(s: &mut [Vertex; 4], [i, j, k]: [usize; 3]) -> Solved {
     let (a, b, c) = (s[i].w, s[j].w, s[k].w);
     let (ab, ac, ap) = (b - a, c - a, -a);
@@ -339,6 +355,7 @@ fn closest_on_triangle(s: &mut [Vertex; 4], [i, j, k]: [usize; 3]) -> Solved {
     (nearest, len, lambda)
 }
 
+#[inline]
 fn best_of_edges(s: &mut [Vertex; 4], [i, j, k]: [usize; 3]) -> Solved {
     let orig = *s;
     let mut best: Option<([Vertex; 4], Solved)> = None;
@@ -358,22 +375,23 @@ fn best_of_edges(s: &mut [Vertex; 4], [i, j, k]: [usize; 3]) -> Solved {
 /// the nearest point is on the boundary, the nearest of the four faces' nearest points
 /// (RTCD 5.1.6). Taking all four, not only the faces the origin is beyond, keeps a nearly
 /// flat tetrahedron (whose plane tests rounding can flip) from skipping the right face.
+#[inline]
 fn closest_on_tetrahedron(s: &mut [Vertex; 4]) -> Solved {
     let orig = *s;
     let faces = [([0, 1, 2], 3), ([0, 2, 3], 1), ([0, 3, 1], 2), ([1, 3, 2], 0)];
     let outside = faces.iter().any(|&(f, opposite)| {
-        let [a, b, c] = f.map(|i| orig[i].w);
+        let [a, b, c] = f.each(|i| orig[i].w);
         let n = (b - a).cross(c - a);
         let (side_origin, side_opposite) = (n.dot(-a), n.dot(orig[opposite].w - a));
         side_opposite == 0.0 || side_origin * side_opposite < 0.0
     });
     // Inside: the weights are the barycentric coordinates of the origin. A nearly flat
     // tetrahedron can pass the plane tests by rounding; its weights then leave [0, 1].
-    let [a, b, c, d] = orig.map(|x| x.w);
+    let [a, b, c, d] = orig.each(|x| x.w);
     let vol = |p: DVec3, q: DVec3, r: DVec3, x: DVec3| (q - p).cross(r - p).dot(x - p);
     let total = vol(a, b, c, d);
     let w =
-        [vol(DVec3::ZERO, b, c, d), vol(a, DVec3::ZERO, c, d), vol(a, b, DVec3::ZERO, d)].map(|x| x / total);
+        [vol(DVec3::ZERO, b, c, d), vol(a, DVec3::ZERO, c, d), vol(a, b, DVec3::ZERO, d)].each(|x| x / total);
     let w = [w[0], w[1], w[2], 1.0 - w[0] - w[1] - w[2]];
     if !outside && w.iter().all(|x| (0.0..=1.0).contains(x)) {
         return (DVec3::ZERO, 4, w);
@@ -398,6 +416,7 @@ const CLIP_RATIO: f64 = 256.0;
 impl Core {
     /// A ball holding the core: a centre that lies in the core, and the square of a
     /// radius at least the distance from it to every point of the core.
+    #[inline]
     fn bounding_ball(&self) -> (DVec3, f64) {
         match *self {
             Core::Point(p) => (p, 0.0),
@@ -434,6 +453,7 @@ impl Core {
 /// The cut is only made when it shrinks a core by [`CLIP_RATIO`] or more: in the common
 /// case (shapes of comparable sizes, or apart by more than the larger one) the cores go to
 /// GJK unchanged, after a few comparisons.
+#[inline]
 fn near_parts(a: &Core, b: &Core) -> (Core, Core) {
     let a = clip_near(a, b.bounding_ball());
     let b = clip_near(b, a.bounding_ball());
@@ -442,6 +462,7 @@ fn near_parts(a: &Core, b: &Core) -> (Core, Core) {
 
 /// `core` cut down to its points within reach of the ball `(c_b, r_b²)` (see
 /// [`near_parts`]), or `core` itself when that would not shrink it by [`CLIP_RATIO`].
+#[inline]
 fn clip_near(core: &Core, (cb, rb2): (DVec3, f64)) -> Core {
     match *core {
         Core::Box(c, axes, h) => {
@@ -495,7 +516,7 @@ fn clip_box(c: DVec3, axes: [DVec3; 3], h: [f64; 3], cb: DVec3, rb: f64) -> Opti
     (det.abs() > 0.5).then_some(())?; // else not a rotation (cannot happen for valid boxes)
     let rows = [a1.cross(a2) / det, a2.cross(a0) / det, a0.cross(a1) / det];
     let d = cb - c;
-    let u: [f64; 3] = core::array::from_fn(|k| rows[k].dot(d));
+    let u: [f64; 3] = crate::arrays::from_fn(|k| rows[k].dot(d));
     // The box point with the clamped parameters: its distance to c_b bounds the gap.
     let near = (0..3).fold(c, |x, k| x + axes[k] * u[k].clamp(-h[k], h[k]));
     let reach = ((cb - near).length() + rb) * (1.0 + CLIP_SLACK);
@@ -511,7 +532,7 @@ fn clip_box(c: DVec3, axes: [DVec3; 3], h: [f64; 3], cb: DVec3, rb: f64) -> Opti
     // centred at 2^40 is `c - h` there, exactly as the support points place it, where
     // `c + (lo + hi) / 2` would round at 2^40 (1e-4). Axis by axis: the kept face (or the
     // old centre, when both are kept), then half the new width from it.
-    let half: [f64; 3] = core::array::from_fn(|k| (hi[k] - lo[k]) * 0.5);
+    let half: [f64; 3] = crate::arrays::from_fn(|k| (hi[k] - lo[k]) * 0.5);
     let (mut anchor, mut step) = (c, DVec3::ZERO);
     for k in 0..3 {
         match (lo[k] == -h[k], hi[k] == h[k]) {
@@ -556,6 +577,7 @@ fn clip_segment(p: DVec3, q: DVec3, cb: DVec3, reach: f64) -> Option<Core> {
 /// is noise, and a segment against a triangle, by its candidate pairs
 /// (`closest_points_triangle_segment`: GJK's sliver simplex of a segment nearly along an
 /// edge put the closest points' direction 8° off).
+#[inline]
 pub(crate) fn core_closest(a: &Core, b: &Core) -> Closest {
     let closest = |on_a: DVec3, on_b: DVec3| Closest { distance: on_a.distance(on_b), on_a, on_b };
     match (*a, *b) {
@@ -582,6 +604,7 @@ pub(crate) fn core_closest(a: &Core, b: &Core) -> Closest {
 /// can be trusted: pushed that far, GJK's simplex can turn degenerate (a flat tetrahedron),
 /// and the answer is then kept only if it agrees with the usual one to its tolerance and
 /// its distance is that of its own closest points.
+#[inline]
 pub(crate) fn core_closest_precise(a: &Core, b: &Core) -> Closest {
     if direct_kernel(a, b) {
         return core_closest(a, b); // not GJK: already at rounding
@@ -597,6 +620,7 @@ pub(crate) fn core_closest_precise(a: &Core, b: &Core) -> Closest {
 
 /// Whether [`core_closest`] computes the pair directly rather than by GJK: two segments, a
 /// point against a point or a segment, or a segment against a triangle.
+#[inline]
 pub(crate) fn direct_kernel(a: &Core, b: &Core) -> bool {
     matches!(
         (a, b),
@@ -610,6 +634,7 @@ pub(crate) fn direct_kernel(a: &Core, b: &Core) -> bool {
 /// (capsules and segments, whose pairs may be of one type) are put in a fixed order, so
 /// that every answer on them is exactly symmetric. Other pairs are of two types and
 /// always computed in one order (the reverse impls call the forward ones).
+#[inline]
 pub(crate) fn swap_rounded(a: &Rounded, b: &Rounded) -> bool {
     match (a.core, b.core) {
         (Core::Segment(p1, q1), Core::Segment(p2, q2)) => {
@@ -620,12 +645,14 @@ pub(crate) fn swap_rounded(a: &Rounded, b: &Rounded) -> bool {
 }
 
 /// Whether two rounded cores overlap: the cores are at most `r_a + r_b` apart.
+#[inline]
 pub(crate) fn rounded_overlaps(a: &Rounded, b: &Rounded) -> bool {
     core_closest(&a.core, &b.core).distance <= a.radius + b.radius
 }
 
 /// The distance between two rounded cores, with a closest point on each (the same
 /// point, midway between the surfaces, when they overlap).
+#[inline]
 pub(crate) fn rounded_closest(a: &Rounded, b: &Rounded) -> Closest {
     if swap_rounded(a, b) {
         let c = rounded_closest(b, a);

@@ -13,6 +13,7 @@
 //! overlap test decides, and a separated pair never reports zero). The distance and the
 //! points agree with the exact ones to about `1e-6` relative of the coordinates.
 
+use crate::arrays::Each;
 mod aabb_aabb;
 mod aabb_capsule;
 mod aabb_obb;
@@ -98,6 +99,7 @@ pub(crate) trait ToRounded {
 macro_rules! to_rounded {
     ($($T:ty => |$s:ident| $core:expr, $radius:expr);* $(;)?) => {
         $(impl ToRounded for $T {
+            #[inline]
             fn to_rounded(&self) -> Rounded {
                 let $s = self;
                 Rounded { core: $core, radius: $radius }
@@ -117,14 +119,15 @@ to_rounded! {
     Aabb3 => |s| aabb_core(d3(s.min()), d3(s.max())), 0.0;
     Obb2 => |s| Core::Box(d2(s.center()), [d2(s.axes()[0]), d2(s.axes()[1]), glam::DVec3::Z],
         [f64::from(s.half_extents().x), f64::from(s.half_extents().y), 0.0]), 0.0;
-    Obb3 => |s| Core::Box(d3(s.center()), s.axes().map(d3), s.half_extents().as_dvec3().into()), 0.0;
-    Triangle3 => |s| Core::Triangle(s.vertices().map(d3)), 0.0;
+    Obb3 => |s| Core::Box(d3(s.center()), s.axes().each(d3), s.half_extents().as_dvec3().into()), 0.0;
+    Triangle3 => |s| Core::Triangle(s.vertices().each(d3)), 0.0;
 }
 
 /// The box core of an axis-aligned box, its centre and half extents computed in `f64` from
 /// the corners: `f32`'s `center()` and `half_extents()` round, by up to half an `f32` ulp
 /// of the larger coordinate, and for a box spanning `[1, 1e10]` that moves its near face
 /// from 1 to 0 (a 2D box has a zero third half extent).
+#[inline]
 fn aabb_core(min: glam::DVec3, max: glam::DVec3) -> Core {
     let (c, h) = ((min + max) * 0.5, (max - min) * 0.5);
     Core::Box(c, [glam::DVec3::X, glam::DVec3::Y, glam::DVec3::Z], h.into())
@@ -132,6 +135,7 @@ fn aabb_core(min: glam::DVec3, max: glam::DVec3) -> Core {
 
 /// The distance of a pair whose exact overlap test decides the zero: GJK's distance when
 /// apart, kept positive.
+#[inline]
 pub(crate) fn decided_distance(overlaps: bool, a: &impl ToRounded, b: &impl ToRounded) -> f32 {
     if overlaps {
         return 0.0;
@@ -147,9 +151,11 @@ macro_rules! reverse_distance {
     ($V:ty; $($A:ty => $B:ty),* $(,)?) => {
         $(impl crate::Distance<$A> for $B {
             type Point = $V;
+            #[inline]
             fn distance(&self, other: &$A) -> f32 {
                 crate::Distance::<$B>::distance(other, self)
             }
+            #[inline]
             fn closest_points(&self, other: &$A) -> ($V, $V) {
                 let (p, q) = crate::Distance::<$B>::closest_points(other, self);
                 (q, p)
@@ -164,9 +170,11 @@ macro_rules! gjk_distance {
     (@one $A:ty, $B:ty, $V:ty, $f:path, $exact:tt) => {
         impl crate::Distance<$B> for $A {
             type Point = $V;
+            #[inline]
             fn distance(&self, other: &$B) -> f32 {
                 gjk_distance!(@dist self, other, $B, $exact)
             }
+            #[inline]
             fn closest_points(&self, other: &$B) -> ($V, $V) {
                 use crate::query::distance::ToRounded;
                 let c = crate::query::distance::rounded_closest(&self.to_rounded(), &other.to_rounded());
@@ -195,11 +203,13 @@ macro_rules! gjk_distance {
     (same: $($A:ty => $V:ty, $f:path, $exact:tt);* $(;)?) => {
         $(impl crate::Distance<$A> for $A {
             type Point = $V;
+            #[inline]
             fn distance(&self, other: &$A) -> f32 {
                 use crate::query::contact::FixedOrder;
                 let (a, b) = if other.key() < self.key() { (other, self) } else { (self, other) };
                 gjk_distance!(@dist a, b, $A, $exact)
             }
+            #[inline]
             fn closest_points(&self, other: &$A) -> ($V, $V) {
                 use crate::query::contact::FixedOrder;
                 use crate::query::distance::ToRounded;

@@ -13,6 +13,7 @@
 //! projection onto the plane; when they overlap, one point where the shape meets the plane
 //! (on the segment from its lowest to its highest support point), twice.
 
+use crate::arrays::Each;
 use glam::{DVec3, Vec3};
 
 use super::{d3, f3};
@@ -29,12 +30,14 @@ struct Nearest {
 
 impl Nearest {
     /// A common point.
+    #[inline]
     fn common(p: DVec3) -> Self {
         Self { distance: 0.0, on_plane: p, on_shape: p }
     }
 }
 
 /// The plane's unit normal and the length of its normal as given, in `f64`.
+#[inline]
 fn unit_normal(plane: &Plane) -> (DVec3, f64) {
     let n = plane.normal().as_dvec3();
     let len = n.length();
@@ -43,12 +46,14 @@ fn unit_normal(plane: &Plane) -> (DVec3, f64) {
 
 /// The point where the segment from `lo` (value `s_lo <= 0`) to `hi` (value `s_hi >= 0`)
 /// crosses the plane, on the segment whatever the rounding.
+#[inline]
 fn crossing((lo, s_lo): (DVec3, f64), (hi, s_hi): (DVec3, f64)) -> DVec3 {
     if s_hi > s_lo { lo + (hi - lo) * (-s_lo / (s_hi - s_lo)).clamp(0.0, 1.0) } else { lo }
 }
 
 /// The nearest points of a shape with these vertices (maybe one repeated), `overlapping`
 /// as the overlap test decided.
+#[inline]
 fn vertices_nearest(plane: &Plane, overlapping: bool, vertices: &[DVec3]) -> Nearest {
     let (unit, len) = unit_normal(plane);
     let values = vertices.iter().map(|&x| (x, plane.eval(x)));
@@ -67,6 +72,7 @@ trait PlaneNearest {
 }
 
 impl PlaneNearest for Sphere {
+    #[inline]
     fn plane_nearest(&self, plane: &Plane) -> Nearest {
         let (unit, len) = unit_normal(plane);
         let c = self.center().as_dvec3();
@@ -81,39 +87,44 @@ impl PlaneNearest for Sphere {
 }
 
 /// A box's nearest points, through its centre's value `s` and the exact signs of `n·aₖ`.
+#[inline]
 fn box_nearest(plane: &Plane, overlapping: bool, b: &PlaneBox) -> Nearest {
     let (unit, len) = unit_normal(plane);
     let facing = b.facing();
     if overlapping {
         // The lowest and highest points (corners, or the middles of faces and edges
         // parallel to the plane) straddle it.
-        return Nearest::common(crossing(b.point(facing.map(|f| -f)), b.point(facing)));
+        return Nearest::common(crossing(b.point(facing.each(|f| -f)), b.point(facing)));
     }
     // All on the side of the centre: the point farthest to the other side is nearest.
     let side = b.s.signum();
-    let (x, value) = b.point(facing.map(|f| -side * f));
+    let (x, value) = b.point(facing.each(|f| -side * f));
     Nearest { distance: (b.s.abs() - b.radius()) / len, on_plane: x - unit * (value / len), on_shape: x }
 }
 
 impl PlaneNearest for Aabb3 {
+    #[inline]
     fn plane_nearest(&self, plane: &Plane) -> Nearest {
         box_nearest(plane, plane.overlaps(self), &PlaneBox::aabb(plane, self))
     }
 }
 
 impl PlaneNearest for Obb3 {
+    #[inline]
     fn plane_nearest(&self, plane: &Plane) -> Nearest {
         box_nearest(plane, plane.overlaps(self), &PlaneBox::obb(plane, self))
     }
 }
 
 impl PlaneNearest for Triangle3 {
+    #[inline]
     fn plane_nearest(&self, plane: &Plane) -> Nearest {
-        vertices_nearest(plane, plane.overlaps(self), &self.vertices().map(d3))
+        vertices_nearest(plane, plane.overlaps(self), &self.vertices().each(d3))
     }
 }
 
 impl PlaneNearest for Segment3 {
+    #[inline]
     fn plane_nearest(&self, plane: &Plane) -> Nearest {
         vertices_nearest(plane, plane.overlaps(self), &[d3(self.start()), d3(self.end())])
     }
@@ -124,6 +135,7 @@ macro_rules! plane_distance {
         impl Distance<$S> for Plane {
             type Point = Vec3;
 
+            #[inline]
             fn distance(&self, other: &$S) -> f32 {
                 // Zero exactly when the overlap test says so; a positive gap stays positive.
                 if self.overlaps(other) {
@@ -132,6 +144,7 @@ macro_rules! plane_distance {
                 (other.plane_nearest(self).distance as f32).max(f32::MIN_POSITIVE)
             }
 
+            #[inline]
             fn closest_points(&self, other: &$S) -> (Vec3, Vec3) {
                 let k = other.plane_nearest(self);
                 (f3(k.on_plane), f3(k.on_shape))

@@ -9,6 +9,7 @@ use crate::{Capsule3, Distance, Plane};
 impl Distance<Capsule3> for Plane {
     type Point = Vec3;
 
+    #[inline]
     fn distance(&self, other: &Capsule3) -> f32 {
         let (s0, s1) = end_distances(self, other);
         if s0 * s1 <= 0.0 {
@@ -17,6 +18,7 @@ impl Distance<Capsule3> for Plane {
         (s0.abs().min(s1.abs()) - f64::from(other.radius())).max(0.0) as f32
     }
 
+    #[inline]
     fn closest_points(&self, other: &Capsule3) -> (Vec3, Vec3) {
         let n = self.unit_normal().as_dvec3();
         let (s0, s1) = end_distances(self, other);

@@ -23,6 +23,7 @@
 //! point computed with cancellation, then answered "touching" in one argument order and
 //! "apart by 4e-12" in the other (so zero-radius capsules overlapped one way only).
 
+use crate::arrays::Each;
 use core::cmp::Ordering;
 
 use super::gjk::Closest;
@@ -36,6 +37,7 @@ pub(crate) type Seg = (DVec3, DVec3);
 
 /// The order the kernel computes a pair in: lexicographic on the coordinates, then on
 /// `extra` (a capsule's radius), by `f64::total_cmp`. `Greater` means "swap the pair".
+#[inline]
 pub(crate) fn segment_order(a: Seg, ka: f64, b: Seg, kb: f64) -> Ordering {
     let key = |(p, q): Seg, k: f64| [p.x, p.y, p.z, q.x, q.y, q.z, k];
     key(a, ka)
@@ -49,6 +51,7 @@ pub(crate) fn segment_order(a: Seg, ka: f64, b: Seg, kb: f64) -> Ordering {
 /// The distance between two segments and a closest point on each (one common point,
 /// twice, when they meet: then the distance is exactly zero). Symmetric: swapping the
 /// arguments swaps the points and keeps the distance, to the bit.
+#[inline]
 pub(crate) fn segment_segment_closest(a: Seg, b: Seg) -> Closest {
     if segment_order(a, 0.0, b, 0.0) == Ordering::Greater {
         let c = segment_segment_closest_ordered(b, a);
@@ -57,6 +60,7 @@ pub(crate) fn segment_segment_closest(a: Seg, b: Seg) -> Closest {
     segment_segment_closest_ordered(a, b)
 }
 
+#[inline]
 fn segment_segment_closest_ordered(a: Seg, b: Seg) -> Closest {
     let planar = [a.0.z, a.1.z, b.0.z, b.1.z].iter().all(|&z| z == 0.0);
     if !planar {
@@ -84,6 +88,7 @@ fn segment_segment_closest_ordered(a: Seg, b: Seg) -> Closest {
 
 /// A common point of two segments in the plane `z = 0`, or `None` when they do not meet
 /// (decided exactly; the point itself is rounded).
+#[inline]
 pub(crate) fn planar_common_point((p1, q1): Seg, (p2, q2): Seg) -> Option<DVec3> {
     let (o1, o2) = (orient2d(p1, q1, p2), orient2d(p1, q1, q2));
     let (o3, o4) = (orient2d(p2, q2, p1), orient2d(p2, q2, q1));
@@ -107,6 +112,7 @@ pub(crate) fn planar_common_point((p1, q1): Seg, (p2, q2): Seg) -> Option<DVec3>
 
 /// Twice the signed area of the triangle `a b c` in the plane (positive when
 /// counter-clockwise), rounded: the floating-point estimate.
+#[inline]
 fn orient2d_estimate(a: DVec3, b: DVec3, c: DVec3) -> f64 {
     (a.x - c.x) * (b.y - c.y) - (a.y - c.y) * (b.x - c.x)
 }
@@ -118,6 +124,7 @@ fn orient2d_estimate(a: DVec3, b: DVec3, c: DVec3) -> f64 {
 /// six products `a.x b.y - a.y b.x + b.x c.y - b.y c.x + c.x a.y - c.y a.x`, is summed
 /// exactly (each product as a two-term expansion, *Two-Product*, grown into one
 /// nonoverlapping expansion, *Grow-Expansion*), and the sign is that of its largest term.
+#[inline]
 pub(crate) fn orient2d(a: DVec3, b: DVec3, c: DVec3) -> f64 {
     // A repeated point (or both products with an exactly zero factor): exactly zero, which
     // the error bound (then zero too) cannot tell; without this, every degenerate triangle
@@ -133,7 +140,7 @@ pub(crate) fn orient2d(a: DVec3, b: DVec3, c: DVec3) -> f64 {
         return det.signum();
     }
     let products = [(a.x, b.y), (-a.y, b.x), (b.x, c.y), (-b.y, c.x), (c.x, a.y), (-c.y, a.x)]
-        .map(|(x, y)| two_product(x, y));
+        .each(|(x, y)| two_product(x, y));
     let mut expansion = [0.0f64; 12];
     let mut len = 0;
     for (hi, lo) in products {
@@ -147,6 +154,7 @@ pub(crate) fn orient2d(a: DVec3, b: DVec3, c: DVec3) -> f64 {
 /// Shewchuk's *Grow-Expansion* step: adds `term` to the first `len` components of
 /// `expansion` (nonoverlapping, in increasing magnitude, zeros allowed), exactly, and
 /// appends the new largest component.
+#[inline]
 pub(crate) fn grow(expansion: &mut [f64], len: &mut usize, term: f64) {
     let mut q = term;
     for e in &mut expansion[..*len] {
@@ -172,6 +180,7 @@ const U: f64 = f64::EPSILON / 2.0;
 /// exactly, as in [`orient2d`] (*Grow-Expansion*), and the sign is that of the largest
 /// component. Exact for any terms whose partial sums do not overflow (sums never lose bits
 /// to underflow: a sum that falls below the normal range is exact).
+#[inline]
 pub(crate) fn sum_sign<const N: usize>(terms: [f64; N]) -> f64 {
     let (mut sum, mut magnitude) = (0.0, 0.0);
     for t in terms {
@@ -188,6 +197,7 @@ pub(crate) fn sum_sign<const N: usize>(terms: [f64; N]) -> f64 {
 
 /// The exact sum of `terms` as a nonoverlapping expansion (Shewchuk's *Grow-Expansion*,
 /// components in increasing magnitude, zeros allowed).
+#[inline]
 fn grow_expansion<const N: usize>(terms: [f64; N]) -> [f64; N] {
     let (mut expansion, mut len) = ([0.0f64; N], 0);
     for term in terms {
@@ -200,11 +210,13 @@ fn grow_expansion<const N: usize>(terms: [f64; N]) -> [f64; N] {
 /// added from the smallest up. Its sign is the exact sign, and it is within a few units in
 /// the last place of the exact sum (the components do not overlap, so the sum of those
 /// below the largest is less than one ulp of it).
+#[inline]
 pub(crate) fn sum_rounded<const N: usize>(terms: [f64; N]) -> f64 {
     grow_expansion(terms).iter().sum()
 }
 
 /// Knuth's *Two-Sum*: `a + b = s + e` exactly, `s` the rounded sum.
+#[inline]
 pub(crate) fn two_sum(a: f64, b: f64) -> (f64, f64) {
     let s = a + b;
     let bb = s - a;
@@ -213,6 +225,7 @@ pub(crate) fn two_sum(a: f64, b: f64) -> (f64, f64) {
 
 /// Dekker's *Two-Product* (Veltkamp splitting): `a b = p + e` exactly, `p` the rounded
 /// product (no overflow for the coordinates of `f32` shapes).
+#[inline]
 pub(crate) fn two_product(a: f64, b: f64) -> (f64, f64) {
     let split = |x: f64| {
         let c = 134_217_729.0 * x; // 2^27 + 1
@@ -229,6 +242,7 @@ macro_rules! segment_distance {
         impl Distance<$Segment> for $Segment {
             type Point = $V;
 
+            #[inline]
             fn distance(&self, other: &$Segment) -> f32 {
                 let c = segment_segment_closest(
                     ($d(self.start()), $d(self.end())),
@@ -238,6 +252,7 @@ macro_rules! segment_distance {
                 if c.distance > 0.0 { (c.distance as f32).max(f32::MIN_POSITIVE) } else { 0.0 }
             }
 
+            #[inline]
             fn closest_points(&self, other: &$Segment) -> ($V, $V) {
                 let c = segment_segment_closest(
                     ($d(self.start()), $d(self.end())),
@@ -252,6 +267,7 @@ macro_rules! segment_distance {
 segment_distance!(Segment2, Vec2, d2, f2);
 
 /// The kernel on two 3D segments.
+#[inline]
 fn segment3_closest(a: &Segment3, b: &Segment3) -> Closest {
     segment_segment_closest((d3(a.start()), d3(a.end())), (d3(b.start()), d3(b.end())))
 }
@@ -263,6 +279,7 @@ fn segment3_closest(a: &Segment3, b: &Segment3) -> Closest {
 impl Distance<Segment3> for Segment3 {
     type Point = Vec3;
 
+    #[inline]
     fn distance(&self, other: &Segment3) -> f32 {
         if self.overlaps(other) {
             return 0.0;
@@ -270,6 +287,7 @@ impl Distance<Segment3> for Segment3 {
         (segment3_closest(self, other).distance as f32).max(f32::MIN_POSITIVE)
     }
 
+    #[inline]
     fn closest_points(&self, other: &Segment3) -> (Vec3, Vec3) {
         let c = segment3_closest(self, other);
         if c.distance > 0.0 && self.overlaps(other) {

@@ -4,6 +4,7 @@
 //! `f64`. (GJK, used before, stopped early on slivers far from the origin: `0.0154` for a
 //! gap of `5.6e-7` between slivers `1e7` long.)
 
+use crate::arrays::Each;
 use glam::Vec3;
 
 use crate::query::closest::closest_points_triangle_triangle;
@@ -13,26 +14,28 @@ use crate::{Distance, Overlaps, Triangle3};
 impl Distance<Triangle3> for Triangle3 {
     type Point = Vec3;
 
+    #[inline]
     fn distance(&self, other: &Triangle3) -> f32 {
         if self.overlaps(other) {
             return 0.0;
         }
         let (p, q) = closest_points_triangle_triangle(
-            self.vertices().map(Vec3::as_dvec3),
-            other.vertices().map(Vec3::as_dvec3),
+            self.vertices().each(Vec3::as_dvec3),
+            other.vertices().each(Vec3::as_dvec3),
         );
         (p.distance(q) as f32).max(f32::MIN_POSITIVE)
     }
 
     /// A closest pair; for overlapping triangles one common point, twice.
+    #[inline]
     fn closest_points(&self, other: &Triangle3) -> (Vec3, Vec3) {
         if self.overlaps(other) {
             let c = rounded_closest(&self.to_rounded(), &other.to_rounded());
             return (c.on_a.as_vec3(), c.on_b.as_vec3());
         }
         let (p, q) = closest_points_triangle_triangle(
-            self.vertices().map(Vec3::as_dvec3),
-            other.vertices().map(Vec3::as_dvec3),
+            self.vertices().each(Vec3::as_dvec3),
+            other.vertices().each(Vec3::as_dvec3),
         );
         (p.as_vec3(), q.as_vec3())
     }

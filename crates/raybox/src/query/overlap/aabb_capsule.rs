@@ -9,6 +9,7 @@ super::capsule_segment::box_capsule_overlaps!(Aabb3);
 /// A box and a 2D capsule: the core within the radius of the box, exactly
 /// (`capsule_segment.rs`, `segment_within_2d`).
 impl crate::Overlaps<Capsule2> for Aabb2 {
+    #[inline]
     fn overlaps(&self, other: &Capsule2) -> bool {
         let b = *self;
         super::capsule_segment::segment_within_2d(

@@ -13,6 +13,7 @@
 //! than `1.001 u (1 + u) (|c|₁ + |h|₁) < 2⁻²² (|c|₁ + |h|₁)`, the `slack` passed (the
 //! `f32` sum and product that compute it round by less than the factor 4 left).
 
+use crate::arrays::Each;
 use glam::{DVec2, DVec3, Mat3A, Vec2, Vec3A};
 
 use super::obb_obb::{
@@ -26,24 +27,28 @@ use crate::{Aabb2, Aabb3, Obb2, Obb3, Overlaps};
 const AABB_ROUNDING: f32 = 1.0 / (1u32 << 22) as f32;
 
 /// An AABB's centre and half extents in `f64`, from its corners.
+#[inline]
 pub(crate) fn aabb_centre_half2(b: &Aabb2) -> (DVec2, DVec2) {
     let (lo, hi) = (b.min().as_dvec2(), b.max().as_dvec2());
     ((lo + hi) * 0.5, (hi - lo) * 0.5)
 }
 
 /// An AABB's centre and half extents in `f64`, from its corners.
+#[inline]
 pub(crate) fn aabb_centre_half3(b: &Aabb3) -> (DVec3, DVec3) {
     let (lo, hi) = (b.min().as_dvec3(), b.max().as_dvec3());
     ((lo + hi) * 0.5, (hi - lo) * 0.5)
 }
 
 /// The AABB as the exact separating-axis test takes it (an OBB with the identity rotation).
+#[inline]
 pub(crate) fn aabb_sat_box3(b: &Aabb3) -> SatBox3 {
     let (center, half) = aabb_centre_half3(b);
     SatBox3 { axes: [DVec3::X, DVec3::Y, DVec3::Z], half, center }
 }
 
 impl Overlaps<Obb2> for Aabb2 {
+    #[inline]
     fn overlaps(&self, other: &Obb2) -> bool {
         // The f32 filter first, with A's axes the unit vectors: R is B's rotation.
         let rot_b = other.rotation();
@@ -57,12 +62,13 @@ impl Overlaps<Obb2> for Aabb2 {
         }
         let (c, h) = aabb_centre_half2(self);
         let b =
-            (other.center().as_dvec2(), other.axes().map(Vec2::as_dvec2), other.half_extents().as_dvec2());
+            (other.center().as_dvec2(), other.axes().each(Vec2::as_dvec2), other.half_extents().as_dvec2());
         !sat_boxes2_separated((c, [DVec2::X, DVec2::Y], h), b)
     }
 }
 
 impl Overlaps<Obb3> for Aabb3 {
+    #[inline]
     fn overlaps(&self, other: &Obb3) -> bool {
         // The f32 filter first: A's axes are the unit vectors, so R = B's rotation and
         // T is already in A's frame.

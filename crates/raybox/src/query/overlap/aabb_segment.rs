@@ -23,6 +23,7 @@
 //!   the four corners' orientations against that line (the exact `orient2d`) all share one
 //!   strict sign. Where the projected segment is a point, the axis is zero and skipped.
 
+use crate::arrays::Each;
 use crate::query::distance::{d2, orient2d};
 use crate::query::reverse_overlaps;
 use crate::{Aabb2, Overlaps, Segment2};
@@ -41,6 +42,7 @@ use crate::{Aabb2, Overlaps, Segment2};
 /// assert!(Segment2::new(Vec2::new(1.0, 3.0), Vec2::new(3.0, 1.0)).overlaps(&b));
 /// ```
 impl Overlaps<Segment2> for Aabb2 {
+    #[inline]
     fn overlaps(&self, other: &Segment2) -> bool {
         let (p, q) = (other.start(), other.end());
         let (lo, hi) = (p.min(q), p.max(q));
@@ -51,7 +53,7 @@ impl Overlaps<Segment2> for Aabb2 {
         }
         // The segment's normal: separated when every corner is strictly on one side.
         let corners = [(min.x, min.y), (max.x, min.y), (max.x, max.y), (min.x, max.y)];
-        let sides = corners.map(|(x, y)| orient2d(d2(p), d2(q), d2(glam::Vec2::new(x, y))));
+        let sides = corners.each(|(x, y)| orient2d(d2(p), d2(q), d2(glam::Vec2::new(x, y))));
         !(sides.iter().all(|&s| s > 0.0) || sides.iter().all(|&s| s < 0.0))
     }
 }
@@ -122,7 +124,7 @@ pub(crate) fn aabb_segment_overlap(min: Vec3, max: Vec3, p: Vec3, q: Vec3) -> bo
         }
         let (lo, hi) = (project(min, k), project(max, k));
         let corners = [lo, DVec3::new(lo.x, hi.y, 0.0), DVec3::new(hi.x, lo.y, 0.0), hi];
-        let s = corners.map(|x| orient2d(a, b, x));
+        let s = corners.each(|x| orient2d(a, b, x));
         !(s == [1.0; 4] || s == [-1.0; 4])
     })
 }

@@ -7,6 +7,7 @@
 //! overlap. Computed in `f64`; exactly zero cross products (an edge parallel to a box
 //! axis) are skipped, as the face axes cover them.
 
+use crate::arrays::Each;
 use glam::DVec3;
 
 use crate::query::reverse_overlaps;
@@ -22,6 +23,7 @@ use crate::{Aabb3, Overlaps, Triangle3};
 /// [`box_triangle_separated_generic`], the plain form, bit for bit (a test compares them on
 /// random and axis-aligned triangles). Half the products of the edge axes go, and the face
 /// axes cost three comparisons each.
+#[inline]
 pub(crate) fn box_triangle_separated(h: DVec3, v: [DVec3; 3]) -> bool {
     // Closed: projections that only touch overlap. `min` and `max` by one comparison each:
     // `f64::min` also handles NaN, which costs two more instructions per call (a third of
@@ -40,7 +42,7 @@ pub(crate) fn box_triangle_separated(h: DVec3, v: [DVec3; 3]) -> bool {
     let edges = [v[1] - v[0], v[2] - v[1], v[0] - v[2]];
     // The triangle's normal (skipped when zero: a degenerate triangle).
     let normal = edges[0].cross(edges[1]);
-    if normal != DVec3::ZERO && apart(v.map(|x| x.dot(normal)), h.dot(normal.abs())) {
+    if normal != DVec3::ZERO && apart(v.each(|x| x.dot(normal)), h.dot(normal.abs())) {
         return true;
     }
     // Box axis `a` crossed with each edge `e`: `X × e = (0, -e.z, e.y)`, `Y × e = (e.z, 0,
@@ -48,17 +50,17 @@ pub(crate) fn box_triangle_separated(h: DVec3, v: [DVec3; 3]) -> bool {
     // the face axes cover it.
     for e in edges {
         if (e.y != 0.0 || e.z != 0.0)
-            && apart(v.map(|x| x.y * -e.z + x.z * e.y), h.y * e.z.abs() + h.z * e.y.abs())
+            && apart(v.each(|x| x.y * -e.z + x.z * e.y), h.y * e.z.abs() + h.z * e.y.abs())
         {
             return true;
         }
         if (e.x != 0.0 || e.z != 0.0)
-            && apart(v.map(|x| x.x * e.z + x.z * -e.x), h.x * e.z.abs() + h.z * e.x.abs())
+            && apart(v.each(|x| x.x * e.z + x.z * -e.x), h.x * e.z.abs() + h.z * e.x.abs())
         {
             return true;
         }
         if (e.x != 0.0 || e.y != 0.0)
-            && apart(v.map(|x| x.x * -e.y + x.y * e.x), h.x * e.y.abs() + h.y * e.x.abs())
+            && apart(v.each(|x| x.x * -e.y + x.y * e.x), h.x * e.y.abs() + h.y * e.x.abs())
         {
             return true;
         }
@@ -71,7 +73,7 @@ pub(crate) fn box_triangle_separated(h: DVec3, v: [DVec3; 3]) -> bool {
 #[cfg(test)]
 fn box_triangle_separated_generic(h: DVec3, v: [DVec3; 3]) -> bool {
     let separates = |l: DVec3| {
-        let p = v.map(|x| x.dot(l));
+        let p = v.each(|x| x.dot(l));
         let r = h.dot(l.abs());
         let (lo, hi) = (p[0].min(p[1]).min(p[2]), p[0].max(p[1]).max(p[2]));
         lo > r || hi < -r
@@ -98,11 +100,12 @@ fn box_triangle_separated_generic(h: DVec3, v: [DVec3; 3]) -> bool {
 }
 
 impl Overlaps<Triangle3> for Aabb3 {
+    #[inline]
     fn overlaps(&self, other: &Triangle3) -> bool {
         // Centre in f64 without rounding: (min + max) / 2 is exact there.
         let c = (self.min().as_dvec3() + self.max().as_dvec3()) * 0.5;
         let h = (self.max().as_dvec3() - self.min().as_dvec3()) * 0.5;
-        !box_triangle_separated(h, other.vertices().map(|p| p.as_dvec3() - c))
+        !box_triangle_separated(h, other.vertices().each(|p| p.as_dvec3() - c))
     }
 }
 

@@ -15,6 +15,7 @@ use crate::{Capsule2, Capsule3, Overlaps};
 /// (`capsule_segment.rs`) when `f32` holds that sum, in a fixed order (the lesser
 /// `FixedOrder::key` first) so that both orders agree.
 impl Overlaps<Capsule3> for Capsule3 {
+    #[inline]
     fn overlaps(&self, other: &Capsule3) -> bool {
         if self.radius() == 0.0 && other.radius() == 0.0 {
             return self.segment().overlaps(&other.segment());
@@ -31,6 +32,7 @@ impl Overlaps<Capsule3> for Capsule3 {
 /// Two 2D capsules: the cores within the summed radius, exactly when `f32` holds that sum
 /// (`capsule_segment.rs`, `segment_within_2d`).
 impl Overlaps<Capsule2> for Capsule2 {
+    #[inline]
     fn overlaps(&self, other: &Capsule2) -> bool {
         if self.radius() == 0.0 && other.radius() == 0.0 {
             return self.segment().overlaps(&other.segment());

@@ -11,6 +11,7 @@ use crate::{Capsule2, Capsule3, Overlaps, Segment2, Segment3};
 /// A 3D capsule and a segment: the segment within the radius of the core, by
 /// [`segment_within_3d`].
 impl Overlaps<Segment3> for Capsule3 {
+    #[inline]
     fn overlaps(&self, other: &Segment3) -> bool {
         if self.radius() == 0.0 {
             return self.segment().overlaps(other);
@@ -33,6 +34,7 @@ crate::query::reverse_overlaps!(Capsule3 => Segment3);
 /// GJK alone read segments exactly `r` from a capsule's core as a hair apart, about 1 in
 /// 100 touching lattice pairs, and a capsule touching another about 1 in 300 (an audit,
 /// `tests/audit_3d_curved.rs`).
+#[inline]
 pub(crate) fn segment_within_3d(p: Vec3, q: Vec3, a: Vec3, b: Vec3, r: f32) -> bool {
     use crate::query::distance::{Core, core_closest};
     let (pd, qd, ad, bd) = (p.as_dvec3(), q.as_dvec3(), a.as_dvec3(), b.as_dvec3());
@@ -51,6 +53,7 @@ pub(crate) fn segment_within_3d(p: Vec3, q: Vec3, a: Vec3, b: Vec3, r: f32) -> b
 macro_rules! box_capsule_overlaps {
     ($Box:ty) => {
         impl crate::Overlaps<crate::Capsule3> for $Box {
+            #[inline]
             fn overlaps(&self, other: &crate::Capsule3) -> bool {
                 use crate::query::distance::ToRounded;
                 let b = *self;
@@ -80,6 +83,7 @@ pub(crate) use box_capsule_overlaps;
 ///
 /// GJK alone read a capsule exactly touching a box as a hair apart in about 1 of 700
 /// touching lattice pairs, 1 of 300 for a turned box (an audit, `tests/audit_3d_curved.rs`).
+#[inline]
 pub(crate) fn segment_within_box(
     (p, q, r): (Vec3, Vec3, f32),
     bx: &crate::query::distance::Core,
@@ -150,6 +154,7 @@ pub(crate) fn segment_within_3d_exact(p: Vec3, q: Vec3, a: Vec3, b: Vec3, r: f32
 }
 
 /// The sum of two radii when `f32` holds it exactly (it then decides touching exactly).
+#[inline]
 pub(crate) fn exact_radius_sum(a: f32, b: f32) -> Option<f32> {
     let s = a + b;
     (f64::from(s) == f64::from(a) + f64::from(b)).then_some(s)
@@ -164,6 +169,7 @@ pub(crate) fn exact_radius_sum(a: f32, b: f32) -> Option<f32> {
 ///
 /// Capsules used GJK in `f64`, which reads shapes that touch exactly as `1e-16` apart
 /// about once in 40,000 lattice pairs (a box corner on the capsule's rim, say).
+#[inline]
 pub(crate) fn segment_within_2d(
     p: Vec2,
     q: Vec2,
@@ -180,6 +186,7 @@ pub(crate) fn segment_within_2d(
 }
 
 impl Overlaps<Segment2> for Capsule2 {
+    #[inline]
     fn overlaps(&self, other: &Segment2) -> bool {
         if self.radius() == 0.0 {
             return self.segment().overlaps(other);

@@ -10,6 +10,7 @@ super::capsule_segment::box_capsule_overlaps!(Obb3);
 /// (`capsule_segment.rs`, `segment_within_2d`; exact where the
 /// box's corners are, as for a quarter turn).
 impl crate::Overlaps<Capsule2> for Obb2 {
+    #[inline]
     fn overlaps(&self, other: &Capsule2) -> bool {
         let b = *self;
         super::capsule_segment::segment_within_2d(

@@ -17,6 +17,7 @@
 //! terms all scale with `|L|`. Only an exactly zero cross product (parallel edges, for
 //! which the face axes suffice) is skipped. No epsilon.
 
+use crate::arrays::Each;
 use glam::{DVec2, DVec3, Mat2, Mat3A, Vec2, Vec3A, Vec3Swizzles};
 
 use crate::{Obb2, Obb3, Overlaps};
@@ -33,7 +34,7 @@ impl SatBox3 {
     #[inline(always)]
     pub(crate) fn of_obb(o: &Obb3) -> Self {
         Self {
-            axes: o.axes().map(|v| v.as_dvec3()),
+            axes: o.axes().each(|v| v.as_dvec3()),
             half: o.half_extents().as_dvec3(),
             center: o.center().as_dvec3(),
         }
@@ -56,6 +57,7 @@ fn separates3(l: DVec3, t: DVec3, a: &SatBox3, b: &SatBox3) -> bool {
 
 /// The 2D test: a filtered `f32` pass (`sat2_filter_f32`), then, only when it cannot
 /// decide, the direct-projection `f64` test on the two face axes of each box.
+#[inline]
 pub(crate) fn obb2_obb2_separated(a: &Obb2, b: &Obb2) -> bool {
     let (rot_a, rot_b) = (a.rotation(), b.rotation());
     let t = b.center() - a.center();
@@ -114,15 +116,17 @@ pub(crate) fn sat2_filter_f32_slack(
 }
 
 /// The exact 2D test: the two face axes of each box, projections in `f64`.
+#[inline]
 pub(crate) fn obb2_obb2_separated_f64(a: &Obb2, b: &Obb2) -> bool {
-    let axes_a = a.axes().map(|v| v.as_dvec2());
-    let axes_b = b.axes().map(|v| v.as_dvec2());
+    let axes_a = a.axes().each(|v| v.as_dvec2());
+    let axes_b = b.axes().each(|v| v.as_dvec2());
     let (ha, hb) = (a.half_extents().as_dvec2(), b.half_extents().as_dvec2());
     sat_boxes2_separated((a.center().as_dvec2(), axes_a, ha), (b.center().as_dvec2(), axes_b, hb))
 }
 
 /// The 2D separating-axis test on two boxes already in `f64` (centre, unit axes, half
 /// extents): the two face axes of each.
+#[inline]
 pub(crate) fn sat_boxes2_separated(
     (ca, axes_a, ha): (DVec2, [DVec2; 2], DVec2),
     (cb, axes_b, hb): (DVec2, [DVec2; 2], DVec2),
@@ -135,6 +139,7 @@ pub(crate) fn sat_boxes2_separated(
 
 /// The 3D test: a filtered `f32` pass on `R = AᵀB` (see `sat3_filter_f32`), and, only when
 /// that pass cannot decide, the direct-projection `f64` test of `sat_boxes3_separated`.
+#[inline]
 pub(crate) fn obb3_obb3_separated(a: &Obb3, b: &Obb3) -> bool {
     let (rot_a, rot_b) = (Mat3A::from(a.rotation()), Mat3A::from(b.rotation()));
     let t = Vec3A::from(b.center()) - Vec3A::from(a.center());
@@ -282,12 +287,14 @@ pub(crate) fn sat_boxes3_separated(a: &SatBox3, b: &SatBox3) -> bool {
 }
 
 impl Overlaps<Obb2> for Obb2 {
+    #[inline]
     fn overlaps(&self, other: &Obb2) -> bool {
         !obb2_obb2_separated(self, other)
     }
 }
 
 impl Overlaps<Obb3> for Obb3 {
+    #[inline]
     fn overlaps(&self, other: &Obb3) -> bool {
         !obb3_obb3_separated(self, other)
     }
@@ -373,13 +380,13 @@ mod tests {
             for k in 0..3000 {
                 let mut r = || uniform(&mut state);
                 let q = |r: &mut dyn FnMut() -> f32| Quat::from_xyzw(r(), r(), r(), r() + 0.1 * r().signum());
-                let mut boxes = [0; 2].map(|_| {
+                let mut boxes = [0; 2].each(|_| {
                     let c = Vec3::new(r(), r(), r()) * scale;
                     let h = Vec3::new(r().abs(), r().abs(), r().abs()) * scale;
                     let mut m = Mat3::from_quat(q(&mut r).normalize());
                     if k % 3 == 0 {
                         // Skewed by up to 3e-5 per entry: RᵀR - I stays within 1e-4.
-                        m += Mat3::from_cols_array(&[0.0; 9].map(|_| 3.0e-5 * r()));
+                        m += Mat3::from_cols_array(&[0.0; 9].each(|_| 3.0e-5 * r()));
                     }
                     Obb3::try_from_matrix(c, h, m).ok()
                 });

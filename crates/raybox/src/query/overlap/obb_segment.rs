@@ -20,6 +20,7 @@
 //! normals and the three cross products of its axes with the segment (Ericson, *Real-Time
 //! Collision Detection*, 5.3.3), as for `obb_triangle.rs`.
 
+use crate::arrays::Each;
 use glam::DVec2;
 
 use crate::query::reverse_overlaps;
@@ -39,10 +40,11 @@ use crate::{Obb2, Overlaps, Segment2};
 /// assert!(Segment2::new(Vec2::new(1.2, -1.0), Vec2::new(1.2, 1.0)).overlaps(&diamond));
 /// ```
 impl Overlaps<Segment2> for Obb2 {
+    #[inline]
     fn overlaps(&self, other: &Segment2) -> bool {
         let (p, q) = (other.start().as_dvec2(), other.end().as_dvec2());
         let (m, w) = ((p + q) * 0.5, (q - p) * 0.5);
-        let [u, v] = self.axes().map(|a| a.as_dvec2());
+        let [u, v] = self.axes().each(|a| a.as_dvec2());
         let h = self.half_extents().as_dvec2();
         let t = m - self.center().as_dvec2();
         let separates = |l: DVec2, seg_radius: f64| {
@@ -117,7 +119,7 @@ impl Overlaps<Segment3> for Obb3 {
     fn overlaps(&self, other: &Segment3) -> bool {
         let to_local = self.rotation().as_dmat3().transpose();
         let c = self.center().as_dvec3();
-        let [p, q] = [other.start(), other.end()].map(|x| to_local * (x.as_dvec3() - c));
+        let [p, q] = [other.start(), other.end()].each(|x| to_local * (x.as_dvec3() - c));
         !box_triangle_separated(self.half_extents().as_dvec3(), [p, q, q])
     }
 }

@@ -1,15 +1,17 @@
 //! Oriented box against triangle: move the triangle into the box frame (in `f64`), then
 //! the 13-axis test of `aabb_triangle.rs`.
 
+use crate::arrays::Each;
 use crate::query::overlap::box_triangle_separated;
 use crate::query::reverse_overlaps;
 use crate::{Obb3, Overlaps, Triangle3};
 
 impl Overlaps<Triangle3> for Obb3 {
+    #[inline]
     fn overlaps(&self, other: &Triangle3) -> bool {
         let to_local = self.rotation().as_dmat3().transpose();
         let c = self.center().as_dvec3();
-        let local = other.vertices().map(|p| to_local * (p.as_dvec3() - c));
+        let local = other.vertices().each(|p| to_local * (p.as_dvec3() - c));
         !box_triangle_separated(self.half_extents().as_dvec3(), local)
     }
 }

@@ -23,6 +23,7 @@
 //! The planar predicates project onto a coordinate plane and use the exact `orient2d` of
 //! `distance/segment_segment.rs` (Shewchuk's again).
 
+use crate::arrays::Each;
 use glam::{DVec3, Vec3, Vec3Swizzles};
 
 use crate::query::distance::{grow, orient2d, sum_rounded, two_product};
@@ -31,6 +32,7 @@ use crate::query::distance::{grow, orient2d, sum_rounded, two_product};
 const O3D_ERR_BOUND_A: f64 = (7.0 + 56.0 * (f64::EPSILON / 2.0)) * (f64::EPSILON / 2.0);
 
 /// The sign (`-1.0`, `0.0` or `1.0`) of `det[b - a, c - a, d - a]`, exact.
+#[inline]
 pub(crate) fn orient3d(a: Vec3, b: Vec3, c: Vec3, d: Vec3) -> f64 {
     if let Some(sign) = orient3d_filtered(a, b, c, d) {
         return sign;
@@ -42,8 +44,9 @@ pub(crate) fn orient3d(a: Vec3, b: Vec3, c: Vec3, d: Vec3) -> f64 {
 ///
 /// Shewchuk's `orient3d` computes `det[a - d, b - d, c - d]`, which is
 /// `-det[b - a, c - a, d - a]`; the sign is flipped on the way out.
+#[inline]
 fn orient3d_filtered(a: Vec3, b: Vec3, c: Vec3, d: Vec3) -> Option<f64> {
-    let [a, b, c, d] = [a, b, c, d].map(Vec3::as_dvec3);
+    let [a, b, c, d] = [a, b, c, d].each(Vec3::as_dvec3);
     det3_filtered(a - d, b - d, c - d).map(|sign| -sign)
 }
 
@@ -51,6 +54,7 @@ fn orient3d_filtered(a: Vec3, b: Vec3, c: Vec3, d: Vec3) -> Option<f64> {
 /// points or an exact `f32` vector: `Some(sign of det[ad; bd; cd])` (`ad · (bd × cd)`)
 /// when the estimate clears Shewchuk's bound. The bound covers one rounding in each
 /// difference; a row given exactly (no rounding) only makes the true error smaller.
+#[inline]
 pub(crate) fn det3_filtered(ad: DVec3, bd: DVec3, cd: DVec3) -> Option<f64> {
     let (bdx_cdy, cdx_bdy) = (bd.x * cd.y, cd.x * bd.y);
     let (cdx_ady, adx_cdy) = (cd.x * ad.y, ad.x * cd.y);
@@ -66,11 +70,12 @@ pub(crate) fn det3_filtered(ad: DVec3, bd: DVec3, cd: DVec3) -> Option<f64> {
 /// The exact stage: `det[b - a, c - a, d - a] = D(b, c, d) - D(a, c, d) + D(a, b, d) -
 /// D(a, b, c)` with `D(u, v, w) = u · (v × w)`, six products of three coordinates each,
 /// summed without rounding (see the module docs).
+#[inline]
 fn orient3d_exact(a: Vec3, b: Vec3, c: Vec3, d: Vec3) -> f64 {
     let mut expansion = [0.0f64; 48];
     let mut len = 0;
     for (sign, u, v, w) in [(1.0, b, c, d), (-1.0, a, c, d), (1.0, a, b, d), (-1.0, a, b, c)] {
-        let [u, v, w] = [u, v, w].map(Vec3::as_dvec3);
+        let [u, v, w] = [u, v, w].each(Vec3::as_dvec3);
         let products = [
             (u.x, v.y, w.z),
             (-u.x, v.z, w.y),
@@ -94,6 +99,7 @@ fn orient3d_exact(a: Vec3, b: Vec3, c: Vec3, d: Vec3) -> f64 {
 /// `(u, v, 0)` with `(u, v)` the next two axes in cyclic order: `(y, z)`, `(z, x)` or
 /// `(x, y)`. The `orient2d` of three projected points is then the `k`-th component of
 /// their normal `(b - a) × (c - a)`.
+#[inline]
 pub(crate) fn project(v: Vec3, k: usize) -> DVec3 {
     let v = v.as_dvec3();
     match k {
@@ -105,8 +111,9 @@ pub(crate) fn project(v: Vec3, k: usize) -> DVec3 {
 
 /// The exact signs of the three components of the normal `(b - a) × (c - a)`; all zero
 /// exactly when the points are collinear (or coincide).
+#[inline]
 pub(crate) fn normal_signs([a, b, c]: [Vec3; 3]) -> [f64; 3] {
-    core::array::from_fn(|k| orient2d(project(a, k), project(b, k), project(c, k)))
+    crate::arrays::from_fn(|k| orient2d(project(a, k), project(b, k), project(c, k)))
 }
 
 /// The normal `(b - a) × (c - a)` in `f64`, accurate whatever the vertices' scales: **zero
@@ -125,6 +132,7 @@ pub(crate) fn normal_signs([a, b, c]: [Vec3; 3]) -> [f64; 3] {
 /// component is the expansion `a_j b_k - a_k b_j + b_j c_k - b_k c_j + c_j a_k - c_k a_j`:
 /// six products of two `f32` values, each exact in `f64`, summed exactly and rounded
 /// (`sum_rounded`: the exact sign, within a few units in its last place).
+#[inline]
 pub(crate) fn triangle_normal(a: Vec3, b: Vec3, c: Vec3) -> DVec3 {
     let (n, sure) = plain_normal(a, b, c);
     if sure { n } else { expanded_normal(a, b, c) }
@@ -133,6 +141,7 @@ pub(crate) fn triangle_normal(a: Vec3, b: Vec3, c: Vec3) -> DVec3 {
 /// Whether `a b c` is not a triangle the queries can take: collinear (decided exactly), or
 /// so nearly collinear that the plain `f64` normal `(b - a) × (c - a)`, which several
 /// queries divide by, is zero.
+#[inline]
 pub(crate) fn degenerate_triangle(a: Vec3, b: Vec3, c: Vec3) -> bool {
     let (n, sure) = plain_normal(a, b, c);
     n == DVec3::ZERO || (!sure && expanded_normal(a, b, c) == DVec3::ZERO)
@@ -142,7 +151,7 @@ pub(crate) fn degenerate_triangle(a: Vec3, b: Vec3, c: Vec3) -> bool {
 /// length of the exact normal (see [`triangle_normal`]).
 #[inline]
 fn plain_normal(a: Vec3, b: Vec3, c: Vec3) -> (DVec3, bool) {
-    let [a, b, c] = [a, b, c].map(Vec3::as_dvec3);
+    let [a, b, c] = [a, b, c].each(Vec3::as_dvec3);
     let (d1, d2) = (b - a, c - a);
     let (l, r) = (d1.yzx() * d2.zxy(), d1.zxy() * d2.yzx());
     let n = l - r;
@@ -153,7 +162,7 @@ fn plain_normal(a: Vec3, b: Vec3, c: Vec3) -> (DVec3, bool) {
 /// Each component of the normal as the exact sum of six products, rounded.
 #[cold]
 fn expanded_normal(a: Vec3, b: Vec3, c: Vec3) -> DVec3 {
-    let [a, b, c] = [a, b, c].map(Vec3::as_dvec3);
+    let [a, b, c] = [a, b, c].each(Vec3::as_dvec3);
     let component = |j: usize, k: usize| {
         sum_rounded([a[j] * b[k], -a[k] * b[j], b[j] * c[k], -b[k] * c[j], c[j] * a[k], -c[k] * a[j]])
     };
@@ -162,6 +171,7 @@ fn expanded_normal(a: Vec3, b: Vec3, c: Vec3) -> DVec3 {
 
 /// Whether the closed segments `[p1, q1]` and `[p2, q2]` of the plane meet (either may be
 /// a point): Cormen et al., *Introduction to Algorithms*, 33.1, with exact orientations.
+#[inline]
 pub(crate) fn segments_meet_2d(p1: DVec3, q1: DVec3, p2: DVec3, q2: DVec3) -> bool {
     let (o1, o2) = (orient2d(p1, q1, p2), orient2d(p1, q1, q2));
     let (o3, o4) = (orient2d(p2, q2, p1), orient2d(p2, q2, q1));
@@ -181,6 +191,7 @@ pub(crate) fn segments_meet_2d(p1: DVec3, q1: DVec3, p2: DVec3, q2: DVec3) -> bo
 
 /// Whether the point `x` of the plane is in the closed triangle `t`, which must not be
 /// degenerate: its three edge orientations are not of strictly opposite signs.
+#[inline]
 pub(crate) fn point_in_triangle_2d(x: DVec3, [a, b, c]: [DVec3; 3]) -> bool {
     let s = [orient2d(a, b, x), orient2d(b, c, x), orient2d(c, a, x)];
     !(s.contains(&1.0) && s.contains(&-1.0))
@@ -188,6 +199,7 @@ pub(crate) fn point_in_triangle_2d(x: DVec3, [a, b, c]: [DVec3; 3]) -> bool {
 
 /// Whether the closed segment `[p, q]` (maybe a point) of the plane meets the closed,
 /// non-degenerate triangle `t`: an end inside it, or a crossing with one of its edges.
+#[inline]
 pub(crate) fn segment_meets_triangle_2d(p: DVec3, q: DVec3, t: [DVec3; 3]) -> bool {
     point_in_triangle_2d(p, t)
         || point_in_triangle_2d(q, t)
@@ -201,7 +213,7 @@ mod tests {
     /// The determinant in `i128`, for points whose coordinates are multiples of `2^-shift`.
     fn orient_i128(p: [Vec3; 4], shift: i32) -> f64 {
         let int = |x: f32| (f64::from(x) * 2f64.powi(shift)) as i128;
-        let q = p.map(|v| [int(v.x), int(v.y), int(v.z)]);
+        let q = p.each(|v| [int(v.x), int(v.y), int(v.z)]);
         let sub = |u: [i128; 3], v: [i128; 3]| [u[0] - v[0], u[1] - v[1], u[2] - v[2]];
         let (x, y, z) = (sub(q[1], q[0]), sub(q[2], q[0]), sub(q[3], q[0]));
         let det = x[0] * (y[1] * z[2] - y[2] * z[1]) - x[1] * (y[0] * z[2] - y[2] * z[0])
@@ -288,8 +300,8 @@ mod tests {
         let nudge = |x: f32, k: i32| f32::from_bits(x.to_bits().wrapping_add_signed(k));
         let (mut plain_wrong, mut moved) = (0, 0);
         for _ in 0..20_000 {
-            let s = [0; 3].map(|_| wide(&mut rng, -60, 60));
-            let p = s.map(|s| Vec3::new(s, -2.0 * s, 3.0 * s));
+            let s = [0; 3].each(|_| wide(&mut rng, -60, 60));
+            let p = s.each(|s| Vec3::new(s, -2.0 * s, 3.0 * s));
             for [i, j, k] in [[0, 1, 2], [1, 2, 0], [2, 1, 0]] {
                 assert_eq!(triangle_normal(p[i], p[j], p[k]), DVec3::ZERO, "{p:?}");
             }
@@ -321,7 +333,7 @@ mod tests {
     fn the_quick_normal_agrees_with_the_expansions() {
         let mut rng = crate::mesh::scene::Pcg32::new(11);
         let expanded = |a: Vec3, b: Vec3, c: Vec3| {
-            let [a, b, c] = [a, b, c].map(Vec3::as_dvec3);
+            let [a, b, c] = [a, b, c].each(Vec3::as_dvec3);
             let comp = |j: usize, k: usize| {
                 sum_rounded([a[j] * b[k], -a[k] * b[j], b[j] * c[k], -b[k] * c[j], c[j] * a[k], -c[k] * a[j]])
             };
@@ -329,7 +341,7 @@ mod tests {
         };
         for lo in [-40, -5, 20] {
             for _ in 0..20_000 {
-                let p = [0; 3].map(|_| {
+                let p = [0; 3].each(|_| {
                     Vec3::new(
                         wide(&mut rng, lo, lo + 8),
                         wide(&mut rng, lo, lo + 8),

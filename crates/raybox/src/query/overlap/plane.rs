@@ -11,6 +11,7 @@
 //! corners are `f32` points, are decided exactly instead, by the exact signs of their
 //! corners' values (`exact_side`).
 
+use crate::arrays::Each;
 use glam::{DVec3, Vec3};
 
 use crate::query::distance::sum_sign;
@@ -32,6 +33,7 @@ pub enum Side {
 
 impl Side {
     /// The side of a shape with signed centre value `s` and projected radius `r`.
+    #[inline]
     fn of(s: f64, r: f64) -> Self {
         if s > r {
             Self::Front
@@ -56,6 +58,7 @@ impl Plane {
     /// assert_eq!(ground.side(&crate_on_ground), Side::Straddling); // touching counts
     /// ```
     #[must_use]
+    #[inline]
     pub fn side<S: PlaneSide + ?Sized>(&self, shape: &S) -> Side {
         shape.plane_side(self)
     }
@@ -65,6 +68,7 @@ impl Plane {
 /// are exact in `f64`, and `sum_sign` adds them and the offset without rounding where it
 /// matters. (`Plane::eval` rounds: for `n = (1, 1, 1)` and `p = (2^60, 2^-100, -2^60)` it
 /// gives 0 where the value is `2^-100`.)
+#[inline]
 fn exact_side(plane: &Plane, p: Vec3) -> f64 {
     let n = plane.normal().as_dvec3();
     let p = p.as_dvec3();
@@ -72,6 +76,7 @@ fn exact_side(plane: &Plane, p: Vec3) -> f64 {
 }
 
 /// The side of the points whose exact signs are `signs`: all in front, all behind, or not.
+#[inline]
 fn side_of_signs(signs: impl IntoIterator<Item = f64>) -> Side {
     let (mut front, mut back) = (true, true);
     for s in signs {
@@ -89,12 +94,14 @@ fn side_of_signs(signs: impl IntoIterator<Item = f64>) -> Side {
 
 impl PlaneSide for Vec3 {
     /// Exact for every finite point.
+    #[inline]
     fn plane_side(&self, plane: &Plane) -> Side {
         side_of_signs([exact_side(plane, *self)])
     }
 }
 
 impl PlaneSide for Sphere {
+    #[inline]
     fn plane_side(&self, plane: &Plane) -> Side {
         let s = plane.eval(self.center().as_dvec3());
         let r = f64::from(self.radius());
@@ -126,6 +133,7 @@ pub(crate) struct PlaneBox {
 impl PlaneBox {
     /// An axis-aligned box, from its corners: the centre `(min + max) / 2` and half
     /// extents `(max - min) / 2` in `f64` (`f32`'s `center()` rounds).
+    #[inline]
     pub(crate) fn aabb(plane: &Plane, b: &Aabb3) -> Self {
         let (min, max) = (b.min().as_dvec3(), b.max().as_dvec3());
         let (c, h) = ((min + max) * 0.5, (max - min) * 0.5);
@@ -141,16 +149,17 @@ impl PlaneBox {
     }
 
     /// An oriented box (`n·aₖ` rounded in `f64`).
+    #[inline]
     pub(crate) fn obb(plane: &Plane, b: &Obb3) -> Self {
         let n = plane.normal().as_dvec3();
-        let axes = b.axes().map(Vec3::as_dvec3);
+        let axes = b.axes().each(Vec3::as_dvec3);
         let h = b.half_extents().as_dvec3().to_array();
         Self {
             c: b.center().as_dvec3(),
             axes,
             h,
             s: plane.eval(b.center().as_dvec3()),
-            dn: core::array::from_fn(|k| h[k] * axes[k].dot(n)),
+            dn: crate::arrays::from_fn(|k| h[k] * axes[k].dot(n)),
             n,
         }
     }
@@ -158,18 +167,21 @@ impl PlaneBox {
     /// The exact signs of `n·aₖ`: zero exactly when the box's faces across axis `k` are
     /// perpendicular to the plane. (Each `n·aₖ` is a sum of three products of `f32`
     /// values, exact in `f64`; `sum_sign` adds them without rounding where it matters.)
+    #[inline]
     pub(crate) fn facing(&self) -> [f64; 3] {
         let n = self.n;
-        self.axes.map(|a| sum_sign([a.x * n.x, a.y * n.y, a.z * n.z]))
+        self.axes.each(|a| sum_sign([a.x * n.x, a.y * n.y, a.z * n.z]))
     }
 
     /// The projected radius `r = Σ |dn[k]|`.
+    #[inline]
     pub(crate) fn radius(&self) -> f64 {
         self.dn[0].abs() + self.dn[1].abs() + self.dn[2].abs()
     }
 
     /// The point `c + Σ σₖ hₖ aₖ` (a corner when every `σₖ = ±1`, the middle of an edge or
     /// a face when some are zero) and its value `s + Σ σₖ dn[k]`.
+    #[inline]
     pub(crate) fn point(&self, sigma: [f64; 3]) -> (DVec3, f64) {
         let mut p = self.c;
         let mut value = self.s;
@@ -185,6 +197,7 @@ impl PlaneSide for Aabb3 {
     /// Exact: by the exact signs of the two corners lowest and highest along the normal.
     /// (The centre and radius of `PlaneBox` round, and once put a box spanning `z` in
     /// `[2^-149, 1]` on the plane `z = 0`.)
+    #[inline]
     fn plane_side(&self, plane: &Plane) -> Side {
         let up = plane.normal().cmpge(Vec3::ZERO);
         let low = Vec3::select(up, self.min(), self.max());
@@ -194,6 +207,7 @@ impl PlaneSide for Aabb3 {
 }
 
 impl PlaneSide for Obb3 {
+    #[inline]
     fn plane_side(&self, plane: &Plane) -> Side {
         let b = PlaneBox::obb(plane, self);
         Side::of(b.s, b.radius())
@@ -202,8 +216,9 @@ impl PlaneSide for Obb3 {
 
 impl PlaneSide for Triangle3 {
     /// Exact: by the exact signs of the vertices.
+    #[inline]
     fn plane_side(&self, plane: &Plane) -> Side {
-        side_of_signs(self.vertices().map(|v| exact_side(plane, v)))
+        side_of_signs(self.vertices().each(|v| exact_side(plane, v)))
     }
 }
 
@@ -220,6 +235,7 @@ impl PlaneSide for Segment3 {
     /// assert!(ground.overlaps(&hanging) && hanging.overlaps(&ground));
     /// assert_eq!(ground.side(&Segment3::new(Vec3::Z, Vec3::ONE)), Side::Front);
     /// ```
+    #[inline]
     fn plane_side(&self, plane: &Plane) -> Side {
         side_of_signs([exact_side(plane, self.start()), exact_side(plane, self.end())])
     }
@@ -228,6 +244,7 @@ impl PlaneSide for Segment3 {
 macro_rules! plane_overlaps {
     ($($S:ty),*) => {
         $(impl Overlaps<$S> for Plane {
+            #[inline]
             fn overlaps(&self, other: &$S) -> bool {
                 self.side(other) == Side::Straddling
             }

@@ -10,6 +10,7 @@ use crate::query::reverse_overlaps;
 use crate::{Capsule3, Overlaps, Plane};
 
 /// The signed distances of the capsule's end points to the plane.
+#[inline]
 pub(crate) fn end_distances(plane: &Plane, c: &Capsule3) -> (f64, f64) {
     let len = plane.normal().as_dvec3().length();
     let s = |p: Vec3| plane.eval(p.as_dvec3()) / len;
@@ -17,6 +18,7 @@ pub(crate) fn end_distances(plane: &Plane, c: &Capsule3) -> (f64, f64) {
 }
 
 impl Overlaps<Capsule3> for Plane {
+    #[inline]
     fn overlaps(&self, other: &Capsule3) -> bool {
         let (s0, s1) = end_distances(self, other);
         s0 * s1 <= 0.0 || s0.abs().min(s1.abs()) <= f64::from(other.radius())

@@ -23,6 +23,7 @@
 use crate::{Overlaps, Plane};
 
 /// Whether the planes `n₁·x = o₁` and `n₂·x = o₂` share a point, exactly.
+#[inline]
 pub(crate) fn planes_meet(a: &Plane, b: &Plane) -> bool {
     let (n1, n2) = (a.normal().as_dvec3(), b.normal().as_dvec3());
     // Exact products, compared for equality: `n1 × n2 == 0` (see the module docs).
@@ -48,6 +49,7 @@ impl Overlaps<Plane> for Plane {
     /// assert!(floor.overlaps(&Plane::new(Vec3::new(0.0, 0.0, -3.0), 0.0))); // the same plane
     /// assert!(floor.overlaps(&Plane::new(Vec3::new(1e-6, 0.0, 1.0), 1.0))); // tilted: they meet
     /// ```
+    #[inline]
     fn overlaps(&self, other: &Plane) -> bool {
         planes_meet(self, other)
     }

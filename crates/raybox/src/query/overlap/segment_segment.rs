@@ -41,6 +41,7 @@ use crate::{Overlaps, Segment2, Segment3};
 /// assert!(a.overlaps(&Segment2::new(Vec2::new(1.0, -1.0), Vec2::new(2.0, 3.0))));
 /// ```
 impl Overlaps<Segment2> for Segment2 {
+    #[inline]
     fn overlaps(&self, other: &Segment2) -> bool {
         planar_common_point((d2(self.start()), d2(self.end())), (d2(other.start()), d2(other.end())))
             .is_some()
@@ -50,6 +51,7 @@ impl Overlaps<Segment2> for Segment2 {
 /// Whether the closed segments `[p1, q1]` and `[p2, q2]` (either may be a point) meet in
 /// 3D, exactly: their ends are coplanar, and their projections meet in all three
 /// coordinate planes (see the module docs for why that decides).
+#[inline]
 pub(crate) fn segments_meet_3d(p1: Vec3, q1: Vec3, p2: Vec3, q2: Vec3) -> bool {
     orient3d(p1, q1, p2, q2) == 0.0
         && (0..3).all(|k| segments_meet_2d(project(p1, k), project(q1, k), project(p2, k), project(q2, k)))
@@ -71,6 +73,7 @@ impl Overlaps<Segment3> for Segment3 {
     /// assert!(!a.overlaps(&Segment3::new(Vec3::new(2.0, 0.0, above), Vec3::new(2.0, 4.0, 0.0))));
     /// assert!(a.overlaps(&Segment3::new(Vec3::splat(4.0), Vec3::splat(6.0))));
     /// ```
+    #[inline]
     fn overlaps(&self, other: &Segment3) -> bool {
         let (p1, q1, p2, q2) = (self.start(), self.end(), other.start(), other.end());
         // Bounding boxes apart: apart (comparisons of coordinates, exact, and cheap).

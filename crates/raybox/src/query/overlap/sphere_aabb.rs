@@ -10,6 +10,7 @@ use crate::query::reverse_overlaps;
 use crate::{Aabb2, Aabb3, Circle, Overlaps, Sphere};
 
 impl Overlaps<Aabb2> for Circle {
+    #[inline]
     fn overlaps(&self, other: &Aabb2) -> bool {
         let d2 =
             aabb_distance_squared(self.center().to_array(), other.min().to_array(), other.max().to_array());
@@ -18,6 +19,7 @@ impl Overlaps<Aabb2> for Circle {
 }
 
 impl Overlaps<Aabb3> for Sphere {
+    #[inline]
     fn overlaps(&self, other: &Aabb3) -> bool {
         let d2 =
             aabb_distance_squared(self.center().to_array(), other.min().to_array(), other.max().to_array());

@@ -9,6 +9,7 @@ use crate::{Capsule2, Capsule3, Circle, Sphere};
 /// ball touching a capsule exactly as a hair apart in 2 of 1,000 touching lattice pairs,
 /// and in about 1 of 20 at large coordinates (an audit, `tests/audit_3d_curved.rs`).
 impl crate::Overlaps<Capsule3> for Sphere {
+    #[inline]
     fn overlaps(&self, other: &Capsule3) -> bool {
         use crate::query::distance::ToRounded;
         match super::capsule_segment::exact_radius_sum(self.radius(), other.radius()) {
@@ -22,6 +23,7 @@ crate::query::reverse_overlaps!(Sphere => Capsule3);
 /// A disc and a 2D capsule: the centre within the summed radius of the core, by the exact
 /// disc–segment test when `f32` holds that sum.
 impl crate::Overlaps<Capsule2> for Circle {
+    #[inline]
     fn overlaps(&self, other: &Capsule2) -> bool {
         use crate::query::distance::ToRounded;
         match super::capsule_segment::exact_radius_sum(self.radius(), other.radius()) {

@@ -56,6 +56,7 @@ ball_obb_local!(ball_in_obb2_frame, Obb2, Vec2, DVec2, as_dvec2);
 ball_obb_local!(ball_in_obb3_frame, Obb3, Vec3, DVec3, as_dvec3);
 
 impl Overlaps<Obb2> for Circle {
+    #[inline]
     fn overlaps(&self, other: &Obb2) -> bool {
         let (_, d2) = ball_in_obb2_frame(other, self.center(), self.radius());
         d2 <= f64::from(self.radius()).powi(2)
@@ -63,6 +64,7 @@ impl Overlaps<Obb2> for Circle {
 }
 
 impl Overlaps<Obb3> for Sphere {
+    #[inline]
     fn overlaps(&self, other: &Obb3) -> bool {
         let (_, d2) = ball_in_obb3_frame(other, self.center(), self.radius());
         d2 <= f64::from(self.radius()).powi(2)

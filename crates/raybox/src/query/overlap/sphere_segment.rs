@@ -34,6 +34,7 @@
 //! two formulas agree where the regions meet, so a rounding that puts a centre in the
 //! neighbouring region moves the answer by no more than the rounding of the distances.
 
+use crate::arrays::Each;
 use glam::Vec2;
 
 use crate::query::distance::{sum_sign, two_product};
@@ -41,12 +42,14 @@ use crate::query::reverse_overlaps;
 use crate::{Circle, Overlaps, Segment2};
 
 /// `|a - b|² - r²` as 7 exact terms.
+#[inline]
 fn end_terms(a: Vec2, b: Vec2, r: f32) -> [f64; 7] {
     let (ax, ay, bx, by, r) = (a.x as f64, a.y as f64, b.x as f64, b.y as f64, r as f64);
     [ax * ax, -2.0 * (ax * bx), bx * bx, ay * ay, -2.0 * (ay * by), by * by, -(r * r)]
 }
 
 /// `(a - b)·(q - p)` as 8 exact terms.
+#[inline]
 fn dot_terms(a: Vec2, b: Vec2, p: Vec2, q: Vec2) -> [f64; 8] {
     let f = |v: Vec2| (v.x as f64, v.y as f64);
     let ((ax, ay), (bx, by), (px, py), (qx, qy)) = (f(a), f(b), f(p), f(q));
@@ -54,6 +57,7 @@ fn dot_terms(a: Vec2, b: Vec2, p: Vec2, q: Vec2) -> [f64; 8] {
 }
 
 /// The sign of `cross(q - p, c - p)² - r² |q - p|²`, exact.
+#[inline]
 fn body_sign(p: Vec2, q: Vec2, c: Vec2, r: f32) -> f64 {
     let f = |v: Vec2| (v.x as f64, v.y as f64);
     let ((px, py), (qx, qy), (cx, cy)) = (f(p), f(q), f(c));
@@ -141,6 +145,7 @@ fn quick_circle_segment(p: Vec2, q: Vec2, c: Vec2, r: f32) -> Option<bool> {
 /// assert!(!Circle::new(Vec2::new(5.0, 4.0), 4.999_999_5).overlaps(&s));
 /// ```
 impl Overlaps<Segment2> for Circle {
+    #[inline]
     fn overlaps(&self, other: &Segment2) -> bool {
         let (p, q, c, r) = (other.start(), other.end(), self.center(), self.radius());
         quick_circle_segment(p, q, c, r).unwrap_or_else(|| exact_circle_segment(p, q, c, r))
@@ -148,6 +153,7 @@ impl Overlaps<Segment2> for Circle {
 }
 
 /// The three tests on exact expansions (see the module docs).
+#[inline]
 fn exact_circle_segment(p: Vec2, q: Vec2, c: Vec2, r: f32) -> bool {
     if p == q || sum_sign(dot_terms(c, p, p, q)) <= 0.0 {
         return sum_sign(end_terms(c, p, r)) <= 0.0; // nearest to the start
@@ -252,7 +258,7 @@ fn body_sign_3d(p: Vec3, q: Vec3, c: Vec3, r: f32) -> f64 {
         [q[i] * c[j], -(q[j] * c[i]), -(q[i] * p[j]), q[j] * p[i], -(p[i] * c[j]), p[j] * c[i]]
     };
     let cross = [comp(0), comp(1), comp(2)];
-    let len2 = [0, 1, 2].map(|k| [q[k] * q[k], -2.0 * (q[k] * p[k]), p[k] * p[k]]);
+    let len2 = [0, 1, 2].each(|k| [q[k] * q[k], -2.0 * (q[k] * p[k]), p[k] * p[k]]);
     let r2 = f64::from(r) * f64::from(r);
     let mut estimate = 0.0;
     let mut size = 0.0;

@@ -3,6 +3,7 @@
 use crate::{Circle, Overlaps, Sphere};
 
 impl Overlaps<Circle> for Circle {
+    #[inline]
     fn overlaps(&self, other: &Circle) -> bool {
         let d2 = (self.center().as_dvec2() - other.center().as_dvec2()).length_squared();
         let r = f64::from(self.radius()) + f64::from(other.radius());
@@ -11,6 +12,7 @@ impl Overlaps<Circle> for Circle {
 }
 
 impl Overlaps<Sphere> for Sphere {
+    #[inline]
     fn overlaps(&self, other: &Sphere) -> bool {
         let d2 = (self.center().as_dvec3() - other.center().as_dvec3()).length_squared();
         let r = f64::from(self.radius()) + f64::from(other.radius());

@@ -1,6 +1,7 @@
 //! Ball against triangle: the distance from the centre to the closest point of the
 //! triangle (Ericson, *Real-Time Collision Detection*, 5.2.7).
 
+use crate::arrays::Each;
 use glam::{DVec3, Vec3};
 
 use crate::query::closest::closest_point_on_triangle;
@@ -8,6 +9,7 @@ use crate::query::reverse_overlaps;
 use crate::{Overlaps, Sphere, Triangle3};
 
 impl Overlaps<Triangle3> for Sphere {
+    #[inline]
     fn overlaps(&self, other: &Triangle3) -> bool {
         if self.radius() == 0.0 {
             // A point: the exact triangle–segment test on a zero-length segment. The
@@ -17,7 +19,7 @@ impl Overlaps<Triangle3> for Sphere {
             return other.overlaps(&crate::Segment3::new(self.center(), self.center()));
         }
         let c = self.center().as_dvec3();
-        let v = other.vertices().map(Vec3::as_dvec3);
+        let v = other.vertices().each(Vec3::as_dvec3);
         let rr = f64::from(self.radius()).powi(2);
         if let Some(overlap) = quick_sphere_triangle(c, rr, v) {
             return overlap;
@@ -45,7 +47,7 @@ const MARGIN: f64 = 1.0 / (1u64 << 40) as f64;
 #[inline(always)]
 fn quick_sphere_triangle(c: DVec3, rr: f64, v: [DVec3; 3]) -> Option<bool> {
     // A vertex inside: |v - c|² has relative error below 5u; 2⁻⁴⁰ clears it.
-    let inside = v.map(|p| p.distance_squared(c) <= rr * (1.0 - MARGIN));
+    let inside = v.each(|p| p.distance_squared(c) <= rr * (1.0 - MARGIN));
     if inside[0] || inside[1] || inside[2] {
         return Some(true);
     }
@@ -105,7 +107,8 @@ mod tests {
                 let c = v() * 2.0;
                 let dist = t.distance_to_point(c);
                 for r in [dist, dist.next_up(), dist.next_down().max(0.0), next().abs() * 2.0 * scale] {
-                    let (cd, vd, rr) = (c.as_dvec3(), t.vertices().map(Vec3::as_dvec3), f64::from(r).powi(2));
+                    let (cd, vd, rr) =
+                        (c.as_dvec3(), t.vertices().each(Vec3::as_dvec3), f64::from(r).powi(2));
                     let full = cd.distance_squared(closest_point_on_triangle(cd, vd)) <= rr;
                     if let Some(quick) = quick_sphere_triangle(cd, rr, vd) {
                         answered += 1;

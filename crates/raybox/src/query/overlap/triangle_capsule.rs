@@ -20,6 +20,7 @@
 //! A zero radius skips step 2: the capsule is then its segment, and the answer is the
 //! exact triangle–segment answer for any finite inputs. A zero-length segment is its ball.
 
+use crate::arrays::Each;
 use glam::{DVec3, Vec3};
 
 use super::capsule_segment::segment_within_3d_exact;
@@ -36,10 +37,11 @@ const MARGIN: f64 = 1.0 / (1u64 << 40) as f64;
 
 /// Whether the capsule with core `[p, q]` and radius `r` shares a point with the closed
 /// triangle `t` (see the module docs).
+#[inline]
 pub(crate) fn capsule_triangle_overlap(p: Vec3, q: Vec3, r: f32, t: [Vec3; 3]) -> bool {
     let rr = f64::from(r) * f64::from(r);
     let (pd, qd) = (p.as_dvec3(), q.as_dvec3());
-    let v = t.map(Vec3::as_dvec3);
+    let v = t.each(Vec3::as_dvec3);
     // 1. The boxes' gap: per axis a difference of `f32` values (within `u` in `f64`), the
     // sum of squares within `4u` more; `2⁻⁴⁰` clears both.
     let (lo, hi) = (v[0].min(v[1]).min(v[2]), v[0].max(v[1]).max(v[2]));
@@ -78,6 +80,7 @@ pub(crate) fn capsule_triangle_overlap(p: Vec3, q: Vec3, r: f32, t: [Vec3; 3]) -
 /// or `closest_points_segment_segment` (in `f64`, their points within a few hundred `u` of
 /// the coordinates' scale `S`) may be on the wrong side: `2⁻³⁰ S (S + r)`, far above that
 /// rounding and far below any lattice step.
+#[inline]
 pub(crate) fn near_touching(points: [DVec3; 5], r: f32) -> f64 {
     let s = points.iter().fold(0.0f64, |m, x| m.max(x.abs().max_element()));
     s * (s + f64::from(r)) / (1u64 << 30) as f64
@@ -108,7 +111,7 @@ pub(crate) fn ball_within_triangle(c: Vec3, r: f32, t: [Vec3; 3]) -> bool {
     if (0..3).any(|i| ball_segment_3d(t[i], t[(i + 1) % 3], c, r)) {
         return true;
     }
-    let [a, b, k] = t.map(Vec3::as_dvec3);
+    let [a, b, k] = t.each(Vec3::as_dvec3);
     let cd = c.as_dvec3();
     let n = (b - a).cross(k - a);
     let inside = [(a, b), (b, k), (k, a)].iter().all(|&(x, y)| edge_side(x, y, cd, n) >= 0.0);
@@ -125,6 +128,7 @@ pub(crate) fn ball_within_triangle(c: Vec3, r: f32, t: [Vec3; 3]) -> bool {
 /// orientations against its plane first (the usual answer, "both on one side"), then the
 /// full test of `triangle_segment.rs` (or, for a triangle whose vertices are exactly
 /// collinear, that of `triangle_triangle.rs`, which handles it).
+#[inline]
 fn segment_meets_triangle(t: [Vec3; 3], p: Vec3, q: Vec3) -> bool {
     if orient3d(t[0], t[1], t[2], p) * orient3d(t[0], t[1], t[2], q) > 0.0 {
         return false;
@@ -152,6 +156,7 @@ impl Overlaps<Capsule3> for Triangle3 {
     /// let pole = Capsule3::new(Vec3::new(1.0, 1.0, -9.0), Vec3::new(1.0, 1.0, 9.0), 0.1);
     /// assert!(pole.overlaps(&floor));
     /// ```
+    #[inline]
     fn overlaps(&self, other: &Capsule3) -> bool {
         capsule_triangle_overlap(other.start(), other.end(), other.radius(), self.vertices())
     }

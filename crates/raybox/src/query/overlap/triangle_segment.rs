@@ -15,6 +15,7 @@
 //!   Feito, *Algorithms to test ray-triangle intersection*, 2001, use these signs for a
 //!   segment; Ericson, *Real-Time Collision Detection*, 5.3.4, for a line.)
 
+use crate::arrays::Each;
 use glam::Vec3;
 
 use super::orient::{orient3d, project, segment_meets_triangle_2d};
@@ -24,6 +25,7 @@ use crate::{Overlaps, Segment3, Triangle3};
 
 /// Whether the closed segment `[p, q]` meets the closed triangle `t`, which is not
 /// degenerate: `n` holds the exact signs of its normal's components, not all zero.
+#[inline]
 pub(crate) fn triangle_segment_meet(t: [Vec3; 3], n: [f64; 3], p: Vec3, q: Vec3) -> bool {
     let (sp, sq) = (orient3d(t[0], t[1], t[2], p), orient3d(t[0], t[1], t[2], q));
     if sp * sq > 0.0 {
@@ -31,7 +33,7 @@ pub(crate) fn triangle_segment_meet(t: [Vec3; 3], n: [f64; 3], p: Vec3, q: Vec3)
     }
     if sp == 0.0 && sq == 0.0 {
         let k = n.iter().position(|&x| x != 0.0).unwrap_or(2);
-        return segment_meets_triangle_2d(project(p, k), project(q, k), t.map(|v| project(v, k)));
+        return segment_meets_triangle_2d(project(p, k), project(q, k), t.each(|v| project(v, k)));
     }
     let s = [orient3d(p, q, t[0], t[1]), orient3d(p, q, t[1], t[2]), orient3d(p, q, t[2], t[0])];
     !(s.contains(&1.0) && s.contains(&-1.0))
@@ -53,6 +55,7 @@ impl Overlaps<Segment3> for Triangle3 {
     /// assert!(in_plane.overlaps(&t));
     /// assert!(!Segment3::new(Vec3::new(5.0, 5.0, 0.0), Vec3::new(2.5, 2.0, 0.0)).overlaps(&t));
     /// ```
+    #[inline]
     fn overlaps(&self, other: &Segment3) -> bool {
         triangles_overlap(self.vertices(), [other.start(), other.end(), other.end()])
     }

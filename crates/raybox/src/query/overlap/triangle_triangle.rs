@@ -22,6 +22,7 @@
 //! triangle–segment test of `triangle_segment.rs`, or two segments. Every decision is a sign
 //! of an exact determinant or a comparison of coordinates, so nothing here rounds.
 
+use crate::arrays::Each;
 use glam::Vec3;
 
 use super::orient::{normal_signs, orient3d, project, segment_meets_triangle_2d};
@@ -37,6 +38,7 @@ enum Span {
     Segment(Vec3, Vec3),
 }
 
+#[inline]
 fn span(t: [Vec3; 3]) -> Span {
     let n = normal_signs(t);
     if n != [0.0; 3] {
@@ -53,6 +55,7 @@ fn span(t: [Vec3; 3]) -> Span {
 
 /// Whether the closed triangles `t1` and `t2` share a point; either may be degenerate (a
 /// segment or a point given as a triangle with repeated or collinear vertices). Exact.
+#[inline]
 pub(crate) fn triangles_overlap(t1: [Vec3; 3], t2: [Vec3; 3]) -> bool {
     // Bounding boxes apart: apart (comparisons of coordinates, exact).
     let (lo1, hi1) = (t1[0].min(t1[1]).min(t1[2]), t1[0].max(t1[1]).max(t1[2]));
@@ -70,12 +73,13 @@ pub(crate) fn triangles_overlap(t1: [Vec3; 3], t2: [Vec3; 3]) -> bool {
 }
 
 /// Guigue–Devillers for two non-degenerate triangles (`n1`: the signs of `t1`'s normal).
+#[inline]
 fn proper_triangles_overlap(t1: [Vec3; 3], n1: [f64; 3], t2: [Vec3; 3]) -> bool {
-    let s1 = t1.map(|x| orient3d(t2[0], t2[1], t2[2], x));
+    let s1 = t1.each(|x| orient3d(t2[0], t2[1], t2[2], x));
     if s1 == [1.0; 3] || s1 == [-1.0; 3] {
         return false;
     }
-    let s2 = t2.map(|x| orient3d(t1[0], t1[1], t1[2], x));
+    let s2 = t2.each(|x| orient3d(t1[0], t1[1], t1[2], x));
     if s2 == [1.0; 3] || s2 == [-1.0; 3] {
         return false;
     }
@@ -106,6 +110,7 @@ fn proper_triangles_overlap(t1: [Vec3; 3], n1: [f64; 3], t2: [Vec3; 3]) -> bool 
 /// When all three differ (`+`, `-`, `0`), the `+` vertex is alone: the others are on the
 /// closed negative side. Either way the other two vertices lie on the closed side opposite
 /// the alone one's, which is what the segment construction needs.
+#[inline]
 fn alone(s: [f64; 3]) -> (usize, f64) {
     for i in 0..3 {
         let (a, b) = (s[(i + 1) % 3], s[(i + 2) % 3]);
@@ -117,15 +122,17 @@ fn alone(s: [f64; 3]) -> (usize, f64) {
 }
 
 /// `t` rotated so that vertex `i` comes first (the orientation is kept).
+#[inline]
 fn rotated(t: [Vec3; 3], i: usize) -> [Vec3; 3] {
     [t[i], t[(i + 1) % 3], t[(i + 2) % 3]]
 }
 
 /// Two coplanar, non-degenerate triangles: in the coordinate plane along whose axis `k`
 /// the normal of `t1` is not zero, a one-to-one projection of their common plane.
+#[inline]
 fn coplanar_triangles_overlap(t1: [Vec3; 3], n1: [f64; 3], t2: [Vec3; 3]) -> bool {
     let k = n1.iter().position(|&x| x != 0.0).unwrap_or(2);
-    let (a, b) = (t1.map(|v| project(v, k)), t2.map(|v| project(v, k)));
+    let (a, b) = (t1.each(|v| project(v, k)), t2.each(|v| project(v, k)));
     // An edge of each crossing, or one triangle holding the other's vertex (and then all of
     // it, as no edges cross).
     (0..3).any(|i| segment_meets_triangle_2d(a[i], a[(i + 1) % 3], b))
@@ -153,6 +160,7 @@ impl Overlaps<Triangle3> for Triangle3 {
     /// );
     /// assert!(!floor.overlaps(&lifted));
     /// ```
+    #[inline]
     fn overlaps(&self, other: &Triangle3) -> bool {
         triangles_overlap(self.vertices(), other.vertices())
     }
@@ -172,7 +180,7 @@ mod tests {
         let orders = [[0, 1, 2], [1, 2, 0], [2, 0, 1], [0, 2, 1], [2, 1, 0], [1, 0, 2]];
         for i in orders {
             for j in orders {
-                let (x, y) = (i.map(|k| a[k]), j.map(|k| b[k]));
+                let (x, y) = (i.each(|k| a[k]), j.each(|k| b[k]));
                 assert_eq!(triangles_overlap(x, y), want, "{x:?} {y:?}");
                 assert_eq!(triangles_overlap(y, x), want, "{y:?} {x:?}");
             }

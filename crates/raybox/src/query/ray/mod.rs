@@ -51,5 +51,5 @@ pub(crate) fn f32_span(t_enter: f64, t_exit: f64) -> Option<RaySpan> {
 /// (a line query's `t_min = -inf`): a zero component of `dir` keeps the origin's coordinate.
 #[inline]
 pub(crate) fn point_at<const N: usize>(origin: [f32; N], dir: [f32; N], t: f32) -> [f32; N] {
-    core::array::from_fn(|i| if dir[i] == 0.0 { origin[i] } else { origin[i] + t * dir[i] })
+    crate::arrays::from_fn(|i| if dir[i] == 0.0 { origin[i] } else { origin[i] + t * dir[i] })
 }

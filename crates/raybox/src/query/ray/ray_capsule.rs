@@ -16,6 +16,7 @@
 //! lattice rays in `tests/audit_2d.rs`), and the direction from the core to the hit point,
 //! rounding noise, gave the normal.
 
+use crate::arrays::Each;
 use glam::{DVec3, Vec2, Vec3};
 
 use super::point_at;
@@ -24,11 +25,13 @@ use crate::query::closest::closest_point_on_segment;
 use crate::query::distance::{d2, d3, f2, f3};
 use crate::{Capsule2, Capsule3, ClosestPoint, Ray2, Ray3, RayCast, RayHit2, RayHit3, RaySpan};
 
+#[inline]
 fn dot<const N: usize>(a: [f64; N], b: [f64; N]) -> f64 {
     (0..N).map(|i| a[i] * b[i]).sum()
 }
 
 /// The unclipped parameter interval of the line `origin + t dir` inside the body.
+#[inline]
 fn body_roots<const N: usize>(
     o: [f32; N],
     dir: [f32; N],
@@ -36,13 +39,13 @@ fn body_roots<const N: usize>(
     q: [f32; N],
     r: f32,
 ) -> Option<(f64, f64)> {
-    let d: [f64; N] = core::array::from_fn(|i| f64::from(q[i]) - f64::from(p[i]));
+    let d: [f64; N] = crate::arrays::from_fn(|i| f64::from(q[i]) - f64::from(p[i]));
     let dd = dot(d, d);
     if dd == 0.0 {
         return None; // a ball: its end balls cover it
     }
-    let m: [f64; N] = core::array::from_fn(|i| f64::from(o[i]) - f64::from(p[i]));
-    let n: [f64; N] = dir.map(f64::from);
+    let m: [f64; N] = crate::arrays::from_fn(|i| f64::from(o[i]) - f64::from(p[i]));
+    let n: [f64; N] = dir.each(f64::from);
     let (md, nd) = (dot(m, d), dot(n, d));
     // Between the end planes: 0 <= md + t nd <= dd.
     let (mut lo, mut hi) = if nd == 0.0 {
@@ -55,8 +58,8 @@ fn body_roots<const N: usize>(
         (t0.min(t1), t0.max(t1))
     };
     // Within r of the axis: |m⊥ + t n⊥|² <= r².
-    let mp: [f64; N] = core::array::from_fn(|i| m[i] - d[i] * (md / dd));
-    let np: [f64; N] = core::array::from_fn(|i| n[i] - d[i] * (nd / dd));
+    let mp: [f64; N] = crate::arrays::from_fn(|i| m[i] - d[i] * (md / dd));
+    let np: [f64; N] = crate::arrays::from_fn(|i| n[i] - d[i] * (nd / dd));
     let (a, b, c) = (dot(np, np), dot(mp, np), dot(mp, mp) - f64::from(r) * f64::from(r));
     if a == 0.0 {
         if c > 0.0 {
@@ -76,6 +79,7 @@ fn body_roots<const N: usize>(
 }
 
 /// The unclipped interval of the line inside the capsule: the hull of the three pieces.
+#[inline]
 pub(crate) fn capsule_roots<const N: usize>(
     o: [f32; N],
     dir: [f32; N],
@@ -111,6 +115,7 @@ macro_rules! capsule_ray_impls {
             type Ray = $Ray;
             type Hit = $Hit;
 
+            #[inline]
             fn ray_span(&self, ray: &$Ray) -> Option<RaySpan> {
                 if self.radius() == 0.0 {
                     return self.segment().ray_span(ray);
@@ -121,6 +126,7 @@ macro_rules! capsule_ray_impls {
                 super::f32_span(t_enter, t_exit)
             }
 
+            #[inline]
             fn cast_ray(&self, ray: &$Ray) -> Option<$Hit> {
                 if self.radius() == 0.0 {
                     return self.segment().cast_ray(ray);
@@ -155,6 +161,7 @@ macro_rules! capsule_ray_impls {
         }
 
         impl $Capsule {
+            #[inline]
             fn roots(&self, ray: &$Ray) -> Option<(f64, f64)> {
                 let (o, d) = (ray.origin().to_array(), ray.dir().to_array());
                 capsule_roots(o, d, self.start().to_array(), self.end().to_array(), self.radius())

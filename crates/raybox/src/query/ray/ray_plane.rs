@@ -54,6 +54,7 @@ impl Plane {
     /// assert_eq!(floor.ray_intersection(&along), RayPlane::Coplanar);
     /// ```
     #[must_use]
+    #[inline]
     pub fn ray_intersection(&self, ray: &Ray3) -> RayPlane {
         let n_dot_d = self.normal().as_dvec3().dot(ray.dir().as_dvec3());
         let gap = -self.eval(ray.origin().as_dvec3()); // offset - n·o
@@ -73,6 +74,7 @@ impl RayCast for Plane {
     type Ray = Ray3;
     type Hit = RayHit3;
 
+    #[inline]
     fn ray_span(&self, ray: &Ray3) -> Option<RaySpan> {
         match self.ray_intersection(ray) {
             RayPlane::Hit { t, .. } => Some(RaySpan { t_enter: t, t_exit: t }),
@@ -81,6 +83,7 @@ impl RayCast for Plane {
         }
     }
 
+    #[inline]
     fn cast_ray(&self, ray: &Ray3) -> Option<RayHit3> {
         let (t, normal) = match self.ray_intersection(ray) {
             RayPlane::Hit { t, front_facing } => {

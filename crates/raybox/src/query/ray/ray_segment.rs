@@ -56,6 +56,7 @@ struct SegmentHit {
 }
 
 /// The four exact products of `cross(a, b - c) = a.x b.y - a.x c.y - a.y b.x + a.y c.x`.
+#[inline]
 fn cross_terms(a: Vec2, b: Vec2, c: Vec2) -> [f64; 4] {
     let (ax, ay) = (f64::from(a.x), f64::from(a.y));
     let (bx, by, cx, cy) = (f64::from(b.x), f64::from(b.y), f64::from(c.x), f64::from(c.y));
@@ -64,6 +65,7 @@ fn cross_terms(a: Vec2, b: Vec2, c: Vec2) -> [f64; 4] {
 
 /// `tau` times each of four exact products `x y` (`x`, `y` and `tau` being `f32` values),
 /// each as the exact pair of a [`two_product`]: `tau x` is exact, `(tau x) y` is not.
+#[inline]
 fn scaled_terms(tau: f32, pairs: [(f32, f32); 4]) -> [f64; 8] {
     let mut out = [0.0; 8];
     for (i, (x, y)) in pairs.into_iter().enumerate() {
@@ -76,6 +78,7 @@ fn scaled_terms(tau: f32, pairs: [(f32, f32); 4]) -> [f64; 8] {
 
 /// The unit vector of `v` (non-zero), computed in `f64`: no `f32` square under- or
 /// overflows there, so even a direction near `1e-40` gives a unit normal.
+#[inline]
 fn unit(v: DVec2) -> Vec2 {
     (v / v.length()).as_vec2()
 }
@@ -93,6 +96,7 @@ enum Meet {
 }
 
 impl Meet {
+    #[inline]
     fn span(self) -> RaySpan {
         match self {
             Meet::Crossing { span, .. } | Meet::Along { span, .. } => span,
@@ -102,6 +106,7 @@ impl Meet {
     /// The first point and its normal: for a crossing, the segment's unit normal facing
     /// the ray's origin; along the segment's line, `-d` normalised at the end reached first;
     /// zero when the ray starts on the segment.
+    #[inline]
     fn hit(self, o: Vec2, d: Vec2, p: Vec2, q: Vec2) -> SegmentHit {
         let at = |t: f32| Vec2::from_array(point_at(o.to_array(), d.to_array(), t));
         match self {
@@ -145,6 +150,7 @@ fn sign_of<const N: usize>(terms: [f64; N]) -> f64 {
 }
 
 /// `num = cross(p - o, q - o)`, the crossing parameter's numerator, as six exact products.
+#[inline]
 pub(super) fn num_terms(o: Vec2, p: Vec2, q: Vec2) -> [f64; 6] {
     let f = |v: f32| f64::from(v);
     [
@@ -158,6 +164,7 @@ pub(super) fn num_terms(o: Vec2, p: Vec2, q: Vec2) -> [f64; 6] {
 }
 
 /// `den = cross(d, q - p)`, its denominator, as four exact products.
+#[inline]
 pub(super) fn den_terms(d: Vec2, p: Vec2, q: Vec2) -> [f64; 4] {
     let f = |v: f32| f64::from(v);
     [f(d.x) * f(q.y), -(f(d.x) * f(p.y)), -(f(d.y) * f(q.x)), f(d.y) * f(p.x)]
@@ -457,6 +464,7 @@ fn collinear(ray: &Ray2, p: Vec2, q: Vec2) -> Option<Meet> {
 /// ends' parameters, clipped to `[t_min, t_max]`, and the end the ray reaches first from
 /// outside the segment (`None` when `r(t_min)` is already on it). Every comparison is
 /// exact (signs of sums of exact products, `sum_sign`); the parameters are rounded.
+#[inline]
 pub(super) fn collinear_span<const N: usize>(
     o: [f32; N],
     d: [f32; N],
@@ -526,10 +534,12 @@ impl RayCast for Segment2 {
     type Ray = Ray2;
     type Hit = RayHit2;
 
+    #[inline]
     fn ray_span(&self, ray: &Ray2) -> Option<RaySpan> {
         ray_segment2(ray, self.start(), self.end()).map(Meet::span)
     }
 
+    #[inline]
     fn cast_ray(&self, ray: &Ray2) -> Option<RayHit2> {
         let (p, q) = (self.start(), self.end());
         let h = ray_segment2(ray, p, q)?.hit(ray.origin(), ray.dir(), p, q);
@@ -540,6 +550,7 @@ impl RayCast for Segment2 {
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
+    use crate::arrays::Each;
 
     /// The kernel as it was before the filters of [`Crossing`]: the reference the fast
     /// paths must match to the bit.
@@ -595,7 +606,7 @@ pub(super) mod tests {
     fn hit_bits(h: Option<SegmentHit>) -> Option<[u32; 6]> {
         h.map(|h| {
             let (s, p, n) = (h.span, h.point, h.normal);
-            [s.t_enter, s.t_exit, p.x, p.y, n.x, n.y].map(f32::to_bits)
+            [s.t_enter, s.t_exit, p.x, p.y, n.x, n.y].each(f32::to_bits)
         })
     }
 

@@ -42,6 +42,7 @@
 //! starts on the segment (`r(t_min)` on it), the hit is at `t_min` with a zero normal, as
 //! for a ray starting inside a solid.
 
+use crate::arrays::Each;
 use glam::{DVec3, Vec2, Vec3};
 
 use super::point_at;
@@ -63,6 +64,7 @@ enum Meet {
 }
 
 impl Meet {
+    #[inline]
     fn span(self) -> RaySpan {
         match self {
             Meet::Crossing { span, .. } | Meet::Along { span, .. } => span,
@@ -83,6 +85,7 @@ fn project(v: Vec3, k: usize) -> Vec2 {
 }
 
 /// The ray–segment kernel; see the module docs.
+#[inline]
 fn ray_segment3(ray: &Ray3, p: Vec3, q: Vec3) -> Option<Meet> {
     let (o, d) = (ray.origin(), ray.dir());
     let (a, b, dd) = (p.as_dvec3() - o.as_dvec3(), q.as_dvec3() - o.as_dvec3(), d.as_dvec3());
@@ -150,8 +153,9 @@ fn meet_projected(ray: &Ray3, p: Vec3, q: Vec3, first: usize) -> Option<Meet> {
 /// **Fast path.** When every `Nₖ`'s six products add up in `f64` without rounding (each
 /// *Two-Sum* error is zero: small integers, dyadic grids), `Nₖ` is that one `f64` value,
 /// and the determinant is the exact sum of the three pairs of `Two-Product(dₖ, Nₖ)`.
+#[inline]
 fn coplanar(o: Vec3, d: Vec3, p: Vec3, q: Vec3) -> bool {
-    let n = [0, 1, 2].map(|k| num_terms(project(o, k), project(p, k), project(q, k)));
+    let n = [0, 1, 2].each(|k| num_terms(project(o, k), project(p, k), project(q, k)));
     let mut sums = [0.0; 3];
     let mut exact = true;
     for (sum, terms) in sums.iter_mut().zip(&n) {
@@ -175,6 +179,7 @@ fn coplanar(o: Vec3, d: Vec3, p: Vec3, q: Vec3) -> bool {
 
 /// The exact sign of `Σₖ dₖ Nₖ`, `Nₖ` the sum of the six exact products `n[k]`: 36 exact
 /// values, two per `dₖ` times a product ([`coplanar`]).
+#[inline]
 fn det_sign(d: Vec3, n: [[f64; 6]; 3]) -> f64 {
     let mut terms = [0.0; 36];
     for (k, products) in n.iter().enumerate() {
@@ -191,6 +196,7 @@ fn det_sign(d: Vec3, n: [[f64; 6]; 3]) -> f64 {
 /// fast path), so a sum that cancels to zero costs little. The components stay
 /// nonoverlapping and in increasing magnitude (Shewchuk 1997, Theorem 10); the sign is the
 /// largest one's.
+#[inline]
 fn exact_sign(terms: &[f64]) -> f64 {
     let mut expansion = [0.0f64; 36];
     let mut len = 0;
@@ -218,6 +224,7 @@ fn exact_sign(terms: &[f64]) -> f64 {
 }
 
 /// The unit vector of `v` (non-zero), in `f64`.
+#[inline]
 fn unit(v: DVec3) -> Vec3 {
     (v / v.length()).as_vec3()
 }
@@ -233,14 +240,15 @@ fn unit(v: DVec3) -> Vec3 {
 /// perpendicular to `e`, so `|c × e| = |c| |e|` and the cross product adds only a few
 /// units of `f64` rounding to the direction. Every nonzero `cₖ` is at least `2⁻²⁹⁸`, `e`
 /// at least `2⁻¹⁴⁹` and neither above `2²⁶⁰`: the length neither under- nor overflows.
+#[inline]
 fn crossing_normal(d: Vec3, p: Vec3, q: Vec3) -> Vec3 {
-    let terms = [0, 1, 2].map(|k| den_terms(project(d, k), project(p, k), project(q, k)));
-    let [(c0, m0), (c1, m1), (c2, m2)] = terms.map(sum_and_magnitude);
+    let terms = [0, 1, 2].each(|k| den_terms(project(d, k), project(p, k), project(q, k)));
+    let [(c0, m0), (c1, m1), (c2, m2)] = terms.each(sum_and_magnitude);
     let largest = c0.abs().max(c1.abs()).max(c2.abs());
     let c = if largest > m0.max(m1).max(m2) / (1u64 << 21) as f64 {
         DVec3::new(c0, c1, c2)
     } else {
-        DVec3::from_array(terms.map(sum_rounded))
+        DVec3::from_array(terms.each(sum_rounded))
     };
     unit(c.cross(q.as_dvec3() - p.as_dvec3()))
 }
@@ -284,10 +292,12 @@ impl RayCast for Segment3 {
     type Ray = Ray3;
     type Hit = RayHit3;
 
+    #[inline]
     fn ray_span(&self, ray: &Ray3) -> Option<RaySpan> {
         ray_segment3(ray, self.start(), self.end()).map(Meet::span)
     }
 
+    #[inline]
     fn cast_ray(&self, ray: &Ray3) -> Option<RayHit3> {
         let (o, d) = (ray.origin(), ray.dir());
         let (p, q) = (self.start(), self.end());
@@ -590,15 +600,15 @@ mod tests {
             let wobble =
                 v(rng.uniform(1.0), rng.uniform(1.0), rng.uniform(1.0)) * 2f32.powi(-(rng.below(30) as i32));
             let d = (e / e.abs().max_element() + wobble) * skew;
-            let terms = [0, 1, 2].map(|k| den_terms(project(d, k), project(p, k), project(q, k)));
-            let c = DVec3::from_array(terms.map(sum_rounded));
+            let terms = [0, 1, 2].each(|k| den_terms(project(d, k), project(p, k), project(q, k)));
+            let c = DVec3::from_array(terms.each(sum_rounded));
             if c == DVec3::ZERO || e == Vec3::ZERO {
                 continue; // parallel: no crossing
             }
             let want = unit(c.cross(q.as_dvec3() - p.as_dvec3()));
             let got = crossing_normal(d, p, q);
             assert!((got - want).length() < 1e-6, "{got} vs {want}: {d} {p} {q}");
-            let [(c0, m0), (c1, m1), (c2, m2)] = terms.map(sum_and_magnitude);
+            let [(c0, m0), (c1, m1), (c2, m2)] = terms.each(sum_and_magnitude);
             fallbacks +=
                 usize::from(c0.abs().max(c1.abs()).max(c2.abs()) <= m0.max(m1).max(m2) / (1u64 << 21) as f64);
         }
@@ -679,7 +689,7 @@ mod tests {
             }
             // Coplanarity: the fast path, the full sum and orient3d (o + d is exact here).
             let (o, d) = (ray.origin(), ray.dir());
-            let n = [0, 1, 2].map(|k| num_terms(project(o, k), project(p, k), project(q, k)));
+            let n = [0, 1, 2].each(|k| num_terms(project(o, k), project(p, k), project(q, k)));
             let full = det_sign(d, n) == 0.0;
             assert_eq!(coplanar(o, d, p, q), full);
             if (o + d).as_dvec3() == o.as_dvec3() + d.as_dvec3() {
@@ -763,7 +773,7 @@ mod tests {
             assert!((h3.normal - lift(h2.normal, 0.0)).length() < 1e-6, "{} {}", h3.normal, h2.normal);
             // The hit point is on the segment (to rounding), and one step off the plane misses.
             let scale = [p, q, o, d * h3.t.abs().min(f32::MAX)]
-                .map(|x| x.abs().max_element())
+                .each(|x| x.abs().max_element())
                 .into_iter()
                 .fold(0.0, f32::max);
             assert!(s3.distance_to_point(h3.point) <= 1e-5 * scale, "{h3:?} {s3:?}");

@@ -20,6 +20,7 @@
 //! instead (the first root in `[t_min, t_max]`, the exit root from inside), and
 //! [`Sphere::ray_roots`] the two unclipped roots.
 
+use crate::arrays::Each;
 use glam::{Vec2, Vec3, Vec3A};
 
 use super::{point_at, unit_f32};
@@ -35,6 +36,7 @@ pub struct SphereRoots {
     pub far: f32,
 }
 
+#[inline]
 fn dot<const N: usize>(a: [f64; N], b: [f64; N]) -> f64 {
     (0..N).map(|i| a[i] * b[i]).sum()
 }
@@ -72,6 +74,7 @@ fn line_surely_misses_ball<const N: usize>(f: [f64; N], d: [f64; N], r: f64) -> 
 }
 
 /// The roots `t₁ <= t₂` of `|origin + t dir - center|² = r²` in `f64`, or `None` if the line misses.
+#[inline]
 pub(crate) fn ball_roots<const N: usize>(
     origin: [f32; N],
     dir: [f32; N],
@@ -79,19 +82,19 @@ pub(crate) fn ball_roots<const N: usize>(
     radius: f32,
 ) -> Option<(f64, f64)> {
     // Most misses are decided here, before any division or square root.
-    let f: [f64; N] = core::array::from_fn(|i| f64::from(origin[i]) - f64::from(center[i]));
-    if line_surely_misses_ball(f, dir.map(f64::from), f64::from(radius)) {
+    let f: [f64; N] = crate::arrays::from_fn(|i| f64::from(origin[i]) - f64::from(center[i]));
+    if line_surely_misses_ball(f, dir.each(f64::from), f64::from(radius)) {
         return None;
     }
     // Scale the direction so its largest component is ±1 (exact for axis-aligned rays).
     let m = dir.iter().fold(0.0f64, |m, &c| m.max(f64::from(c).abs()));
-    let d: [f64; N] = core::array::from_fn(|i| f64::from(dir[i]) / m);
+    let d: [f64; N] = crate::arrays::from_fn(|i| f64::from(dir[i]) / m);
     let r = f64::from(radius);
     let a = dot(d, d);
     let b = dot(f, d); // half of the textbook b
     // Perpendicular offset of the centre from the line, and the discriminant from it.
     let k = b / a;
-    let l: [f64; N] = core::array::from_fn(|i| if d[i] == 0.0 { f[i] } else { f[i] - k * d[i] });
+    let l: [f64; N] = crate::arrays::from_fn(|i| if d[i] == 0.0 { f[i] } else { f[i] - k * d[i] });
     let disc = r * r - dot(l, l);
     if disc < 0.0 {
         return None;
@@ -187,8 +190,8 @@ fn ball_solid_span<const N: usize>(
     radius: f32,
     (t_min, t_max): (f32, f32),
 ) -> Option<(RaySpan, bool)> {
-    let f: [f64; N] = core::array::from_fn(|i| f64::from(origin[i]) - f64::from(center[i]));
-    let roots = match ball_roots_quick(f, dir.map(f64::from), f64::from(radius)) {
+    let f: [f64; N] = crate::arrays::from_fn(|i| f64::from(origin[i]) - f64::from(center[i]));
+    let roots = match ball_roots_quick(f, dir.each(f64::from), f64::from(radius)) {
         Quick::Miss => return None,
         Quick::Roots { t1, t2, rr_ff, dd }
             if far_from(t1, t_min, (rr_ff, dd))
@@ -205,6 +208,7 @@ fn ball_solid_span<const N: usize>(
 
 /// The solid span `[max(t₁, t_min), min(t₂, t_max)]`, if not empty and reachable in
 /// `f32` ([`super::f32_span`]).
+#[inline]
 fn solid_span(roots: (f64, f64), t_min: f32, t_max: f32) -> Option<RaySpan> {
     let t_enter = roots.0.max(f64::from(t_min));
     let t_exit = roots.1.min(f64::from(t_max));
@@ -213,6 +217,7 @@ fn solid_span(roots: (f64, f64), t_min: f32, t_max: f32) -> Option<RaySpan> {
 
 /// The first root inside `[t_min, t_max]` (the surface convention) that is finite in
 /// `f32` (a root past `f32::MAX`, from a tiny direction, is not reached).
+#[inline]
 fn surface_root(roots: (f64, f64), t_min: f32, t_max: f32) -> Option<f32> {
     let inside = |t: f64| f64::from(t_min) <= t && t <= f64::from(t_max) && (t as f32).is_finite();
     [roots.0, roots.1].into_iter().find(|&t| inside(t)).map(|t| t as f32)
@@ -223,11 +228,11 @@ fn surface_root(roots: (f64, f64), t_min: f32, t_max: f32) -> Option<f32> {
 #[inline(always)]
 fn outward_normal<const N: usize>(point: [f32; N], center: [f32; N], dir: [f32; N]) -> [f32; N] {
     // N is 2 or 3: the vectors fill the first N lanes, 0 in the others.
-    let lanes = |a: [f32; N]| Vec3A::from_array(core::array::from_fn(|i| if i < N { a[i] } else { 0.0 }));
+    let lanes = |a: [f32; N]| Vec3A::from_array(crate::arrays::from_fn(|i| if i < N { a[i] } else { 0.0 }));
     match unit_f32(lanes(point) - lanes(center)) {
         Some(n) => {
             let n = n.to_array();
-            core::array::from_fn(|i| n[i])
+            crate::arrays::from_fn(|i| n[i])
         }
         None => outward_normal_f64(point, center, dir),
     }
@@ -245,7 +250,7 @@ fn outward_normal<const N: usize>(point: [f32; N], center: [f32; N], dir: [f32; 
 #[inline(always)]
 pub(crate) fn coarse_point<const N: usize>(origin: [f32; N], point: [f32; N], radius: f32) -> bool {
     // N is 2 or 3: the vectors fill the first N lanes, 0 in the others.
-    let lanes = |a: [f32; N]| Vec3A::from_array(core::array::from_fn(|i| if i < N { a[i] } else { 0.0 }));
+    let lanes = |a: [f32; N]| Vec3A::from_array(crate::arrays::from_fn(|i| if i < N { a[i] } else { 0.0 }));
     radius * 256.0 < lanes(origin).abs().max(lanes(point).abs()).max_element()
 }
 
@@ -256,16 +261,16 @@ pub(crate) fn coarse_point<const N: usize>(origin: [f32; N], point: [f32; N], ra
 #[inline(never)]
 fn normal_at_root<const N: usize>(o: [f32; N], d: [f32; N], c: [f32; N], radius: f32) -> [f32; N] {
     let t = ball_roots(o, d, c, radius).map_or(0.0, |roots| roots.0);
-    let f: [f64; N] = core::array::from_fn(|i| f64::from(o[i]) - f64::from(c[i]));
-    let v: [f64; N] = core::array::from_fn(|i| f[i] + f64::from(d[i]) * t);
+    let f: [f64; N] = crate::arrays::from_fn(|i| f64::from(o[i]) - f64::from(c[i]));
+    let v: [f64; N] = crate::arrays::from_fn(|i| f[i] + f64::from(d[i]) * t);
     let size = (0..N).fold(0.0f64, |m, i| m.max(f[i].abs() + (f64::from(d[i]) * t).abs()));
     let len = dot(v, v).sqrt();
     if len > size / (1u64 << 40) as f64 && len.is_finite() {
-        core::array::from_fn(|i| (v[i] / len) as f32)
+        crate::arrays::from_fn(|i| (v[i] / len) as f32)
     } else {
-        let back: [f64; N] = core::array::from_fn(|i| -f64::from(d[i]));
+        let back: [f64; N] = crate::arrays::from_fn(|i| -f64::from(d[i]));
         let len = dot(back, back).sqrt();
-        core::array::from_fn(|i| (back[i] / len) as f32)
+        crate::arrays::from_fn(|i| (back[i] / len) as f32)
     }
 }
 
@@ -273,14 +278,14 @@ fn normal_at_root<const N: usize>(o: [f32; N], d: [f32; N], c: [f32; N], radius:
 #[cold]
 #[inline(never)]
 fn outward_normal_f64<const N: usize>(point: [f32; N], center: [f32; N], dir: [f32; N]) -> [f32; N] {
-    let v: [f64; N] = core::array::from_fn(|i| f64::from(point[i]) - f64::from(center[i]));
+    let v: [f64; N] = crate::arrays::from_fn(|i| f64::from(point[i]) - f64::from(center[i]));
     let (v, len) = if dot(v, v) > 0.0 {
         (v, dot(v, v).sqrt())
     } else {
-        let back: [f64; N] = core::array::from_fn(|i| -f64::from(dir[i]));
+        let back: [f64; N] = crate::arrays::from_fn(|i| -f64::from(dir[i]));
         (back, dot(back, back).sqrt())
     };
-    core::array::from_fn(|i| (v[i] / len) as f32)
+    crate::arrays::from_fn(|i| (v[i] / len) as f32)
 }
 
 macro_rules! ball_ray_impls {
@@ -289,10 +294,12 @@ macro_rules! ball_ray_impls {
             type Ray = $Ray;
             type Hit = $Hit;
 
+            #[inline]
             fn ray_span(&self, ray: &$Ray) -> Option<RaySpan> {
                 Some(self.solid_span(ray)?.0)
             }
 
+            #[inline]
             fn cast_ray(&self, ray: &$Ray) -> Option<$Hit> {
                 let (span, inside) = self.solid_span(ray)?;
                 let (o, d) = (ray.origin().to_array(), ray.dir().to_array());
@@ -320,6 +327,7 @@ macro_rules! ball_ray_impls {
             /// assert_eq!((r.near, r.far), (2.0, 4.0)); // unclipped: both roots, whatever t_min
             /// ```
             #[must_use]
+            #[inline]
             pub fn ray_roots(&self, ray: &$Ray) -> Option<SphereRoots> {
                 self.roots_f64(ray).map(|(a, b)| SphereRoots { near: a as f32, far: b as f32 })
             }
@@ -337,6 +345,7 @@ macro_rules! ball_ray_impls {
             /// assert_eq!((from_inside.t, from_inside.normal), (1.0, V::X)); // the exit point
             /// ```
             #[must_use]
+            #[inline]
             pub fn cast_ray_surface(&self, ray: &$Ray) -> Option<$Hit> {
                 let t = surface_root(self.roots_f64(ray)?, ray.t_min(), ray.t_max())?;
                 let (o, d) = (ray.origin().to_array(), ray.dir().to_array());
@@ -352,6 +361,7 @@ macro_rules! ball_ray_impls {
                 ball_solid_span(o, d, self.center().to_array(), self.radius(), range)
             }
 
+            #[inline]
             fn roots_f64(&self, ray: &$Ray) -> Option<(f64, f64)> {
                 let (o, d) = (ray.origin().to_array(), ray.dir().to_array());
                 ball_roots(o, d, self.center().to_array(), self.radius())
@@ -441,7 +451,7 @@ mod tests {
                 // 12-bit coordinates: every product below is exact in f64.
                 let (f, d) = ([next() * scale, next() * scale], [next(), next()]);
                 let r = next().abs() * scale;
-                let (f64f, f64d) = (f.map(f64::from), d.map(f64::from));
+                let (f64f, f64d) = (f.each(f64::from), d.each(f64::from));
                 let cross = f64f[0] * f64d[1] - f64f[1] * f64d[0];
                 let exact = f64::from(r) * f64::from(r) * dot(f64d, f64d) - cross * cross;
                 if line_surely_misses_ball(f64f, f64d, f64::from(r)) {
@@ -469,13 +479,13 @@ mod tests {
         let mut quick_answers = 0;
         for scale in [1.0e-20_f32, 1.0, 1.0e20] {
             for _ in 0..20_000 {
-                let c = [next(), next(), next()].map(|x| x * scale);
+                let c = [next(), next(), next()].each(|x| x * scale);
                 let r = next().abs() * scale;
-                let o = [next(), next(), next()].map(|x| 3.0 * x * scale);
+                let o = [next(), next(), next()].each(|x| 3.0 * x * scale);
                 // Aim at a point near the sphere's silhouette, or at a random point.
                 let k = 1.0 + next() * [1.0e-6, 1.0e-3, 1.0][(next().abs() * 2.99) as usize];
                 let aim = [c[0] + k * r, c[1], c[2] + next() * r];
-                let d = [0, 1, 2].map(|i| aim[i] - o[i]);
+                let d = [0, 1, 2].each(|i| aim[i] - o[i]);
                 if d == [0.0; 3] {
                     continue;
                 }
@@ -518,8 +528,8 @@ mod tests {
         let mut next = crate::test_util::signed_units(0x7777_1234_u32);
         for scale in [1.0e-30_f32, 1.0e-10, 1.0, 1.0e10, 1.0e30] {
             for _ in 0..5000 {
-                let c = [next(), next(), next()].map(|x| x * scale);
-                let p = [next(), next(), next()].map(|x| x * scale);
+                let c = [next(), next(), next()].each(|x| x * scale);
+                let p = [next(), next(), next()].each(|x| x * scale);
                 let d = [next(), next(), 1.0];
                 let (fast, exact) = (outward_normal(p, c, d), outward_normal_f64(p, c, d));
                 let err = Vec3::from_array(fast) - Vec3::from_array(exact);

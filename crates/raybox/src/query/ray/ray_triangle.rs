@@ -20,6 +20,7 @@
 //! in-plane span by clipping it against the three edges in 2D, so through [`RayCast`] a
 //! coplanar ray that crosses the triangle hits it over an interval.
 
+use crate::arrays::Each;
 use glam::{DVec2, DVec3, Vec3, Vec3A, Vec3Swizzles};
 
 use super::point_at;
@@ -47,6 +48,7 @@ impl TriangleHit {
     /// assert_eq!(hit.w(), 0.25);
     /// ```
     #[must_use]
+    #[inline]
     pub fn w(&self) -> f32 {
         1.0 - self.u - self.v
     }
@@ -342,7 +344,7 @@ impl Triangle3 {
     /// bound is `false`: the `f64` path decides.
     #[inline(always)]
     fn normal_dot_sign_f32(&self, dir: Vec3) -> Option<bool> {
-        let [a, b, c] = self.vertices().map(Vec3A::from);
+        let [a, b, c] = self.vertices().each(Vec3A::from);
         let (e1, e2, d) = (b - a, c - a, Vec3A::from(dir));
         let n_dot_d = e1.cross(e2).dot(d);
         // M = |d| · (|e1|.yzx |e2|.zxy + |e1|.zxy |e2|.yzx): the absolute terms of n · d.
@@ -375,6 +377,7 @@ impl Triangle3 {
     }
 
     /// `(v1 - v0) × (v2 - v0)` in `f64` (`triangle_normal`: accurate at any scales).
+    #[inline]
     fn normal_f64(&self) -> DVec3 {
         let [a, b, c] = self.vertices();
         crate::query::overlap::triangle_normal(a, b, c)
@@ -382,6 +385,7 @@ impl Triangle3 {
 
     /// The span of a ray lying in the triangle's plane: drop the normal's largest axis and
     /// clip the 2D ray against the three edge half-planes (Cyrus–Beck), in `f64`.
+    #[inline]
     fn coplanar_span(&self, ray: &Ray3, n: DVec3) -> Option<RaySpan> {
         let drop = n.abs().max_position();
         let flat = |p: DVec3| match drop {
@@ -389,7 +393,7 @@ impl Triangle3 {
             1 => DVec2::new(p.z, p.x),
             _ => DVec2::new(p.x, p.y),
         };
-        let [a, b, c] = self.vertices().map(|p| flat(p.as_dvec3()));
+        let [a, b, c] = self.vertices().each(|p| flat(p.as_dvec3()));
         let (o, d) = (flat(ray.origin().as_dvec3()), flat(ray.dir().as_dvec3()));
         // The inside of each edge is where the 2D cross product has the triangle's orientation.
         let orient = (b - a).perp_dot(c - a).signum();
@@ -417,6 +421,7 @@ impl RayCast for Triangle3 {
     type Ray = Ray3;
     type Hit = RayHit3;
 
+    #[inline]
     fn ray_span(&self, ray: &Ray3) -> Option<RaySpan> {
         match self.ray_intersection(ray) {
             RayTriangle::Hit(h) => Some(RaySpan { t_enter: h.t, t_exit: h.t }),
@@ -425,6 +430,7 @@ impl RayCast for Triangle3 {
         }
     }
 
+    #[inline]
     fn cast_ray(&self, ray: &Ray3) -> Option<RayHit3> {
         let (t, normal) = match self.ray_intersection(ray) {
             RayTriangle::Hit(h) => {

@@ -16,6 +16,7 @@ macro_rules! aabb_sweep {
             type Motion = $V;
             type Hit = $Hit;
 
+            #[inline]
             fn sweep(&self, motion: $V, other: &$Aabb) -> Option<$Hit> {
                 if !motion.is_finite() {
                     return None; // a non-finite motion touches nothing

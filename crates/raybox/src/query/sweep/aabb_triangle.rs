@@ -15,12 +15,14 @@ impl Sweep<Triangle3> for Aabb3 {
     type Motion = Vec3;
     type Hit = SweepHit3;
 
+    #[inline]
     fn sweep(&self, motion: Vec3, other: &Triangle3) -> Option<SweepHit3> {
         box_triangle_sweep(self, motion, other)
     }
 }
 
 /// [`Sweep::sweep`] of a box (`Aabb3` or `Obb3`) against a triangle.
+#[inline]
 pub(crate) fn box_triangle_sweep<B>(shape: &B, motion: Vec3, other: &Triangle3) -> Option<SweepHit3>
 where
     B: ToRounded + Overlaps<Triangle3>,
@@ -41,6 +43,7 @@ where
 /// The `t` of [`box_triangle_sweep`], without its point and normal (which cost a GJK run):
 /// the same value, for a walk that tests many triangles and finishes only the first. A `t`
 /// past `limit` may be `None` instead (found sooner).
+#[inline]
 pub(crate) fn sweep_time<B>(shape: &B, motion: Vec3, other: &Triangle3, limit: f32) -> Option<f32>
 where
     B: ToRounded + Overlaps<Triangle3>,

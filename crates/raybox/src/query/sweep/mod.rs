@@ -48,6 +48,7 @@
 //! its coordinates (a capsule of radius 0.002 at coordinates near 1, say) on such a motion
 //! can end a few 1e-6 off in `t`; the capsule tests draw radii from 0.01 up.
 
+use crate::arrays::Each;
 use glam::{DVec3, Vec2, Vec3};
 
 use crate::query::contact::rounded::{rounded_contact, sat_axes};
@@ -168,6 +169,7 @@ pub(crate) struct Toi {
 
 /// The sweep of the rounded core `a` moving by `v` against `b`: the separating-axis test
 /// over time for two polytopes with a complete axis set, conservative advancement otherwise.
+#[inline]
 pub(crate) fn sweep_rounded(a: &Rounded, v: DVec3, b: &Rounded, planar: bool) -> Option<Toi> {
     if !v.is_finite() {
         return None;
@@ -185,6 +187,7 @@ pub(crate) fn sweep_rounded(a: &Rounded, v: DVec3, b: &Rounded, planar: bool) ->
 /// [`sweep_rounded`] for shapes that a pair's own test found apart at `t = 0`, moving by a
 /// finite, non-zero `v`: the separating-axis test over time or conservative advancement.
 /// (Shapes within the rounding of touching may still come out at `t = 0`.)
+#[inline]
 pub(crate) fn sweep_apart(a: &Rounded, v: DVec3, b: &Rounded, planar: bool) -> Option<Toi> {
     if a.radius == 0.0 && b.radius == 0.0 && sat_complete(&a.core, &b.core) {
         return sat_sweep(&a.core, v, &b.core, planar);
@@ -197,6 +200,7 @@ pub(crate) fn sweep_apart(a: &Rounded, v: DVec3, b: &Rounded, planar: bool) -> O
 /// or, where `f64` GJK reads the pair as a hair apart, the direction between the closest
 /// points and the point midway between the surfaces. Unlike [`sweep_rounded`], the start is
 /// decided by the pair's `Overlaps` test, so a sweep says `t = 0` exactly when it does.
+#[inline]
 pub(crate) fn overlapping_toi(a: &Rounded, b: &Rounded) -> Toi {
     if let Some(c) = rounded_contact(a, b, false) {
         return Toi { t: 0.0, point: c.point, normal: -c.normal };
@@ -211,6 +215,7 @@ pub(crate) fn overlapping_toi(a: &Rounded, b: &Rounded) -> Toi {
 /// Whether [`sat_axes`] is complete for the pair: a box against a box, a triangle, a
 /// segment or a point. (For two flat or thin cores, a segment against a triangle say, the
 /// face normals and edge cross products can all miss the separating plane.)
+#[inline]
 fn sat_complete(a: &Core, b: &Core) -> bool {
     matches!(a, Core::Box(..)) || matches!(b, Core::Box(..))
 }
@@ -223,6 +228,7 @@ fn sat_complete(a: &Core, b: &Core) -> bool {
 /// is a difference of projections over `v · l`, in `f64`: unlike a distance iterated to a
 /// tolerance, it stays exact on grazing motions (tiny `v · l`). Axes are not normalised:
 /// the times do not depend on their length, and a zero axis (parallel edges) bounds nothing.
+#[inline]
 pub(crate) fn sat_sweep(a: &Core, v: DVec3, b: &Core, planar: bool) -> Option<Toi> {
     let (enter, normal) = sat_entry(a, v, b, planar, 1.0)?;
     let moved = Rounded { core: *a, radius: 0.0 }.translated(v * enter);
@@ -243,6 +249,7 @@ pub(crate) fn sat_sweep(a: &Core, v: DVec3, b: &Core, planar: bool) -> Option<To
 /// found as soon as an axis puts the entry past it; a contact at or before it is the same
 /// `(t, axis)` as with a horizon of 1 (the entry only grows from axis to axis, and an early
 /// exit needs it past the horizon).
+#[inline]
 pub(crate) fn sat_entry(
     a: &Core,
     v: DVec3,
@@ -263,10 +270,11 @@ pub(crate) fn sat_entry(
 /// and for a box's corners, computed as `c ± h₀a₀ ± h₁a₁ ± h₂a₂`, the box's
 /// `|c|∞ + h₀ + h₁ + h₂` (a corner near the origin of a box far from it is rounded like
 /// the centre).
+#[inline]
 fn vertex_sizes(core: &Core, vertices: &[DVec3; 8]) -> [f64; 8] {
     match *core {
         Core::Box(c, _, h) => [c.abs().max_element() + h[0] + h[1] + h[2]; 8],
-        _ => vertices.map(|x| x.abs().max_element()),
+        _ => vertices.each(|x| x.abs().max_element()),
     }
 }
 
@@ -299,6 +307,7 @@ fn vertex_sizes(core: &Core, vertices: &[DVec3; 8]) -> [f64; 8] {
 /// them apart beyond rounding at every time of the window, `t = 0` included.) The time and
 /// the axis do not depend on whether the shapes start apart, so for shapes the exact test
 /// finds apart they are this function's answer either way.
+#[inline]
 pub(crate) fn thin_sat_entry<const A: usize, const B: usize>(
     a: &[DVec3; A],
     v: DVec3,
@@ -306,7 +315,7 @@ pub(crate) fn thin_sat_entry<const A: usize, const B: usize>(
     axes: &[DVec3],
 ) -> Option<(f64, Option<DVec3>, bool)> {
     let size = |x: &DVec3| x.abs().max_element();
-    sat_window((a, &a.map(|x| size(&x))), v, (b, &b.map(|x| size(&x))), axes, 1.0)
+    sat_window((a, &a.each(|x| size(&x))), v, (b, &b.each(|x| size(&x))), axes, 1.0)
 }
 
 /// The separating-axis test over time shared by [`sat_entry`] and [`thin_sat_entry`], on
@@ -339,7 +348,11 @@ fn sat_window(
     let span = |vs: &[DVec3], sizes: &[f64], l: DVec3, unit: f64| {
         let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
         let (mut lo_down, mut lo_up, mut hi_down, mut hi_up) = (lo, lo, hi, hi);
-        for (x, &m) in vs.iter().zip(sizes) {
+        // An index loop, not `zip`: in a build split into codegen units `Zip::new` is a
+        // call of its own (`arrays.rs`), and the loop then does not unroll.
+        #[allow(clippy::needless_range_loop)]
+        for i in 0..vs.len().min(sizes.len()) {
+            let (x, m) = (vs[i], sizes[i]);
             let (p, pad) = (x.dot(l), m * unit);
             (lo, hi) = (lo.min(p), hi.max(p));
             (lo_down, lo_up) = (lo_down.min(p - pad), lo_up.min(p + pad));
@@ -403,6 +416,7 @@ fn sat_window(
 /// The unit contact normal of a separating-axis sweep (static toward moving): the axis
 /// entered last, or for a touch within rounding of the start, the direction between the
 /// closest points `on_a` (moving) and `on_b`, or against the motion when they coincide.
+#[inline]
 pub(crate) fn contact_normal(axis: Option<DVec3>, on_a: DVec3, on_b: DVec3, v: DVec3) -> DVec3 {
     match axis {
         Some(n) => n.normalize(),
@@ -415,12 +429,28 @@ pub(crate) fn contact_normal(axis: Option<DVec3>, on_a: DVec3, on_b: DVec3, v: D
 /// with `on_a` and `on_b` the closest points it names there, needs [`confirmed_time`]: when
 /// they are farther apart than [`LOCAL`] of their own coordinates. Touching points (the
 /// walk's time exact to its rounding, every ordinary contact) pass with six comparisons.
+#[inline]
 pub(crate) fn needs_confirming(on_a: DVec3, on_b: DVec3) -> bool {
     touching((on_a, on_b), on_a.abs().max_element().max(on_b.abs().max_element())).is_none()
 }
 
+/// The largest coordinate magnitude of the points of `a` and `b` (0 for none), by index
+/// loops (`iter().chain()` is a call of its own in a build split into codegen units).
+#[inline]
+pub(crate) fn largest_coordinate(a: &[DVec3], b: &[DVec3]) -> f64 {
+    let mut m = 0.0f64;
+    for x in a {
+        m = m.max(x.abs().max_element());
+    }
+    for x in b {
+        m = m.max(x.abs().max_element());
+    }
+    m
+}
+
 /// `pair` when its two points are within [`LOCAL`] of `size` (a largest coordinate) of each
 /// other: touching, to the rounding of a separating-axis walk's contact time.
+#[inline]
 pub(crate) fn touching(pair: (DVec3, DVec3), size: f64) -> Option<(DVec3, DVec3)> {
     let near = LOCAL * size;
     (pair.0.distance_squared(pair.1) <= near * near).then_some(pair)
@@ -468,6 +498,7 @@ pub(crate) fn touching(pair: (DVec3, DVec3), size: f64) -> Option<(DVec3, DVec3)
 /// rounding, the steps can run out before the distance is seen to grow again: a point
 /// passing 0.01 from a `1e15` sliver, almost along it, is reported touching it at the time
 /// the steps reached (later than the walk's own answer, which was far earlier).
+#[inline]
 pub(crate) fn confirmed_time(a: &[DVec3], v: DVec3, b: &[DVec3; 3], t_walk: f64) -> Option<f64> {
     let length = v.length();
     let mut t = 0.0;
@@ -508,10 +539,12 @@ struct Gap {
 }
 
 impl Gap {
+    #[inline]
     fn new(toward_a: DVec3, allowance: f64) -> Gap {
         Gap { floor: toward_a.length() - allowance, toward_a, allowance }
     }
 
+    #[inline]
     fn least(self, other: Gap) -> Gap {
         if other.floor < self.floor { other } else { self }
     }
@@ -531,6 +564,7 @@ impl Gap {
 /// sums (for a face, also times `|e₁| |e₂| / |n|`, `1 / sin θ`, the rounding of a thin
 /// triangle's normal), far above their rounding, so no candidate comes out above its exact
 /// value plus its allowance; the least exact candidate is the distance.
+#[inline]
 fn gap_floor(a: &[DVec3], b: &[DVec3; 3], shift: DVec3) -> Gap {
     let mut best = Gap { floor: f64::INFINITY, toward_a: DVec3::ZERO, allowance: 0.0 };
     // `a`'s vertices against `b`, and for a triangle `a`, `b`'s vertices against it (the
@@ -564,6 +598,7 @@ fn gap_floor(a: &[DVec3], b: &[DVec3; 3], shift: DVec3) -> Gap {
 /// the point), given the point as its differences `from(y)` from points `y` (so the point
 /// itself is never rounded): the face's plane distance when the foot is inside (each
 /// edge's side measured from its end nearer the point), and the three edges' distances.
+#[inline]
 fn point_triangle_gap(from: impl Fn(DVec3) -> DVec3, t: &[DVec3; 3]) -> Gap {
     let d = [from(t[0]), from(t[1]), from(t[2])];
     let size = |x: DVec3| x.abs().max_element();
@@ -596,6 +631,7 @@ fn point_triangle_gap(from: impl Fn(DVec3) -> DVec3, t: &[DVec3; 3]) -> Gap {
 /// The distance between the segment `[p1, q1]` shifted by `shift` and the segment
 /// `[p2, q2]` as a [`Gap`] (the vector from the second toward the first), each measured
 /// from its end nearer the other.
+#[inline]
 fn segment_segment_gap((p1, q1): (DVec3, DVec3), (p2, q2): (DVec3, DVec3), shift: DVec3) -> Gap {
     let size = |x: DVec3| x.abs().max_element();
     let ends = [(p1, q1, p2, q2), (p1, q1, q2, p2), (q1, p1, p2, q2), (q1, p1, q2, p2)];
@@ -618,6 +654,7 @@ fn segment_segment_gap((p1, q1): (DVec3, DVec3), (p2, q2): (DVec3, DVec3), shift
 /// `δ / (v · n)`, so the walk ends within rounding over `v · n` of the contact rather
 /// than within a tolerance over it. (The distance is accurate even where the direction is
 /// not, when the cores nearly touch: a separation measured along `n` would stall there.)
+#[inline]
 fn advance(a: &Rounded, v: DVec3, b: &Rounded, planar: bool) -> Option<Toi> {
     // Both tolerances are relative to the inputs' magnitude, with no absolute part, so
     // that a sweep at `2^-60` of the size gives the same `t` as at the size itself.
@@ -702,6 +739,7 @@ const END_SLACK: f64 = 1e-6;
 /// sum's bounds minus the moving origin), which are exact in `f64`: on a grazing motion the
 /// entry time `(lo - o) / v` divides a small gap by a small closing speed, so rounding the gap
 /// to `f32` first (as `ray::slab_span` would) moves `t` by `ulp / v`, far more than `t`'s own ulp.
+#[inline]
 pub(crate) fn slab_entry<const N: usize>(
     o: [f64; N],
     v: [f64; N],
@@ -735,6 +773,7 @@ pub(crate) fn slab_entry<const N: usize>(
 /// centre's perpendicular offset `l = f - (f·v / v·v) v` (no cancellation of `b² - ac`),
 /// and the near root as `c / q` (no cancellation of `-b + √…`). Inputs are `f64` (offsets in
 /// a box's frame, or differences of `f32` coordinates, exact in `f64`).
+#[inline]
 pub(crate) fn ball_entry<const N: usize>(f: [f64; N], v: [f64; N], r: f64) -> Option<(f64, f64)> {
     let dot = |a: [f64; N], b: [f64; N]| (0..N).map(|i| a[i] * b[i]).sum::<f64>();
     let a = dot(v, v);
@@ -743,7 +782,7 @@ pub(crate) fn ball_entry<const N: usize>(f: [f64; N], v: [f64; N], r: f64) -> Op
     }
     let b = dot(f, v); // half the textbook b
     let k = b / a;
-    let l: [f64; N] = core::array::from_fn(|i| f[i] - k * v[i]);
+    let l: [f64; N] = crate::arrays::from_fn(|i| f[i] - k * v[i]);
     let disc = r * r - dot(l, l);
     if disc < 0.0 {
         return None;
@@ -756,6 +795,7 @@ pub(crate) fn ball_entry<const N: usize>(f: [f64; N], v: [f64; N], r: f64) -> Op
     Some(if x <= y { (x, y) } else { (y, x) })
 }
 
+#[inline]
 pub(crate) fn hit2(h: Toi) -> SweepHit2 {
     SweepHit2 {
         t: h.t as f32,
@@ -764,6 +804,7 @@ pub(crate) fn hit2(h: Toi) -> SweepHit2 {
     }
 }
 
+#[inline]
 pub(crate) fn hit3(h: Toi) -> SweepHit3 {
     SweepHit3 { t: h.t as f32, point: h.point.as_vec3(), normal: h.normal.normalize_or_zero().as_vec3() }
 }
@@ -773,16 +814,19 @@ pub(crate) fn hit3(h: Toi) -> SweepHit3 {
 /// stays the exact test's answer alone. (A time below half of that rounds to zero, or to
 /// `-0.0` from a root computed as `-0.0`: a capsule `3e-11` from a triangle, moving by
 /// `5e34`, came out at `t = -0.0`.)
+#[inline]
 pub(crate) fn apart_time(t: f64) -> f32 {
     (t as f32).max(f32::from_bits(1))
 }
 
 /// [`hit2`] for a contact of shapes found apart at `t = 0` ([`apart_time`]).
+#[inline]
 pub(crate) fn hit2_apart(h: Toi) -> SweepHit2 {
     SweepHit2 { t: apart_time(h.t), ..hit2(h) }
 }
 
 /// [`hit3`] for a contact of shapes found apart at `t = 0` ([`apart_time`]).
+#[inline]
 pub(crate) fn hit3_apart(h: Toi) -> SweepHit3 {
     SweepHit3 { t: apart_time(h.t), ..hit3(h) }
 }
@@ -791,6 +835,7 @@ pub(crate) fn hit3_apart(h: Toi) -> SweepHit3 {
 /// sweep ends before any walk (a non-finite motion touches nothing; shapes in contact at
 /// `t = 0` give that contact, its normal turned toward the moving shape; a zero motion
 /// touches nothing more), `None` when the walk must run.
+#[inline]
 pub(crate) fn contact_start(
     motion: Vec3,
     contact: impl FnOnce() -> Option<crate::Contact3>,
@@ -810,6 +855,7 @@ macro_rules! ca_sweep {
         impl crate::Sweep<$B> for $A {
             type Motion = $M;
             type Hit = $Hit;
+            #[inline]
             fn sweep(&self, motion: $M, other: &$B) -> Option<$Hit> {
                 use crate::query::distance::ToRounded;
                 let a = self.to_rounded();
@@ -844,6 +890,7 @@ macro_rules! decided_sweep {
         impl crate::Sweep<$B> for $A {
             type Motion = $M;
             type Hit = crate::$Hit;
+            #[inline]
             fn sweep(&self, motion: $M, other: &$B) -> Option<crate::$Hit> {
                 use crate::query::distance::ToRounded;
                 if !motion.is_finite() {
@@ -889,6 +936,7 @@ macro_rules! reversed_sweep {
             type Motion = $M;
             type Hit = crate::$Hit;
 
+            #[inline]
             fn sweep(&self, motion: $M, other: &$B) -> Option<crate::$Hit> {
                 let h = crate::Sweep::<$A>::sweep(other, -motion, self)?;
                 Some(crate::$Hit { t: h.t, point: h.point + motion * h.t, normal: -h.normal })

@@ -12,6 +12,7 @@ impl Sweep<Triangle3> for Obb3 {
     type Motion = Vec3;
     type Hit = SweepHit3;
 
+    #[inline]
     fn sweep(&self, motion: Vec3, other: &Triangle3) -> Option<SweepHit3> {
         box_triangle_sweep(self, motion, other)
     }

@@ -20,6 +20,7 @@ use crate::{Aabb3, Capsule3, Contact, Obb3, Plane, Segment3, Sphere, Sweep, Tria
 /// it) counts, at `t = 1`; one within it of the start (the `f64` extent straddling the
 /// plane that the exact test found apart) comes at the least positive `f32` time, as
 /// `t = 0` is left to the exact test.
+#[inline]
 fn plane_toi(plane: &Plane, a: &Rounded, v: DVec3) -> Option<Toi> {
     let len = plane.normal().as_dvec3().length();
     let n = plane.normal().as_dvec3() / len;
@@ -54,6 +55,7 @@ macro_rules! decided_plane_sweep {
             type Motion = Vec3;
             type Hit = SweepHit3;
 
+            #[inline]
             fn sweep(&self, motion: Vec3, other: &Plane) -> Option<SweepHit3> {
                 if let Some(done) = contact_start(motion, || self.contact(other)) {
                     return done;

@@ -15,6 +15,7 @@
 //! `δ / (v·n)`. Working in `f32` (bounds grown by `r`, the box-frame transform) made `δ` an
 //! `f32` ulp, which on a closing speed of 3e-4 is 1e-4 in `t`; in `f64` it is below 1e-12.
 
+use crate::arrays::Each;
 use glam::{DVec3, Vec2, Vec3};
 
 use super::{SweepHit2, SweepHit3, Toi, ball_entry, hit2, hit3, reversed_sweep, slab_entry};
@@ -27,6 +28,7 @@ use crate::{Aabb2, Aabb3, Circle, Contact, Overlaps, Sphere, Sweep};
 /// The caller has found the ball and the box apart at `t = 0` (its overlap test), so a zero
 /// `v` gives `None`; a start that `f64` finds within `r` all the same (the caller's test
 /// ran in `f32`, within a hair of touching) gives `t = 0`.
+#[inline]
 pub(crate) fn ray_rounded_box<const N: usize>(
     o: [f64; N],
     v: [f64; N],
@@ -38,12 +40,12 @@ pub(crate) fn ray_rounded_box<const N: usize>(
     }
     let unit = |w: [f64; N]| {
         let len = w.iter().map(|c| c * c).sum::<f64>().sqrt();
-        (len > 0.0).then(|| w.map(|c| c / len))
+        (len > 0.0).then(|| w.each(|c| c / len))
     };
     // Already touching (by f64's reckoning): from the box's nearest point to the centre.
-    let out: [f64; N] = core::array::from_fn(|k| o[k] - o[k].clamp(min[k], max[k]));
+    let out: [f64; N] = crate::arrays::from_fn(|k| o[k] - o[k].clamp(min[k], max[k]));
     if out.iter().map(|c| c * c).sum::<f64>() <= r * r {
-        return Some((0.0, unit(out).or_else(|| unit(v.map(|c| -c)))?));
+        return Some((0.0, unit(out).or_else(|| unit(v.each(|c| -c)))?));
     }
     let mut best: Option<(f64, [f64; N])> = None;
     let mut consider = |t: f64, normal: Option<[f64; N]>| {
@@ -54,7 +56,7 @@ pub(crate) fn ray_rounded_box<const N: usize>(
             best = Some((t, normal));
         }
     };
-    let at = |t: f64| -> [f64; N] { core::array::from_fn(|k| o[k] + v[k] * t) };
+    let at = |t: f64| -> [f64; N] { crate::arrays::from_fn(|k| o[k] + v[k] * t) };
     // The box grown along one axis: a face of it across the grown axis is a face of the
     // rounded box. Its other faces lie inside other pieces (the box grown along their own
     // axis, the corner discs, the edge cylinders), entered no later; at the same time only
@@ -96,7 +98,7 @@ pub(crate) fn ray_rounded_box<const N: usize>(
         }
     }
     let corner = |bits: usize| -> [f64; N] {
-        core::array::from_fn(|k| if bits >> k & 1 == 1 { max[k] } else { min[k] })
+        crate::arrays::from_fn(|k| if bits >> k & 1 == 1 { max[k] } else { min[k] })
     };
     // The edge cylinders (3D): the edge along axis k through the corner's other two
     // coordinates is a disc in the plane of those two; its side is part of the rounded box
@@ -119,14 +121,15 @@ pub(crate) fn ray_rounded_box<const N: usize>(
     // The corner balls (discs in 2D).
     for bits in 0..(1usize << N) {
         let c = corner(bits);
-        let Some((t, _)) = ball_entry(core::array::from_fn(|k| o[k] - c[k]), v, r) else { continue };
+        let Some((t, _)) = ball_entry(crate::arrays::from_fn(|k| o[k] - c[k]), v, r) else { continue };
         let x = at(t);
-        consider(t, unit(core::array::from_fn(|k| x[k] - c[k])));
+        consider(t, unit(crate::arrays::from_fn(|k| x[k] - c[k])));
     }
     best
 }
 
 /// The hit of a ball `(c, r)` moving by `v` against the box, in world coordinates.
+#[inline]
 fn ball_box_toi(c: DVec3, r: f64, v: DVec3, t: f64, normal: DVec3) -> Toi {
     Toi { t, point: c + v * t - normal * r, normal }
 }
@@ -135,6 +138,7 @@ impl Sweep<Aabb2> for Circle {
     type Motion = Vec2;
     type Hit = SweepHit2;
 
+    #[inline]
     fn sweep(&self, motion: Vec2, other: &Aabb2) -> Option<SweepHit2> {
         if !motion.is_finite() {
             return None; // a non-finite motion touches nothing
@@ -155,6 +159,7 @@ impl Sweep<Aabb3> for Sphere {
     type Motion = Vec3;
     type Hit = SweepHit3;
 
+    #[inline]
     fn sweep(&self, motion: Vec3, other: &Aabb3) -> Option<SweepHit3> {
         if !motion.is_finite() {
             return None; // a non-finite motion touches nothing

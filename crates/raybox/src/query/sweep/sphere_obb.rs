@@ -19,6 +19,7 @@ impl Sweep<Obb2> for Circle {
     type Motion = Vec2;
     type Hit = SweepHit2;
 
+    #[inline]
     fn sweep(&self, motion: Vec2, other: &Obb2) -> Option<SweepHit2> {
         if !motion.is_finite() {
             return None; // a non-finite motion touches nothing
@@ -43,6 +44,7 @@ impl Sweep<Obb3> for Sphere {
     type Motion = Vec3;
     type Hit = SweepHit3;
 
+    #[inline]
     fn sweep(&self, motion: Vec3, other: &Obb3) -> Option<SweepHit3> {
         if !motion.is_finite() {
             return None; // a non-finite motion touches nothing

@@ -2,6 +2,7 @@
 //! the moving radius (Ericson, *Real-Time Collision Detection*, 5.5.5), with the stable
 //! `f64` roots of `ball_entry` (`mod.rs`).
 
+use crate::arrays::Each;
 use glam::{DVec3, Vec2, Vec3};
 
 use super::{SweepHit2, SweepHit3, Toi, ball_entry, hit2, hit3};
@@ -13,13 +14,15 @@ use crate::{Circle, Contact, Overlaps, Sphere, Sweep};
 /// In `f64`, where `c - c2` and `r + r2` are exact: the time of impact of a grazing motion
 /// (small `v·n` at the contact) moves by `δ / (v·n)` for an error `δ` in either, so the
 /// summed radius rounded to `f32` (`δ` up to an ulp of it) would cost far more than `t`'s ulp.
+#[inline]
 fn ball_ball_toi<const N: usize>(c: [f32; N], r: f32, v: [f32; N], c2: [f32; N], r2: f32) -> Option<f64> {
-    let f = core::array::from_fn(|i| f64::from(c[i]) - f64::from(c2[i]));
-    let (t1, _) = ball_entry(f, v.map(f64::from), f64::from(r) + f64::from(r2))?; // None for a zero v
+    let f = crate::arrays::from_fn(|i| f64::from(c[i]) - f64::from(c2[i]));
+    let (t1, _) = ball_entry(f, v.each(f64::from), f64::from(r) + f64::from(r2))?; // None for a zero v
     (0.0..=1.0).contains(&t1).then_some(t1)
 }
 
 /// The hit at time `t`: the normal from the static centre to the moving one.
+#[inline]
 fn ball_ball_hit(c: DVec3, r2: f64, v: DVec3, c2: DVec3, t: f64) -> Toi {
     let n = (c + v * t - c2).normalize_or(-v.normalize());
     Toi { t, point: c2 + n * r2, normal: n }
@@ -29,6 +32,7 @@ impl Sweep<Circle> for Circle {
     type Motion = Vec2;
     type Hit = SweepHit2;
 
+    #[inline]
     fn sweep(&self, motion: Vec2, other: &Circle) -> Option<SweepHit2> {
         if !motion.is_finite() {
             return None; // a non-finite motion touches nothing
@@ -47,6 +51,7 @@ impl Sweep<Sphere> for Sphere {
     type Motion = Vec3;
     type Hit = SweepHit3;
 
+    #[inline]
     fn sweep(&self, motion: Vec3, other: &Sphere) -> Option<SweepHit3> {
         if !motion.is_finite() {
             return None; // a non-finite motion touches nothing

@@ -12,6 +12,7 @@
 //! `overlap/sphere_triangle.rs`) gives `t = 0` and the penetration normal
 //! (`overlapping_toi` in `mod.rs`), and a zero motion nothing more.
 
+use crate::arrays::Each;
 use glam::{DVec3, Vec3};
 
 use super::{SweepHit3, Toi, apart_time, hit3, hit3_apart, overlapping_toi};
@@ -25,6 +26,7 @@ impl Sweep<Triangle3> for Sphere {
     type Motion = Vec3;
     type Hit = SweepHit3;
 
+    #[inline]
     fn sweep(&self, motion: Vec3, other: &Triangle3) -> Option<SweepHit3> {
         if !motion.is_finite() {
             return None;
@@ -42,6 +44,7 @@ impl Sweep<Triangle3> for Sphere {
 
 /// The `t` of [`Sweep::sweep`] for the pair, bit for bit, without its point and normal:
 /// for a walk that tests many triangles and finishes only the first.
+#[inline]
 pub(crate) fn sweep_time(ball: &Sphere, motion: Vec3, other: &Triangle3) -> Option<f32> {
     if !motion.is_finite() {
         return None;
@@ -58,20 +61,22 @@ pub(crate) fn sweep_time(ball: &Sphere, motion: Vec3, other: &Triangle3) -> Opti
 
 /// The first contact of the ball `(c, r)` moving by `t v`, `t` in `[0, 1]`, with the
 /// triangle, for a ball that does not touch it at `t = 0`.
+#[inline]
 fn ball_triangle_toi(c: Vec3, r: f32, v: Vec3, tri: [Vec3; 3]) -> Option<Toi> {
     let first = ball_triangle_time(c, r, v, tri);
     if first > 1.0 {
         return None;
     }
-    Some(ball_touch(c.as_dvec3() + v.as_dvec3() * first, first, v.as_dvec3(), tri.map(Vec3::as_dvec3)))
+    Some(ball_touch(c.as_dvec3() + v.as_dvec3() * first, first, v.as_dvec3(), tri.each(Vec3::as_dvec3)))
 }
 
 /// The first time `t >= 0` at which the ball `(c, r)` moved by `t v` touches the triangle
 /// (`INFINITY` if it never does), for a ball that does not touch it at `t = 0`: the
 /// kernel of [`Sweep<Triangle3> for Sphere`](Sweep), shared with the capsule's end balls
 /// (`triangle_capsule.rs`).
+#[inline]
 pub(crate) fn ball_triangle_time(c: Vec3, r: f32, v: Vec3, tri: [Vec3; 3]) -> f64 {
-    let [a, b, k] = tri.map(Vec3::as_dvec3);
+    let [a, b, k] = tri.each(Vec3::as_dvec3);
     let (cd, vd, rd) = (c.as_dvec3(), v.as_dvec3(), f64::from(r));
     let mut first = f64::INFINITY;
     // The edges' capsules (with the vertices' balls): their entry roots at t >= 0. (An
@@ -143,7 +148,7 @@ fn centre_crossing(c: Vec3, r: f32, v: Vec3, tri: [Vec3; 3]) -> f64 {
     let Some((t_cross, ..)) = ray_triangle_watertight(&WoopRay::new(c, v), tri, 0.0, 1.0) else {
         return f64::INFINITY;
     };
-    let [a, b, k] = tri.map(Vec3::as_dvec3);
+    let [a, b, k] = tri.each(Vec3::as_dvec3);
     let n = (b - a).cross(k - a).normalize();
     // The start's side of the plane (the path crosses it, so the start is off it or on it).
     let side = if n.dot(c.as_dvec3() - a) >= 0.0 { n } else { -n };
@@ -170,6 +175,7 @@ pub(crate) const TOUCH_NOISE: f64 = 256.0 * f64::EPSILON;
 /// at (1, 1, -5) moving by (0.00073, -11, 0) onto the edge (0, -5, -5)-(4, 4, -5) of a
 /// triangle overshot that edge by `3e-7` and took the direction across it, away from where
 /// it came from (an audit, `tests/audit_3d_curved.rs`).
+#[inline]
 pub(crate) fn ball_touch(x: DVec3, t: f64, v: DVec3, tri: [DVec3; 3]) -> Toi {
     let point = closest_point_on_triangle(x, tri);
     let out = x - point;

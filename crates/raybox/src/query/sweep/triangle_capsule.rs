@@ -53,6 +53,7 @@
 //! (the `Contact` for the pair, gated by that same test), and a zero motion is that test;
 //! a non-finite motion touches nothing.
 
+use crate::arrays::Each;
 use glam::{DVec3, Vec3};
 
 use super::sphere_triangle::{TOUCH_NOISE, ball_touch, ball_triangle_time};
@@ -66,6 +67,7 @@ impl Sweep<Triangle3> for Capsule3 {
     type Motion = Vec3;
     type Hit = SweepHit3;
 
+    #[inline]
     fn sweep(&self, motion: Vec3, other: &Triangle3) -> Option<SweepHit3> {
         // Overlapping at t = 0 (the contact is `Some` exactly when `Overlaps` says so).
         if let Some(done) = contact_start(motion, || self.contact(other)) {
@@ -79,6 +81,7 @@ impl Sweep<Triangle3> for Capsule3 {
 /// The `t` of [`Sweep::sweep`] for the pair, bit for bit, decided without the contact at
 /// `t = 0` (the overlap test alone): for a walk that tests many triangles and finishes only
 /// the first.
+#[inline]
 pub(crate) fn sweep_time(capsule: &Capsule3, motion: Vec3, other: &Triangle3) -> Option<f32> {
     if !motion.is_finite() {
         return None;
@@ -105,6 +108,7 @@ enum Touch {
 
 /// The first contact of the capsule `(s0, s1, r)` moving by `t v`, `t` in `[0, 1]`, with
 /// the triangle, for a capsule that does not touch it at `t = 0`.
+#[inline]
 pub(super) fn capsule_triangle_toi(s0: Vec3, s1: Vec3, r: f32, v: Vec3, tri: [Vec3; 3]) -> Option<Toi> {
     if r == 0.0 {
         // A zero-radius capsule is its segment (the closed form below skips nearly
@@ -112,7 +116,7 @@ pub(super) fn capsule_triangle_toi(s0: Vec3, s1: Vec3, r: f32, v: Vec3, tri: [Ve
         return super::triangle_segment::segment_triangle_toi(s0, s1, v, tri);
     }
     let (p, q, vd, rd) = (s0.as_dvec3(), s1.as_dvec3(), v.as_dvec3(), f64::from(r));
-    let k = tri.map(Vec3::as_dvec3);
+    let k = tri.each(Vec3::as_dvec3);
     let (mut first, mut touch) = (f64::INFINITY, None);
 
     // (a) The end balls (one, for a zero-length segment).

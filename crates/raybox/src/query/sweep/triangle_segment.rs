@@ -21,11 +21,12 @@
 //! axes can miss a visible separation) is confirmed by a distance measured from the
 //! features' nearby ends (`confirmed_time` in `mod.rs`), as for two triangles.
 
+use crate::arrays::Each;
 use glam::{DVec3, Vec3};
 
 use super::{
-    SweepHit3, Toi, confirmed_time, contact_normal, contact_start, hit3_apart, needs_confirming,
-    thin_sat_entry, touching,
+    SweepHit3, Toi, confirmed_time, contact_normal, contact_start, hit3_apart, largest_coordinate,
+    needs_confirming, thin_sat_entry, touching,
 };
 use crate::query::closest::{
     closest_point_on_segment, closest_point_on_triangle, closest_points_segment_segment,
@@ -36,6 +37,7 @@ impl Sweep<Triangle3> for Segment3 {
     type Motion = Vec3;
     type Hit = SweepHit3;
 
+    #[inline]
     fn sweep(&self, motion: Vec3, other: &Triangle3) -> Option<SweepHit3> {
         if !motion.is_finite() || motion == Vec3::ZERO {
             return contact_start(motion, || self.contact(other)).flatten();
@@ -54,6 +56,7 @@ impl Sweep<Triangle3> for Segment3 {
 
 /// The first contact of the segment `[s0, s1]` moving by `t v`, `t` in `[0, 1]`, with the
 /// triangle, for a segment that the exact test found apart from it at `t = 0`.
+#[inline]
 pub(super) fn segment_triangle_toi(s0: Vec3, s1: Vec3, v: Vec3, tri: [Vec3; 3]) -> Option<Toi> {
     Walk::new(s0, s1, v, tri).toi()
 }
@@ -72,9 +75,10 @@ struct Walk {
 }
 
 impl Walk {
+    #[inline]
     fn new(s0: Vec3, s1: Vec3, v: Vec3, tri: [Vec3; 3]) -> Walk {
         let (p, q, v) = (s0.as_dvec3(), s1.as_dvec3(), v.as_dvec3());
-        let k = tri.map(Vec3::as_dvec3);
+        let k = tri.each(Vec3::as_dvec3);
         let (d, e) = (q - p, [k[1] - k[0], k[2] - k[1], k[0] - k[2]]);
         let n = e[0].cross(k[2] - k[0]);
         let axes = [
@@ -95,6 +99,7 @@ impl Walk {
     /// a locally accurate distance when its points do not touch ([`confirmed_time`]). The point is
     /// midway between the features that touch at that time: those the axis names when
     /// they do touch ([`Walk::named_touch`]), and otherwise the closest pair.
+    #[inline]
     fn toi(&self) -> Option<Toi> {
         let (t, axis, _) = self.entry?;
         let (on_a, on_b) = self.touching_at(t, axis);
@@ -114,6 +119,7 @@ impl Walk {
     /// The points of the segment moved to time `t` and of the triangle that touch there:
     /// those the axis `axis` names, when they do touch ([`Walk::named_touch`]), and
     /// otherwise the closest pair.
+    #[inline]
     fn touching_at(&self, t: f64, axis: Option<DVec3>) -> (DVec3, DVec3) {
         let (p, q, k) = (self.p + self.v * t, self.q + self.v * t, self.k);
         axis.and_then(|n| self.named_touch(p, q, n)).unwrap_or_else(|| {
@@ -143,6 +149,7 @@ impl Walk {
     /// edge `i`; for the segment's in-plane normal `n × d`, the triangle's vertex highest
     /// along `n` against the segment. `None` when they do not touch (the closest pair
     /// decides).
+    #[inline]
     fn named_touch(&self, p: DVec3, q: DVec3, n: DVec3) -> Option<(DVec3, DVec3)> {
         let k = self.k;
         let pair = match self.axes.iter().position(|&l| l == n || l == -n)? {
@@ -151,18 +158,19 @@ impl Walk {
                 (end, closest_point_on_triangle(end, k))
             }
             7 => {
-                let pk = k.map(|x| x.dot(n));
+                let pk = k.each(|x| x.dot(n));
                 let j = (0..3).fold(0, |m, j| if pk[j] > pk[m] { j } else { m });
                 (closest_point_on_segment(k[j], p, q), k[j])
             }
             i => closest_points_segment_segment((p, q), (k[i - 1], k[i % 3])),
         };
-        touching(pair, [p, q].iter().chain(&k).fold(0.0f64, |m, x| m.max(x.abs().max_element())))
+        touching(pair, largest_coordinate(&[p, q], &k))
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::arrays::Each;
     use crate::{Capsule3, Segment3, Sweep, Triangle3};
     use glam::Vec3;
 
@@ -276,7 +284,7 @@ mod tests {
                 1 => {
                     let flat = |x: Vec3| x.with_z(0.0);
                     let (p, q) = (flat(point()) + Vec3::Z, flat(point()) + Vec3::Z);
-                    k = k.map(flat);
+                    k = k.each(flat);
                     (p, q, Vec3::new(0.0, 0.0, -2.0))
                 }
                 // In the plane, beside the triangle, sliding toward it.
@@ -299,7 +307,7 @@ mod tests {
             let walk = Walk::new(f(p), f(q), v * scale, tri.vertices());
             let Some((t, Some(axis), true)) = walk.entry else { continue };
             let (p, q, k) = (walk.p + walk.v * t, walk.q + walk.v * t, walk.k);
-            let most = [p, q].iter().chain(&k).fold(0.0f64, |m, x| m.max(x.abs().max_element()));
+            let most = super::largest_coordinate(&[p, q], &k);
             match walk.named_touch(p, q, axis) {
                 Some((x, y)) => {
                     let near = most / (1u64 << 40) as f64;

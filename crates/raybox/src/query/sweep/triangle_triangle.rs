@@ -40,11 +40,12 @@
 //! triangles (a vertex and the other triangle, or two edges, the nearest of 15). The normal
 //! is the axis entered last.
 
+use crate::arrays::Each;
 use glam::{DVec3, Vec3};
 
 use super::{
-    SweepHit3, Toi, confirmed_time, contact_normal, contact_start, hit3_apart, needs_confirming,
-    reversed_sweep, thin_sat_entry, touching,
+    SweepHit3, Toi, confirmed_time, contact_normal, contact_start, hit3_apart, largest_coordinate,
+    needs_confirming, reversed_sweep, thin_sat_entry, touching,
 };
 use crate::query::closest::{
     closest_point_on_triangle, closest_points_segment_segment, closest_points_triangle_triangle,
@@ -68,8 +69,9 @@ impl Sweep<Triangle3> for Triangle3 {
     /// let hit = fin.sweep(Vec3::new(0.0, 0.0, -4.0), &floor).unwrap();
     /// assert_eq!((hit.t, hit.normal, hit.point), (0.5, Vec3::Z, Vec3::ZERO));
     /// ```
+    #[inline]
     fn sweep(&self, motion: Vec3, other: &Triangle3) -> Option<SweepHit3> {
-        let (a, b) = (self.vertices().map(Vec3::as_dvec3), other.vertices().map(Vec3::as_dvec3));
+        let (a, b) = (self.vertices().each(Vec3::as_dvec3), other.vertices().each(Vec3::as_dvec3));
         if !motion.is_finite() || motion == Vec3::ZERO {
             return contact_start(motion, || self.contact(other)).flatten();
         }
@@ -89,6 +91,7 @@ impl Sweep<Triangle3> for Triangle3 {
 
 /// The 17 axes of the module docs: both face normals, the nine edge cross products and the
 /// six in-plane edge normals (unnormalised; some may be zero).
+#[inline]
 fn axes(a: [DVec3; 3], b: [DVec3; 3]) -> [DVec3; 17] {
     let ea = [a[1] - a[0], a[2] - a[1], a[0] - a[2]];
     let eb = [b[1] - b[0], b[2] - b[1], b[0] - b[2]];
@@ -115,6 +118,7 @@ fn axes(a: [DVec3; 3], b: [DVec3; 3]) -> [DVec3; 17] {
 ///
 /// The point is midway between the features that touch at that time: those the axis names
 /// when they do touch ([`named_touch`]), and otherwise the triangles' closest pair.
+#[inline]
 fn triangles_toi(
     a: [DVec3; 3],
     v: DVec3,
@@ -123,7 +127,7 @@ fn triangles_toi(
     axes: &[DVec3; 17],
 ) -> Option<Toi> {
     let touching_at = |t: f64, normal: Option<DVec3>| {
-        let a = a.map(|x| x + v * t);
+        let a = a.each(|x| x + v * t);
         let touch = normal.and_then(|n| named_touch(a, b, n, axes));
         touch.unwrap_or_else(|| closest_points_triangle_triangle(a, b))
     };
@@ -147,9 +151,10 @@ fn triangles_toi(
 /// product, the two edges. Any touching pair is a contact point, so this saves the
 /// closest pair's other 14 candidates; when the named features do not touch (a tie, or a
 /// grazing motion whose time is less accurate), `None`, and the closest pair decides.
+#[inline]
 fn named_touch(a: [DVec3; 3], b: [DVec3; 3], n: DVec3, axes: &[DVec3; 17]) -> Option<(DVec3, DVec3)> {
     let k = axes.iter().position(|&l| l == n || l == -n)?;
-    let (pa, pb) = (a.map(|x| x.dot(n)), b.map(|x| x.dot(n)));
+    let (pa, pb) = (a.each(|x| x.dot(n)), b.each(|x| x.dot(n)));
     let pair = match k {
         0 | 11..14 => {
             let j = (0..3).fold(0, |m, j| if pb[j] > pb[m] { j } else { m });
@@ -164,13 +169,14 @@ fn named_touch(a: [DVec3; 3], b: [DVec3; 3], n: DVec3, axes: &[DVec3; 17]) -> Op
             closest_points_segment_segment((a[i], a[(i + 1) % 3]), (b[j], b[(j + 1) % 3]))
         }
     };
-    touching(pair, a.iter().chain(&b).fold(0.0f64, |m, x| m.max(x.abs().max_element())))
+    touching(pair, largest_coordinate(&a, &b))
 }
 
 reversed_sweep!(3D: Triangle3 => Sphere, Triangle3 => Aabb3, Triangle3 => Obb3, Triangle3 => Capsule3, Triangle3 => Segment3);
 
 #[cfg(test)]
 mod tests {
+    use crate::arrays::Each;
     use crate::{Aabb3, Sphere, Sweep, Triangle3};
     use glam::Vec3;
 
@@ -229,7 +235,7 @@ mod tests {
         if let Some(done) = contact_start(motion, || a.contact(b)) {
             return done;
         }
-        let (da, db) = (a.vertices().map(Vec3::as_dvec3), b.vertices().map(Vec3::as_dvec3));
+        let (da, db) = (a.vertices().each(Vec3::as_dvec3), b.vertices().each(Vec3::as_dvec3));
         let axes = axes(da, db);
         let entry = thin_sat_entry(&da, motion.as_dvec3(), &db, &axes)?;
         triangles_toi(da, motion.as_dvec3(), db, entry, &axes).map(hit3_apart)
@@ -251,7 +257,7 @@ mod tests {
                 2 => b[1] = a[2],
                 3 => {
                     let (u, v) = (a[1] - a[0], a[2] - a[0]);
-                    b = [0.0, 1.0, 2.0].map(|k| a[0] + u * (0.8 + k * next().abs()) + v * next());
+                    b = [0.0, 1.0, 2.0].each(|k| a[0] + u * (0.8 + k * next().abs()) + v * next());
                 }
                 _ => {}
             }
@@ -292,13 +298,13 @@ mod tests {
                 1 => {
                     let n = (b0[1] - b0[0]).cross(b0[2] - b0[0]).normalize();
                     let side = DVec3::new(next().into(), next().into(), next().into()) * 0.7;
-                    (b0.map(|x| x + n + side - side.dot(n) * n), -2.0 * n, b0)
+                    (b0.each(|x| x + n + side - side.dot(n) * n), -2.0 * n, b0)
                 }
                 // Coplanar: `a` in `b`'s plane, beside it, sliding toward it.
                 2 => {
                     let (u, w) = (b0[1] - b0[0], b0[2] - b0[0]);
                     let a = [0.0, 1.0, 2.0]
-                        .map(|k| b0[0] + u * (1.5 + k * f64::from(next().abs())) + w * f64::from(next()));
+                        .each(|k| b0[0] + u * (1.5 + k * f64::from(next().abs())) + w * f64::from(next()));
                     (a, -u * 2.0, b0)
                 }
                 // Grazing: flat, a height `h` above `b`'s plane, moving along it and down by
@@ -307,18 +313,18 @@ mod tests {
                     let n = (b0[1] - b0[0]).cross(b0[2] - b0[0]).normalize();
                     let h = [1e-2, 1e-4, 1e-6][round / 4 % 3];
                     let along = (b0[1] - b0[0]) * 2.0;
-                    let a = b0.map(|x| x + n * h - along + 0.3 * (x - b0[0]));
+                    let a = b0.each(|x| x + n * h - along + 0.3 * (x - b0[0]));
                     (a, along * 2.0 - n * 2.2 * h, b0)
                 }
-                _ => (a0.map(|x| x - DVec3::X * 3.0), DVec3::X * 6.0 + a0[0] - b0[0], b0),
+                _ => (a0.each(|x| x - DVec3::X * 3.0), DVec3::X * 6.0 + a0[0] - b0[0], b0),
             };
             // Rounded to `f32` as a sweep's inputs are.
             let f = |x: DVec3| (x * scale + offset).as_vec3().as_dvec3();
-            let (a, v, b) = (a.map(f), (v * scale).as_vec3().as_dvec3(), b.map(f));
+            let (a, v, b) = (a.each(f), (v * scale).as_vec3().as_dvec3(), b.each(f));
             let axes = axes(a, b);
             let Some((t, Some(n), true)) = thin_sat_entry(&a, v, &b, &axes) else { continue };
-            let moved = a.map(|x| x + v * t);
-            let most = moved.iter().chain(&b).fold(0.0f64, |m, x| m.max(x.abs().max_element()));
+            let moved = a.each(|x| x + v * t);
+            let most = super::largest_coordinate(&moved, &b);
             let (p, q) = closest_points_triangle_triangle(moved, b);
             match named_touch(moved, b, n, &axes) {
                 Some((x, y)) => {
