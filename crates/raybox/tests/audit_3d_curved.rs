@@ -971,7 +971,8 @@ fn touching_at_large_coordinates(seed: u64, count: u64, mut f: impl FnMut(u64, &
         );
         let m = rng.int(1, 1 << 14);
         let r = (m * len) as f32; // the cores' distance
-        // Lengths along the frame: up to 2^16 steps of at most 9 * 8 each.
+        // Lengths: up to 2^16 steps along directions of up to 8 times two frame vectors
+        // (coordinates below 2^21 + 2^23 + 2^17 < 2^24: exact integers in `f32`).
         let long = |rng: &mut Rng| rng.int(1, 1 << 16) as f32;
         let small = |rng: &mut Rng| rng.int(-8, 8) as f32;
         let touch = !rng.next().is_multiple_of(4);
@@ -1026,7 +1027,11 @@ fn touching_at_large_coordinates(seed: u64, count: u64, mut f: impl FnMut(u64, &
 
 /// Cores (or a ball's centre) exactly `r` from each other (from a triangle's face) at a
 /// point inside both, at lattice coordinates near `2^21`: touching overlaps, one `f32` step
-/// less does not, in both orders, and the distance is zero exactly then.
+/// less does not, in both orders, and the distance is zero and the contact `Some` exactly
+/// then. The lines' distance in `f64` read touching pairs as apart: 2,388 of 8,000
+/// capsule pairs, 2,440 of 8,000 capsule–segment pairs, and (the plane's distance) 222 of
+/// 8,000 ball–triangle and 253 of 8,000 capsule–triangle pairs (about three quarters of
+/// each kind touch).
 #[test]
 fn cores_touching_inside_at_large_coordinates() {
     let mut rep = Report::new();
@@ -1042,6 +1047,8 @@ fn cores_touching_inside_at_large_coordinates() {
             a.overlaps(b, true),
             a.distance(b, false) == 0.0,
             a.distance(b, true) == 0.0,
+            a.contact(b, false).is_some(),
+            a.contact(b, true).is_some(),
         ];
         if got.iter().any(|&g| g != want) {
             wrong[k] += 1;
