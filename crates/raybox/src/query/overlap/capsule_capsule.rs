@@ -1,7 +1,7 @@
 //! Capsule against capsule, 2D and 3D: the core segments are within `r_a + r_b` of each
 //! other (Ericson, *Real-Time Collision Detection*, 4.5.2): exactly in the plane
-//! (`segment_within_2d`), in space by `segment_within_3d` (exact at the ends and
-//! crossings, the line distance in `f64`), when `f32` holds the radius sum; else by the
+//! (`segment_within_2d`), in space by `segment_within_3d` (exact: at the ends, the
+//! crossings and the lines' distance), when `f32` holds the radius sum; else by the
 //! segment kernel of `distance/segment_segment.rs`.
 
 //!

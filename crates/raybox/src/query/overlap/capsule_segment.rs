@@ -21,19 +21,21 @@ impl Overlaps<Segment3> for Capsule3 {
 }
 crate::query::reverse_overlaps!(Capsule3 => Segment3);
 
-/// Whether the segments `p q` and `a b` come within `r` of each other (3D), exactly but for
-/// the last case: two segments are nearest at an end of one (the exact ball–segment test of
+/// Whether the segments `p q` and `a b` come within `r` of each other (3D), exactly: two
+/// segments are nearest at an end of one (the exact ball–segment test of
 /// `sphere_segment.rs` on each of the four ends), or where they meet (the exact
 /// segment–segment test), or else at a point inside both, where the distance is that of
 /// their lines, `|w · n| / |n|` with `n = d₁ × d₂` (Ericson, *Real-Time Collision
-/// Detection*, 5.1.9); that last test, and which pairs reach it, is in `f64`: exact while
-/// the products fit (lattice coordinates spanning up to about 2^8), a relative hair
-/// otherwise. GJK in `f64` first decides every pair whose distance is not within `2⁻²⁰`
+/// Detection*, 5.1.9); that last test, and which pairs reach it, by the exact predicates of
+/// `normals.rs`. GJK in `f64` first decides every pair whose distance is not within `2⁻²⁰`
 /// of `r` (relative to the coordinates).
 ///
 /// GJK alone read segments exactly `r` from a capsule's core as a hair apart, about 1 in
 /// 100 touching lattice pairs, and a capsule touching another about 1 in 300 (an audit,
-/// `tests/audit_3d_curved.rs`).
+/// `tests/audit_3d_curved.rs`). The last test in plain `f64` was exact only while its
+/// products fit: cores touching at a point inside both, at lattice coordinates near `2^21`
+/// and about `2^20` long, were read as apart in 2,388 of 8,000 capsule pairs and 2,440 of
+/// 8,000 capsule–segment pairs (`cores_touching_inside_at_large_coordinates`).
 #[inline]
 pub(crate) fn segment_within_3d(p: Vec3, q: Vec3, a: Vec3, b: Vec3, r: f32) -> bool {
     use crate::query::distance::{Core, core_closest};
@@ -129,6 +131,7 @@ fn segment_within_box_exact(
 #[cold]
 #[inline(never)]
 pub(crate) fn segment_within_3d_exact(p: Vec3, q: Vec3, a: Vec3, b: Vec3, r: f32) -> bool {
+    use super::normals::{cross_dot_sign, volume_within};
     use super::sphere_segment::ball_segment_3d;
     if Segment3::new(p, q).overlaps(&Segment3::new(a, b))
         || ball_segment_3d(a, b, p, r)
@@ -138,19 +141,19 @@ pub(crate) fn segment_within_3d_exact(p: Vec3, q: Vec3, a: Vec3, b: Vec3, r: f32
     {
         return true;
     }
-    // Nearest inside both: the lines' closest parameters `s = s_num / den`, `t = t_num /
-    // den` strictly between 0 and 1 (`den = |d₁ × d₂|² > 0`: not parallel).
-    let (pd, ad) = (p.as_dvec3(), a.as_dvec3());
-    let (d1, d2, w) = (q.as_dvec3() - pd, b.as_dvec3() - ad, pd - ad);
-    let (aa, bb, cc, dd, ee) = (d1.dot(d1), d1.dot(d2), d2.dot(d2), d1.dot(w), d2.dot(w));
-    let den = aa * cc - bb * bb;
-    let (s_num, t_num) = (bb * ee - cc * dd, aa * ee - bb * dd);
-    if !(den > 0.0 && 0.0 < s_num && s_num < den && 0.0 < t_num && t_num < den) {
-        return false;
-    }
-    let n = d1.cross(d2);
-    let rd = f64::from(r);
-    w.dot(n).powi(2) <= rd * rd * n.length_squared()
+    // Nearest inside both: the lines' closest parameters `s = s_num / den` and `t = t_num
+    // / den` strictly between 0 and 1 (Ericson 5.1.9: `den = |n|²`, `n = d₁ × d₂`,
+    // `d₁ = q - p`, `d₂ = b - a`, `w = p - a`), and the lines' distance `|w · n| / |n|` at
+    // most `r`. By Lagrange's identity `(A × B) · (C × D) = (A · C)(B · D) - (A · D)(B · C)`
+    // each of the four parameter signs is `n` dotted with a cross product of two point
+    // differences: `s_num = n · (d₂ × w)`, `den - s_num = n · ((q - a) × d₂)`,
+    // `t_num = n · (d₁ × w)`, `den - t_num = n · (d₁ × (b - p))`; and `w · n` is the
+    // determinant `det[b - a, p - a, q - a]`. All exact (`normals.rs`); parallel cores have
+    // `n = 0`, so every sign is zero and this case does not apply.
+    let n = [q, p, b, a];
+    let inside =
+        [[b, a, p, a], [q, a, b, a], [a, p, q, p], [q, p, b, p]].iter().all(|&m| cross_dot_sign(n, m) > 0.0);
+    inside && volume_within([a, b, p, q], n, r)
 }
 
 /// The sum of two radii when `f32` holds it exactly (it then decides touching exactly).

@@ -21,6 +21,7 @@ mod aabb_segment;
 mod aabb_triangle;
 mod capsule_capsule;
 mod capsule_segment;
+mod normals;
 mod obb_capsule;
 mod obb_obb;
 mod obb_segment;

@@ -67,13 +67,25 @@ pub(crate) fn det3_filtered(ad: DVec3, bd: DVec3, cd: DVec3) -> Option<f64> {
     (det > bound || -det > bound).then(|| det.signum())
 }
 
-/// The exact stage: `det[b - a, c - a, d - a] = D(b, c, d) - D(a, c, d) + D(a, b, d) -
-/// D(a, b, c)` with `D(u, v, w) = u · (v × w)`, six products of three coordinates each,
-/// summed without rounding (see the module docs).
+/// The exact stage: the sign of the sum of [`orient3d_terms`], summed without rounding
+/// (see the module docs).
 #[inline]
 fn orient3d_exact(a: Vec3, b: Vec3, c: Vec3, d: Vec3) -> f64 {
     let mut expansion = [0.0f64; 48];
     let mut len = 0;
+    for term in orient3d_terms(a, b, c, d) {
+        grow(&mut expansion, &mut len, term);
+    }
+    expansion[..len].iter().rev().find(|&&x| x != 0.0).map_or(0.0, |x| x.signum())
+}
+
+/// `det[b - a, c - a, d - a]` as 48 exactly represented terms whose exact sum it is:
+/// `D(b, c, d) - D(a, c, d) + D(a, b, d) - D(a, b, c)` with `D(u, v, w) = u · (v × w)`, six
+/// products of three coordinates each, every product split by *Two-Product* into two
+/// (see the module docs).
+pub(crate) fn orient3d_terms(a: Vec3, b: Vec3, c: Vec3, d: Vec3) -> [f64; 48] {
+    let mut terms = [0.0f64; 48];
+    let mut n = 0;
     for (sign, u, v, w) in [(1.0, b, c, d), (-1.0, a, c, d), (1.0, a, b, d), (-1.0, a, b, c)] {
         let [u, v, w] = [u, v, w].each(Vec3::as_dvec3);
         let products = [
@@ -87,12 +99,12 @@ fn orient3d_exact(a: Vec3, b: Vec3, c: Vec3, d: Vec3) -> f64 {
         for (x, y, z) in products {
             // x y: two f32 values, exact in f64; then an exact two-term product.
             let (hi, lo) = two_product(sign * x * y, z);
-            for term in [lo, hi] {
-                grow(&mut expansion, &mut len, term);
-            }
+            terms[n] = lo;
+            terms[n + 1] = hi;
+            n += 2;
         }
     }
-    expansion[..len].iter().rev().find(|&&x| x != 0.0).map_or(0.0, |x| x.signum())
+    terms
 }
 
 /// The point `v` projected along axis `k` onto the coordinate plane of the other two, as

@@ -12,8 +12,10 @@
 //!    `sphere_triangle.rs`, so that this answer is the exact one).
 //! 2. An end within `r` of the triangle (its closest point, RTCD 5.1.5), or the segment
 //!    within `r` of an edge (RTCD 5.1.9): overlap, on squared distances in `f64` from the
-//!    `f32` inputs, as the ball's test does: exact but for a relative hair (`~2⁻⁵⁰` of the
-//!    coordinates) around touching.
+//!    `f32` inputs where they clear a band around `r²` far wider than their rounding
+//!    (`near_touching`); inside the band, the exact decompositions (an end against the
+//!    triangle by `ball_within_triangle`, the core against an edge by
+//!    `segment_within_3d_exact`).
 //! 3. Otherwise, the segment crossing the triangle: the exact test of
 //!    `triangle_segment.rs` (Shewchuk's orientation predicates).
 //!
@@ -24,11 +26,12 @@ use crate::arrays::Each;
 use glam::{DVec3, Vec3};
 
 use super::capsule_segment::segment_within_3d_exact;
+use super::normals::{cross_dot_sign, volume_within};
 use super::orient::{normal_signs, orient3d};
 use super::sphere_segment::ball_segment_3d;
 use super::triangle_segment::triangle_segment_meet;
 use super::triangle_triangle::triangles_overlap;
-use crate::query::closest::{closest_point_on_triangle, closest_points_segment_segment, edge_side};
+use crate::query::closest::{closest_point_on_triangle, closest_points_segment_segment};
 use crate::query::reverse_overlaps;
 use crate::{Capsule3, Overlaps, Triangle3};
 
@@ -96,32 +99,26 @@ fn segment_within_triangle_exact(p: Vec3, q: Vec3, r: f32, t: [Vec3; 3]) -> bool
         || (0..3).any(|i| segment_within_3d_exact(p, q, t[i], t[(i + 1) % 3], r))
 }
 
-/// Whether the closed ball `(c, r)` meets the closed triangle `t`, exactly but for the face
-/// test: within `r` of one of its edges (the exact ball–segment test), or over the face
-/// (the centre's projection inside, `((b - a) × (c - a)) · n >= 0` for each edge `a b`)
-/// and within `r` of its plane (`(n · (c - a))² <= r² |n|²`, or the closest point's
-/// squared distance at most `r²`), those in `f64`: exact
-/// while the products fit (lattice coordinates spanning up to about 2^8), a relative hair
-/// otherwise. The closest-point test in `f64` read a ball exactly touching a triangle as a
-/// hair apart in about 1 of 80 touching lattice pairs, a capsule in 1 of 30 (an audit,
-/// `tests/audit_3d_curved.rs`).
+/// Whether the closed ball `(c, r)` meets the closed triangle `t`, exactly: within `r` of
+/// one of its edges (the exact ball–segment test), or over the face (the centre's
+/// projection strictly inside, `((y - x) × (c - x)) · n > 0` for each edge `x y`, with
+/// `n = (b - a) × (k - a)`: on an edge's line, the edge is nearest) and within `r` of its
+/// plane (`(n · (c - a))² <= r² |n|²`), those two by the exact predicates of `normals.rs`
+/// (a collinear triangle, `n = 0`, is never over its face). In `f64` the face test was exact
+/// only while its products fit (lattice coordinates spanning up to about 2^8), and read
+/// balls touching a face at coordinates near `2^21` as apart (an audit,
+/// `tests/audit_3d_curved.rs`); the closest-point test in `f64` read a ball exactly touching
+/// a triangle as a hair apart in about 1 of 80 touching lattice pairs, a capsule in 1 of 30.
 #[cold]
 #[inline(never)]
 pub(crate) fn ball_within_triangle(c: Vec3, r: f32, t: [Vec3; 3]) -> bool {
     if (0..3).any(|i| ball_segment_3d(t[i], t[(i + 1) % 3], c, r)) {
         return true;
     }
-    let [a, b, k] = t.each(Vec3::as_dvec3);
-    let cd = c.as_dvec3();
-    let n = (b - a).cross(k - a);
-    let inside = [(a, b), (b, k), (k, a)].iter().all(|&(x, y)| edge_side(x, y, cd, n) >= 0.0);
-    let rd = f64::from(r);
-    // The plane's distance two ways, either enough: from `n` (exact on small lattices),
-    // and from the closest point (exact for a triangle in a coordinate plane, where `n`'s
-    // rounded square can miss a centre exactly `r` above it).
-    inside
-        && (n.dot(cd - a).powi(2) <= rd * rd * n.length_squared()
-            || cd.distance_squared(closest_point_on_triangle(cd, [a, b, k])) <= rd * rd)
+    let [a, b, k] = t;
+    let n = [b, a, k, a];
+    let over = [(a, b), (b, k), (k, a)].iter().all(|&(x, y)| cross_dot_sign([y, x, c, x], n) > 0.0);
+    over && volume_within([a, b, k, c], n, r)
 }
 
 /// Whether the closed segment `[p, q]` meets the closed triangle `t`, exactly: the ends'
@@ -141,9 +138,9 @@ fn segment_meets_triangle(t: [Vec3; 3], p: Vec3, q: Vec3) -> bool {
 }
 
 impl Overlaps<Capsule3> for Triangle3 {
-    /// Touching counts. Decided on squared distances in `f64` (a hair around touching, see
-    /// the module docs), and exactly when the segment crosses the triangle or the radius
-    /// is zero.
+    /// Touching counts, decided exactly: on squared distances in `f64` away from touching,
+    /// by exact predicates near it and when the segment crosses the triangle (see the
+    /// module docs).
     ///
     /// ```
     /// use raybox::{Capsule3, Overlaps, Triangle3};
