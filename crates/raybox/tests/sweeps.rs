@@ -1156,6 +1156,26 @@ fn points_behind_the_near_vertex_of_a_huge_sliver_stay_apart() {
     }
 }
 
+/// A point beside the near vertices of two slivers reaching to `1e15`: 82,665 from the
+/// first (from its near vertex) and 0.7 from the second (from its edge `[c, a]`, about
+/// 80,000 along it from `a`), and a motion of about a thousandth
+/// ([`a_point_beside_a_huge_sliver_moving_a_hair_does_not_touch_it`], and the boxes'
+/// [`a_box_beside_a_huge_sliver_moving_a_hair_does_not_touch_it`]).
+const BESIDE_SLIVERS: Vec3 = Vec3::new(41246.33, -29257.549, -64262.19);
+const HAIR: Vec3 = Vec3::new(-0.0009446217, -0.00084712886, -0.00043628554);
+const HUGE_SLIVERS: [[Vec3; 3]; 2] = [
+    [
+        Vec3::new(-449.2823, 319.90683, 700.77716),
+        Vec3::new(-1556356400000000.0, 1104029800000000.0, 2424936000000000.0),
+        Vec3::new(-1418273800000000.0, 1006078640000000.0, 2209797700000000.0),
+    ],
+    [
+        Vec3::new(520.8415, -368.2672, -810.7267),
+        Vec3::new(-1033084900000000.0, 732838400000000.0, 1609656000000000.0),
+        Vec3::new(627915700000000.0, -445422000000000.0, -978292950000000.0),
+    ],
+];
+
 /// A point beside the near vertex of two slivers reaching to `1e15`, 0.7 from one and
 /// 82,665 from the other, moving by about a thousandth: it cannot touch either. Every
 /// separating axis of the walk that could show it (an in-plane edge normal, a cross of
@@ -1168,20 +1188,7 @@ fn points_behind_the_near_vertex_of_a_huge_sliver_stay_apart() {
 /// the same.
 #[test]
 fn a_point_beside_a_huge_sliver_moving_a_hair_does_not_touch_it() {
-    let p = Vec3::new(41246.33, -29257.549, -64262.19);
-    let motion = Vec3::new(-0.0009446217, -0.00084712886, -0.00043628554);
-    let slivers = [
-        [
-            Vec3::new(-449.2823, 319.90683, 700.77716),
-            Vec3::new(-1556356400000000.0, 1104029800000000.0, 2424936000000000.0),
-            Vec3::new(-1418273800000000.0, 1006078640000000.0, 2209797700000000.0),
-        ],
-        [
-            Vec3::new(520.8415, -368.2672, -810.7267),
-            Vec3::new(-1033084900000000.0, 732838400000000.0, 1609656000000000.0),
-            Vec3::new(627915700000000.0, -445422000000000.0, -978292950000000.0),
-        ],
-    ];
+    let (p, motion, slivers) = (BESIDE_SLIVERS, HAIR, HUGE_SLIVERS);
     // A small triangle around the point (within 0.01 of it), for the triangle pair.
     let around = Triangle3::new(
         p + Vec3::new(0.01, 0.0, 0.0),
@@ -1213,5 +1220,139 @@ fn a_point_beside_a_huge_sliver_moving_a_hair_does_not_touch_it() {
         let hit = Triangle3::new(u, w, x).sweep(toward, &tri).expect("moving into the sliver");
         let soonest = soonest - 0.011 / toward.length();
         assert!(hit.t >= soonest - 1e-6 && hit.t <= 0.5 + 1e-6, "{hit:?}: not before {soonest}");
+    }
+}
+
+/// The boxes' analogue of [`a_point_beside_a_huge_sliver_moving_a_hair_does_not_touch_it`]:
+/// an `Aabb3` and an `Obb3` of reach below 0.08 around the same point, moving by the same
+/// hair, touch neither sliver (nor the second one's edge `[c, a]`, 0.7 from the point, as a
+/// segment), alone or in a mesh. Their separating-axis walk, with no distance to confirm
+/// it, reported a touch at `t = 1e-45`: its axes (crosses of the sliver's `1e15` edges, and
+/// the segment's normals) move the far vertices' projections by rounding far above the
+/// boxes' 0.6 clearance. Lifted off the sliver's plane and moving into its face at a slant,
+/// or moving straight across the gap into the edge, each box still meets it once it has
+/// covered the gap: at no time before its reach allows, and by the time its centre gets
+/// there (into the edge, by the time it has come within its least half extent).
+#[test]
+fn a_box_beside_a_huge_sliver_moving_a_hair_does_not_touch_it() {
+    use glam::Quat;
+    use raybox::{Aabb3, TriMesh};
+    let (p, motion) = (BESIDE_SLIVERS, HAIR);
+    // Powers of two, so that the `Aabb3`'s corners `p ± half` are exact in `f32`.
+    let half = Vec3::new(0.0625, 0.03125, 0.015625);
+    let turn = Quat::from_axis_angle(Vec3::new(1.0, 2.0, 3.0).normalize(), 0.7);
+    // Boxes centred at `c`, and how far their points reach from the centre.
+    let boxes = |c: Vec3| (Aabb3::from_center_half_extents(c, half), Obb3::new(c, half, turn));
+    let reach = half.length();
+    let mesh_of = |t: &Triangle3| TriMesh::new(t.vertices().to_vec(), vec![[0, 1, 2]]).unwrap();
+    for (i, [a, b, c]) in HUGE_SLIVERS.into_iter().enumerate() {
+        let tri = Triangle3::new(a, b, c);
+        let mesh = mesh_of(&tri);
+        // Every point of either box is within `reach` of `p`, so at least this far away.
+        let gap = tri.distance_to_point(p) - reach;
+        assert!(gap > 0.6 && gap > 100.0 * motion.length(), "{gap}");
+        let (aabb, obb) = boxes(p);
+        assert_eq!(aabb.center(), p);
+        assert!(!aabb.overlaps(&tri) && !obb.overlaps(&tri));
+        assert_eq!(aabb.sweep(motion, &tri), None, "aabb, sliver {i}");
+        assert_eq!(obb.sweep(motion, &tri), None, "obb, sliver {i}");
+        assert_eq!(mesh.sweep(&aabb, motion), None, "aabb in a mesh, sliver {i}");
+        assert_eq!(mesh.sweep(&obb, motion), None, "obb in a mesh, sliver {i}");
+        // Lifted off the plane and moving into the face, as the point test does.
+        let n = ((b - a) * 1e-15).cross((c - a) * 1e-15).normalize(); // (|n|² overflows at 1e30)
+        let inner = a + (b - a) * 1e-11 + (c - a) * 1e-11;
+        let lifted = p + n * (p - a).length();
+        let toward = (inner - lifted) * 2.0;
+        let soonest = (tri.distance_to_point(lifted) - reach) / toward.length();
+        let (aabb, obb) = boxes(lifted);
+        for (name, hit, in_mesh) in [
+            ("aabb", aabb.sweep(toward, &tri), mesh.sweep(&aabb, toward)),
+            ("obb", obb.sweep(toward, &tri), mesh.sweep(&obb, toward)),
+        ] {
+            let hit = hit.unwrap_or_else(|| panic!("{name} moving into sliver {i} missed"));
+            assert!(hit.t >= soonest - 1e-6 && hit.t <= 0.5 + 1e-6, "{name}: {hit:?}: not before {soonest}");
+            assert!(hit.normal.dot(toward) < 0.0, "{name}: {hit:?}");
+            assert_eq!(in_mesh.map(|h| h.t), Some(hit.t), "{name} in a mesh, sliver {i}");
+        }
+    }
+    // The second sliver's edge `[c, a]`, 0.7 from `p`, as a segment. The offset of `p` from
+    // its line, in `f64` along the unit direction (to about 1e-11: `|p - a|` is 80,000; the
+    // `f32` closest point of `Segment3`, an interpolation along the `1e15` edge, is 0.05
+    // off the line).
+    let [a, _, c] = HUGE_SLIVERS[1];
+    let edge = Segment3::new(c, a);
+    let (from_a, along) = ((p - a).as_dvec3(), (c - a).as_dvec3().normalize());
+    assert!(from_a.dot(along) > 0.0); // the foot is inside the edge, 80,000 from `a`
+    let off = from_a - along * from_a.dot(along);
+    let gap = off.length();
+    assert!(gap > 0.69 && gap < 0.71, "{gap}");
+    let (aabb, obb) = boxes(p);
+    assert!(!aabb.overlaps(&edge) && !obb.overlaps(&edge));
+    assert_eq!(aabb.sweep(motion, &edge), None, "aabb against the edge");
+    assert_eq!(obb.sweep(motion, &edge), None, "obb against the edge");
+    assert_eq!(edge.sweep(-motion, &aabb), None, "the edge against the aabb");
+    assert_eq!(edge.sweep(-motion, &obb), None, "the edge against the obb");
+    // Moving straight across the line, twice the way to it: each box holds the ball of
+    // its least half extent about its centre and lies in the ball of `reach`, so it
+    // touches the line once its centre is within `reach` of it and before it is within
+    // the least half extent (the motion's `f32` rounding is far below these margins).
+    let across = (-off * 2.0).as_vec3();
+    let time_to = |r: f64| ((gap - r) / (2.0 * gap)) as f32;
+    let (soonest, latest) = (time_to(f64::from(reach)), time_to(f64::from(half.min_element())));
+    for (name, hit, moved) in [
+        ("aabb", aabb.sweep(across, &edge), across),
+        ("obb", obb.sweep(across, &edge), across),
+        ("the edge against the aabb", edge.sweep(-across, &aabb), -across),
+        ("the edge against the obb", edge.sweep(-across, &obb), -across),
+    ] {
+        let hit = hit.unwrap_or_else(|| panic!("{name} moving across the edge missed"));
+        assert!(hit.t >= soonest && hit.t <= latest, "{name}: {hit:?}: not in [{soonest}, {latest}]");
+        assert!(hit.normal.dot(moved) < 0.0, "{name}: {hit:?}");
+    }
+}
+
+/// The 2D analogue of the boxes' edge case above: an `Aabb2` and an `Obb2` 0.7 beside a
+/// segment reaching to `1e15`, 80,000 along it from its near end, moving by a hair, do not
+/// touch it (the segment moving, the same); moving straight across its line, twice the way,
+/// they meet it once it has come within their reach, and before it is within their least
+/// half extent. The walk's axis along the segment's normal is exact, but the projection
+/// of its far end is rounded by 0.1 and padded by more: every box sweep reported a touch at
+/// `t = 1e-45`, the one across included.
+#[test]
+fn a_2d_box_beside_a_huge_segment_moving_a_hair_does_not_touch_it() {
+    use glam::DVec2;
+    use raybox::Aabb2;
+    let (a, c) = (Vec2::new(520.8415, -368.2672), Vec2::new(627915700000000.0, -445422000000000.0));
+    let along = (c - a).as_dvec2().normalize();
+    let beside = DVec2::new(-along.y, along.x) * 0.7;
+    let p = (a.as_dvec2() + along * 80000.0 + beside).as_vec2();
+    // `p`'s offset from the line (to about 1e-11, as in the 3D test).
+    let from_a = (p - a).as_dvec2();
+    let off = from_a - along * from_a.dot(along);
+    let gap = off.length();
+    assert!(gap > 0.69 && gap < 0.71, "{gap}");
+    let edge = Segment2::new(c, a);
+    // Powers of two: the `Aabb2`'s corners `p ± half` are exact in `f32`.
+    let half = Vec2::new(0.0625, 0.03125);
+    let (aabb, obb) = (Aabb2::from_center_half_extents(p, half), Obb2::new(p, half, 0.7));
+    assert_eq!(aabb.center(), p);
+    let hair = Vec2::new(-0.0009446217, -0.00084712886);
+    assert!(!aabb.overlaps(&edge) && !obb.overlaps(&edge));
+    assert_eq!(aabb.sweep(hair, &edge), None);
+    assert_eq!(obb.sweep(hair, &edge), None);
+    assert_eq!(edge.sweep(-hair, &aabb), None);
+    assert_eq!(edge.sweep(-hair, &obb), None);
+    let across = (-off * 2.0).as_vec2();
+    let time_to = |r: f32| ((gap - f64::from(r)) / (2.0 * gap)) as f32;
+    let (soonest, latest) = (time_to(half.length()), time_to(half.min_element()));
+    for (name, hit, moved) in [
+        ("aabb", aabb.sweep(across, &edge), across),
+        ("obb", obb.sweep(across, &edge), across),
+        ("the edge against the aabb", edge.sweep(-across, &aabb), -across),
+        ("the edge against the obb", edge.sweep(-across, &obb), -across),
+    ] {
+        let hit = hit.unwrap_or_else(|| panic!("{name} moving across the edge missed"));
+        assert!(hit.t >= soonest && hit.t <= latest, "{name}: {hit:?}: not in [{soonest}, {latest}]");
+        assert!(hit.normal.dot(moved) < 0.0, "{name}: {hit:?}");
     }
 }

@@ -35,6 +35,7 @@
 //! granularity argument keeps *Two-Product* exact (its partial products are multiples of
 //! `2⁻⁸⁹⁴` at least).
 
+use crate::arrays::Each;
 use glam::{DVec3, Vec3, Vec3Swizzles};
 
 use super::orient::orient3d_terms;
@@ -175,8 +176,8 @@ fn cross_estimate([x0, x1, x2, x3]: [Vec3; 4]) -> (DVec3, DVec3) {
 /// `(a - b) × (c - d) = a × c - a × d - b × c + b × d` (component `k` of `u × v` is
 /// `u_i v_j - u_j v_i`, `i = k + 1`, `j = k + 2`; with `b = d` the `b × b` pair cancels).
 fn cross_terms([x0, x1, x2, x3]: [Vec3; 4]) -> [[f64; 8]; 3] {
-    let [a, b, c, d] = [x0, x1, x2, x3].map(Vec3::as_dvec3);
-    core::array::from_fn(|k| {
+    let [a, b, c, d] = [x0, x1, x2, x3].each(Vec3::as_dvec3);
+    crate::arrays::from_fn(|k| {
         let (i, j) = ((k + 1) % 3, (k + 2) % 3);
         let uv = |u: DVec3, v: DVec3| (u[i] * v[j], u[j] * v[i]);
         let [(ac, ca), (ad, da), (bc, cb), (bd, db)] = [uv(a, c), uv(a, d), uv(b, c), uv(b, d)];
@@ -186,7 +187,7 @@ fn cross_terms([x0, x1, x2, x3]: [Vec3; 4]) -> [[f64; 8]; 3] {
 
 /// Each component of `(x0 - x1) × (x2 - x3)` as an expansion.
 fn cross_expansions(x: [Vec3; 4]) -> [Expansion<8>; 3] {
-    cross_terms(x).map(|terms| Expansion::of(&terms).compressed())
+    cross_terms(x).each(|terms| Expansion::of(&terms).compressed())
 }
 
 /// The sign (`-1.0`, `0.0` or `1.0`) of `((x0 - x1) × (x2 - x3)) · ((y0 - y1) × (y2 - y3))`,
@@ -221,7 +222,7 @@ fn cross_dot_exact(x: [Vec3; 4], y: [Vec3; 4]) -> f64 {
 /// 7; `|n|²` 6, times `r²`, exact from `f32`, 7; the difference 8), so `16u` of its
 /// permanent bounds its error (module docs).
 pub(crate) fn volume_within(v: [Vec3; 4], n: [Vec3; 4], r: f32) -> bool {
-    let [v0, v1, v2, v3] = v.map(Vec3::as_dvec3);
+    let [v0, v1, v2, v3] = v.each(Vec3::as_dvec3);
     let (e, f, g) = (v1 - v0, v2 - v0, v3 - v0);
     let (l, rt) = (f.yzx() * g.zxy(), f.zxy() * g.yzx());
     let (det, det_permanent) = (e.dot(l - rt), e.abs().dot(l.abs() + rt.abs()));
@@ -275,7 +276,7 @@ mod tests {
     /// Exact integer values of the two polynomials, for points with small integer
     /// coordinates.
     fn cross_i(x: [Vec3; 4]) -> [i128; 3] {
-        let d = |a: Vec3, b: Vec3| (a - b).to_array().map(|c| c as i128);
+        let d = |a: Vec3, b: Vec3| (a - b).to_array().each(|c| c as i128);
         let (u, v) = (d(x[0], x[1]), d(x[2], x[3]));
         [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]]
     }

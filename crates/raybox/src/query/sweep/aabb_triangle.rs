@@ -4,10 +4,14 @@
 //! rounding), with the start decided by the exact overlap test (`overlap/aabb_triangle.rs`,
 //! `overlap/obb_triangle.rs`): a box that already overlaps the triangle gives `t = 0` and
 //! the penetration normal (`overlapping_toi` in `mod.rs`), and a zero motion nothing more.
+//! Against a triangle whose coordinates reach far beyond the box's (a sliver to `1e15`,
+//! whose rounded axes can miss a visible gap), the walk's contact is confirmed by a
+//! distance measured from the features' nearby ends (`sat_entry`, `confirmed_time` in
+//! `mod.rs`), in [`sweep_time`] as in the sweep, so that the two agree.
 
 use glam::Vec3;
 
-use super::{SweepHit3, apart_time, hit3, hit3_apart, overlapping_toi, sat_entry, sat_sweep};
+use super::{Start, SweepHit3, apart_time, hit3, hit3_apart, overlapping_toi, sat_entry, sat_sweep};
 use crate::query::distance::ToRounded;
 use crate::{Aabb3, Overlaps, Sweep, Triangle3};
 
@@ -37,7 +41,7 @@ where
     if motion == Vec3::ZERO {
         return None;
     }
-    sat_sweep(&a.core, motion.as_dvec3(), &b.core, false).map(hit3_apart)
+    sat_sweep(&a.core, motion.as_dvec3(), &b.core, false, Start::Exact).map(hit3_apart)
 }
 
 /// The `t` of [`box_triangle_sweep`], without its point and normal (which cost a GJK run):
@@ -60,7 +64,7 @@ where
     let (a, b) = (shape.to_rounded(), other.to_rounded());
     // Any `f64` time that rounds to at most `limit` is below the next `f32` up.
     let horizon = f64::from(limit.next_up()).min(1.0);
-    sat_entry(&a.core, motion.as_dvec3(), &b.core, false, horizon).map(|(t, _)| apart_time(t))
+    sat_entry(&a.core, motion.as_dvec3(), &b.core, false, horizon, Start::Exact).map(|(t, _)| apart_time(t))
 }
 
 #[cfg(test)]

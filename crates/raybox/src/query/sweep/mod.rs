@@ -27,7 +27,9 @@
 //! that these cases hold every first contact); box against box (axis-aligned) the slab test
 //! on the Minkowski sum; anything against a plane the support distances along the normal.
 //! A box against a box, a segment or a triangle (no radius), either one moving: the
-//! separating-axis test over time, exact up to `f64` rounding. A segment (or a capsule of
+//! separating-axis test over time, exact up to `f64` rounding (against a triangle or a
+//! segment reaching far beyond the box, a `1e15` sliver, its contact is confirmed by a
+//! distance measured locally: `sat_entry`). A segment (or a capsule of
 //! radius zero) against a triangle, and a triangle against a triangle, are the
 //! separating-axis test over time on the 8 and 17 axes complete for those pairs, coplanar
 //! ones included (`thin_sat_entry`; `triangle_segment.rs`, `triangle_triangle.rs`). A
@@ -181,7 +183,11 @@ pub(crate) fn sweep_rounded(a: &Rounded, v: DVec3, b: &Rounded, planar: bool) ->
     if v == DVec3::ZERO {
         return None;
     }
-    sweep_apart(a, v, b, planar)
+    // Apart by GJK, not by an exact test: the walk's contact is not confirmed.
+    if a.radius == 0.0 && b.radius == 0.0 && sat_complete(&a.core, &b.core) {
+        return sat_sweep(&a.core, v, &b.core, planar, Start::Gjk);
+    }
+    advance(a, v, b, planar)
 }
 
 /// [`sweep_rounded`] for shapes that a pair's own test found apart at `t = 0`, moving by a
@@ -190,7 +196,7 @@ pub(crate) fn sweep_rounded(a: &Rounded, v: DVec3, b: &Rounded, planar: bool) ->
 #[inline]
 pub(crate) fn sweep_apart(a: &Rounded, v: DVec3, b: &Rounded, planar: bool) -> Option<Toi> {
     if a.radius == 0.0 && b.radius == 0.0 && sat_complete(&a.core, &b.core) {
-        return sat_sweep(&a.core, v, &b.core, planar);
+        return sat_sweep(&a.core, v, &b.core, planar, Start::Exact);
     }
     advance(a, v, b, planar)
 }
@@ -229,8 +235,10 @@ fn sat_complete(a: &Core, b: &Core) -> bool {
 /// tolerance, it stays exact on grazing motions (tiny `v · l`). Axes are not normalised:
 /// the times do not depend on their length, and a zero axis (parallel edges) bounds nothing.
 #[inline]
-pub(crate) fn sat_sweep(a: &Core, v: DVec3, b: &Core, planar: bool) -> Option<Toi> {
-    let (enter, normal) = sat_entry(a, v, b, planar, 1.0)?;
+/// For shapes an exact test found apart (`start`), a box's contact with a triangle or a
+/// segment far larger than it is confirmed by a local distance ([`sat_entry`]).
+pub(crate) fn sat_sweep(a: &Core, v: DVec3, b: &Core, planar: bool, start: Start) -> Option<Toi> {
+    let (enter, normal) = sat_entry(a, v, b, planar, 1.0, start)?;
     let moved = Rounded { core: *a, radius: 0.0 }.translated(v * enter);
     let c = core_closest(&moved.core, b);
     let normal = match normal {
@@ -248,7 +256,17 @@ pub(crate) fn sat_sweep(a: &Core, v: DVec3, b: &Core, planar: bool) -> Option<To
 /// before it knows which one comes first. Contacts after `horizon` (at most 1) are `None`,
 /// found as soon as an axis puts the entry past it; a contact at or before it is the same
 /// `(t, axis)` as with a horizon of 1 (the entry only grows from axis to axis, and an early
-/// exit needs it past the horizon).
+/// exit needs it past the horizon; the confirmation below starts from that same time).
+///
+/// **Confirmed for slivers.** A box against a triangle or a segment whose coordinates
+/// reach [`SPREAD`] times beyond the box's own ([`box_needs_confirming`]), for shapes an
+/// exact test found apart (`Start::Exact`), has its contact confirmed by a distance
+/// measured from the features' nearby ends ([`confirmed_time`]): the walk's axes, crosses
+/// of a `1e15` sliver's edges, are rounded enough to move its far vertices' projections by
+/// 0.1 and more, and a box 0.6 beside its near vertex, moving a hair, was reported touching
+/// it at `t = 1e-45` (`tests/sweeps.rs`,
+/// `a_box_beside_a_huge_sliver_moving_a_hair_does_not_touch_it`). A time the distance
+/// moves later comes with the direction of the distance measured last for its axis.
 #[inline]
 pub(crate) fn sat_entry(
     a: &Core,
@@ -256,13 +274,63 @@ pub(crate) fn sat_entry(
     b: &Core,
     planar: bool,
     horizon: f64,
+    start: Start,
 ) -> Option<(f64, Option<DVec3>)> {
     let (axes, count) = sat_axes(a, b, planar);
     // Each core's vertices once (`project` would make a box's eight corners per axis).
     let ((va, na), (vb, nb)) = (a.vertices(), b.vertices());
     let (ma, mb) = (vertex_sizes(a, &va), vertex_sizes(b, &vb));
-    sat_window((&va[..na], &ma[..na]), v, (&vb[..nb], &mb[..nb]), &axes[..count], horizon)
-        .map(|(t, axis, _)| (t, axis))
+    let (t, axis, _) =
+        sat_window((&va[..na], &ma[..na]), v, (&vb[..nb], &mb[..nb]), &axes[..count], horizon)?;
+    if start == Start::Exact && box_needs_confirming((a, &ma[..na]), (b, &mb[..nb])) {
+        let (pa, pb) = (Polytope::of_core(a, &va, &ma, na), Polytope::of_core(b, &vb, &mb, nb));
+        // Touching at the walk's time, to the local distance's allowance (as the named
+        // points of the triangle sweeps touch, [`needs_confirming`]): its time stands, for
+        // one distance instead of the steps (which took 0.4 ms on average in the instance
+        // audit, most of them ending at the walk's time).
+        if gap_floor(&pa, &pb, v * t).floor > 0.0 {
+            let (settled, toward_a) = confirmed_time(&pa, v, &pb, t)?;
+            if settled != t {
+                return Some((settled, Some(toward_a)));
+            }
+        }
+    }
+    Some((t, axis))
+}
+
+/// How a separating-axis sweep's caller decided that the shapes are apart at `t = 0`:
+/// by the pair's exact test (a box against a triangle or a segment), after which a contact
+/// may be confirmed by conservative advancement from `t = 0` ([`confirmed_time`]), or
+/// by GJK (a zero-radius capsule against a box; two 3D boxes), after which it is not: the
+/// candidates of [`gap_floor`] bound the distance of shapes that do not intersect only.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Start {
+    Exact,
+    Gjk,
+}
+
+/// How far a triangle's or a segment's coordinates may reach beyond a box's own size
+/// (`|c|∞ + h₀ + h₁ + h₂`) before the box's separating-axis contact with it is confirmed
+/// ([`box_needs_confirming`]): `2^16`. Below it, the walk's rounding, `16ε` of each
+/// vertex's largest coordinate per unit of axis, is within `2^-31` of the box's size
+/// along any axis, under an `f32` ulp of its coordinates; the confirmation, some eighty
+/// feature pairs per step, is then left to slivers.
+const SPREAD: f64 = (1u64 << 16) as f64;
+
+/// Whether a separating-axis contact of a box with a triangle or a segment (either one
+/// moving), given each core with its vertices' sizes ([`vertex_sizes`]), needs
+/// [`confirmed_time`]: when the other's largest coordinate is more than [`SPREAD`] times
+/// the box's size. (A few comparisons: every ordinary box sweep passes.)
+fn box_needs_confirming((a, ma): (&Core, &[f64]), (b, mb): (&Core, &[f64])) -> bool {
+    let spread = |boxed: &[f64], other: &[f64]| {
+        let largest = other.iter().fold(0.0f64, |m, &x| m.max(x));
+        largest > SPREAD * boxed[0]
+    };
+    match (a, b) {
+        (Core::Box(..), Core::Triangle(..) | Core::Segment(..)) => spread(ma, mb),
+        (Core::Triangle(..) | Core::Segment(..), Core::Box(..)) => spread(mb, ma),
+        _ => false,
+    }
 }
 
 /// For each vertex of a core, a bound on the magnitude its rounding is relative to: its
@@ -456,12 +524,17 @@ pub(crate) fn touching(pair: (DVec3, DVec3), size: f64) -> Option<(DVec3, DVec3)
     (pair.0.distance_squared(pair.1) <= near * near).then_some(pair)
 }
 
-/// The time of the first contact of `a` (a segment, as its two ends, or a triangle) moving
-/// by `t v` with the triangle `b`, for shapes that the exact test found apart at `t = 0`,
-/// given the time `t_walk` that the separating-axis walk found but whose named points do
-/// not touch ([`needs_confirming`]): `t_walk` unless a locally accurate distance proves
+/// The time of the first contact of the polytope `a` (a segment, a triangle or a box) moving
+/// by `t v` with the polytope `b` (a triangle, or for a box `a` a segment; a segment or a
+/// triangle `a` against a box `b`), for shapes that the exact test found apart at `t = 0`,
+/// given the time `t_walk` that the separating-axis walk found but cannot vouch for (its
+/// named points do not touch, [`needs_confirming`], or for a box the pair spans far more
+/// than the box, [`box_needs_confirming`]): `t_walk` unless a locally accurate distance proves
 /// the contact later, then that later time by conservative advancement on the distance,
-/// or `None` when it proves them apart for the whole motion.
+/// or `None` when it proves them apart for the whole motion. With the time, the direction
+/// from `b` toward `a` of the last gap measured well above its rounding (a normal for a
+/// time moved later), or, if none was, of the first (against the motion when the first
+/// step touches, the walk's time then standing).
 ///
 /// **Why.** The walk's axes are crosses of the shapes' edges, rounded to a few ulps of
 /// their length: an in-plane edge normal of a sliver reaching to `1e15` turns by about
@@ -491,23 +564,28 @@ pub(crate) fn touching(pair: (DVec3, DVec3), size: f64) -> Option<(DVec3, DVec3)
 /// **Nothing else changes.** The walk's time stands unless the steps pass it, which they
 /// can only do where it is earlier than the first contact by more than the local
 /// rounding; and this runs only when the walk's named points do not touch (none of the
-/// triangle pairs of the sweep benchmark, nor of the audits, except such slivers).
+/// triangle pairs of the sweep benchmark, nor of the audits, except such slivers), or for
+/// a box, when the other shape's coordinates reach [`SPREAD`] times beyond the box's.
 ///
 /// **Known limit.** The bound on the closing speed grows with `√(δ / |w|)`, so on a motion
 /// that grazes such a sliver, passing it at a distance far below its coordinates'
 /// rounding, the steps can run out before the distance is seen to grow again: a point
 /// passing 0.01 from a `1e15` sliver, almost along it, is reported touching it at the time
 /// the steps reached (later than the walk's own answer, which was far earlier).
-#[inline]
-pub(crate) fn confirmed_time(a: &[DVec3], v: DVec3, b: &[DVec3; 3], t_walk: f64) -> Option<f64> {
+pub(crate) fn confirmed_time(a: &Polytope, v: DVec3, b: &Polytope, t_walk: f64) -> Option<(f64, DVec3)> {
     let length = v.length();
-    let mut t = 0.0;
+    let (mut t, mut toward_a) = (0.0, -v);
     for _ in 0..SWEEP_MAX_STEPS {
         let gap = gap_floor(a, b, v * t);
         if gap.floor <= 0.0 {
-            return Some(t.max(t_walk));
+            return Some((t.max(t_walk), toward_a));
         }
         let distance = gap.toward_a.length();
+        // The direction of the last gap well above its allowance (within `π √(δ / |w|)`,
+        // 3e-4 rad, of the true one by the argument above), or of the first.
+        if distance > 1e8 * gap.allowance || t == 0.0 {
+            toward_a = gap.toward_a;
+        }
         let slant = 4.0 * (gap.allowance / distance).sqrt();
         let closing = (-v.dot(gap.toward_a) / distance + length * slant).min(length) * (1.0 + LOCAL);
         if closing <= 0.0 {
@@ -518,7 +596,7 @@ pub(crate) fn confirmed_time(a: &[DVec3], v: DVec3, b: &[DVec3; 3], t_walk: f64)
             return None;
         }
     }
-    Some(t.max(t_walk))
+    Some((t.max(t_walk), toward_a))
 }
 
 /// The relative rounding allowed for a distance measured from nearby ends ([`gap_floor`]):
@@ -550,11 +628,91 @@ impl Gap {
     }
 }
 
-/// A lower bound on the distance between `a` (a segment, as two vertices, or a triangle)
-/// shifted by `shift`, and the triangle `b`, for shapes that do not intersect: the least,
-/// less its rounding, of the candidates that hold a closest pair of such shapes (each
-/// vertex of one against the other triangle, and each edge of one against each edge of
-/// the other; Ericson, *Real-Time Collision Detection*, 5.1.9 and 5.2.7).
+/// A convex polytope as [`gap_floor`] reads it: its vertices, its edges and its faces (as
+/// triangles), by vertex index, and how far its computed vertices may be from the exact
+/// shape's.
+#[derive(Clone, Copy)]
+pub(crate) struct Polytope<'a> {
+    vertices: &'a [DVec3],
+    edges: &'static [[usize; 2]],
+    faces: &'static [[usize; 3]],
+    /// Zero for given points (a segment's ends, a triangle's corners, exact `f64` copies of
+    /// `f32` inputs); for a box, the rounding of its corners ([`Polytope::of_core`]).
+    rounding: f64,
+}
+
+impl<'a> Polytope<'a> {
+    /// A point, a segment (two ends) or a triangle (three corners), exact as given.
+    pub(crate) fn given(vertices: &'a [DVec3]) -> Polytope<'a> {
+        let (edges, faces): (&[[usize; 2]], &[[usize; 3]]) = match vertices.len() {
+            2 => (&[[0, 1]], &[]),
+            3 => (&[[0, 1], [1, 2], [2, 0]], &[[0, 1, 2]]),
+            _ => (&[], &[]),
+        };
+        Polytope { vertices, edges, faces, rounding: 0.0 }
+    }
+
+    /// A core given its vertices (`Core::vertices`, the first `count`) and their sizes
+    /// ([`vertex_sizes`]). A box's corners are `c ± h₀a₀ ± h₁a₁ ± h₂a₂` in `f64`: each
+    /// coordinate within `4u` of the box's `|c|∞ + h₀ + h₁ + h₂` (its vertex size) of the
+    /// exact corner, and each triangle or segment of its corners within that distance, `√3`
+    /// times it, of the exact one; the rounding allowed is `16ε` of the size, above that.
+    /// Its 12 edges join corners one bit apart (corner `i` takes `+hₖ` when bit `k` of `i`
+    /// is set), and each of its 6 faces, the four corners sharing a bit's value, is two
+    /// triangles. (A 2D box, of zero third half extent, has each corner twice: its faces
+    /// across the plane are the rectangle, the others flat, with no face of their own.)
+    pub(crate) fn of_core(
+        core: &Core,
+        vertices: &'a [DVec3; 8],
+        sizes: &[f64; 8],
+        count: usize,
+    ) -> Polytope<'a> {
+        match core {
+            Core::Box(..) => Polytope {
+                vertices,
+                edges: &BOX_EDGES,
+                faces: &BOX_FACES,
+                rounding: 16.0 * f64::EPSILON * sizes[0],
+            },
+            _ => Polytope::given(&vertices[..count]),
+        }
+    }
+}
+
+/// A box's 12 edges, as pairs of corner indices one bit apart ([`Polytope::of_core`]):
+/// four along each axis in turn.
+const BOX_EDGES: [[usize; 2]; 12] =
+    [[0, 1], [2, 3], [4, 5], [6, 7], [0, 2], [1, 3], [4, 6], [5, 7], [0, 4], [1, 5], [2, 6], [3, 7]];
+
+/// A box's 6 faces as 12 triangles ([`Polytope::of_core`]): for each axis `k`, with `p`
+/// and `q` the other two bits, the face of the corners whose bit `k` is `s` (clear, then
+/// set) has the corners `s`, `s|p`, `s|p|q`, `s|q` in cyclic order, split along the
+/// diagonal from `s`.
+const BOX_FACES: [[usize; 3]; 12] = {
+    let mut faces = [[0; 3]; 12];
+    let mut k = 0;
+    while k < 3 {
+        let (bit, p, q) = (1 << k, 1 << ((k + 1) % 3), 1 << ((k + 2) % 3));
+        let mut side = 0;
+        while side < 2 {
+            let s = side * bit;
+            faces[4 * k + 2 * side] = [s, s | p, s | p | q];
+            faces[4 * k + 2 * side + 1] = [s, s | p | q, s | q];
+            side += 1;
+        }
+        k += 1;
+    }
+    faces
+};
+
+/// A lower bound on the distance between the polytope `a` shifted by `shift` and the
+/// polytope `b`, for shapes that do not intersect: the least, less its rounding, of the
+/// candidates that hold a closest pair of such shapes (each vertex of one against each
+/// face of the other, and each edge of one against each edge of the other; Ericson,
+/// *Real-Time Collision Detection*, 5.1.9 and 5.2.7). A vertex against a shape with no
+/// faces (a segment) needs no candidate of its own: it ends edges of its own shape (a box's
+/// corner, a segment's end), which the edge pairs hold. Every candidate is a distance
+/// between parts of the two shapes, so none is below the distance.
 ///
 /// Every candidate is computed from differences taken at the features' ends nearest each
 /// other (`shift` added to each difference, never to a coordinate), so its rounding is
@@ -563,43 +721,46 @@ impl Gap {
 /// their own size. Each candidate's allowance is [`LOCAL`] times the size of the terms it
 /// sums (for a face, also times `|e₁| |e₂| / |n|`, `1 / sin θ`, the rounding of a thin
 /// triangle's normal), far above their rounding, so no candidate comes out above its exact
-/// value plus its allowance; the least exact candidate is the distance.
-#[inline]
-fn gap_floor(a: &[DVec3], b: &[DVec3; 3], shift: DVec3) -> Gap {
+/// value plus its allowance; the least exact candidate is the distance. A box's corners
+/// add their own rounding ([`Polytope::of_core`]).
+fn gap_floor(a: &Polytope, b: &Polytope, shift: DVec3) -> Gap {
     let mut best = Gap { floor: f64::INFINITY, toward_a: DVec3::ZERO, allowance: 0.0 };
-    // `a`'s vertices against `b`, and for a triangle `a`, `b`'s vertices against it (the
-    // vector then from `a` toward `b`, reversed).
-    for &x in a {
-        best = best.least(point_triangle_gap(|y| (x - y) + shift, b));
+    // `a`'s vertices against `b`'s faces, and `b`'s vertices against `a`'s (the vector then
+    // from `a` toward `b`, reversed).
+    for &x in a.vertices.iter().filter(|_| !b.faces.is_empty()) {
+        best = best.least(point_faces_gap(|y| (x - y) + shift, b));
     }
-    if let [p, q, r] = *a {
-        for &y in b {
-            let g = point_triangle_gap(|x| (y - x) - shift, &[p, q, r]);
-            best = best.least(Gap { toward_a: -g.toward_a, ..g });
-        }
+    for &y in b.vertices.iter().filter(|_| !a.faces.is_empty()) {
+        let g = point_faces_gap(|x| (y - x) - shift, a);
+        best = best.least(Gap { toward_a: -g.toward_a, ..g });
     }
-    let edges_a: &[(DVec3, DVec3)] = match *a {
-        [p, q] => &[(p, q)],
-        [p, q, r] => &[(p, q), (q, r), (r, p)],
-        _ => &[],
-    };
-    for &(p1, q1) in edges_a {
-        for k in 0..3 {
-            best = best.least(segment_segment_gap((p1, q1), (b[k], b[(k + 1) % 3]), shift));
+    for &[i, j] in a.edges {
+        for &[k, l] in b.edges {
+            let (ea, eb) = ((a.vertices[i], a.vertices[j]), (b.vertices[k], b.vertices[l]));
+            best = best.least(segment_segment_gap(ea, eb, shift));
         }
     }
     // Each difference `(x - y) + shift` is rounded relative to its two terms, which may
     // nearly cancel (a shape moved up to another from afar): `|x - y| <= |w| + |shift|`.
-    let moved = 2.0 * LOCAL * shift.length();
+    let moved = 2.0 * LOCAL * shift.length() + a.rounding + b.rounding;
     Gap { floor: best.floor - moved, allowance: best.allowance + moved, ..best }
+}
+
+/// The least [`point_triangle_gap`] of a point, given as its differences `from(y)`, over
+/// the faces of `p`.
+fn point_faces_gap(from: impl Fn(DVec3) -> DVec3, p: &Polytope) -> Gap {
+    let mut best = Gap { floor: f64::INFINITY, toward_a: DVec3::ZERO, allowance: 0.0 };
+    for f in p.faces {
+        best = best.least(point_triangle_gap(&from, &f.each(|i| p.vertices[i])));
+    }
+    best
 }
 
 /// The distance from a point to the triangle `t` as a [`Gap`] (the vector from `t` toward
 /// the point), given the point as its differences `from(y)` from points `y` (so the point
 /// itself is never rounded): the face's plane distance when the foot is inside (each
 /// edge's side measured from its end nearer the point), and the three edges' distances.
-#[inline]
-fn point_triangle_gap(from: impl Fn(DVec3) -> DVec3, t: &[DVec3; 3]) -> Gap {
+fn point_triangle_gap(from: &impl Fn(DVec3) -> DVec3, t: &[DVec3; 3]) -> Gap {
     let d = [from(t[0]), from(t[1]), from(t[2])];
     let size = |x: DVec3| x.abs().max_element();
     // From the edge's end nearer the point: (its difference, the edge from there).
@@ -951,3 +1112,104 @@ macro_rules! reversed_sweep {
     };
 }
 pub(crate) use reversed_sweep;
+
+#[cfg(test)]
+mod tests {
+    use super::{Polytope, gap_floor, vertex_sizes};
+    use crate::arrays::Each;
+    use crate::query::distance::{Core, Rounded, core_closest_precise};
+    use glam::{DQuat, DVec3};
+
+    /// Seeded numbers for the cases below (a linear congruential generator, Knuth's MMIX
+    /// constants).
+    struct Lcg(u64);
+
+    impl Lcg {
+        fn unit(&mut self) -> f64 {
+            self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (self.0 >> 11) as f64 / (1u64 << 53) as f64
+        }
+        fn range(&mut self, lo: f64, hi: f64) -> f64 {
+            lo + (hi - lo) * self.unit()
+        }
+        fn point(&mut self, r: f64) -> DVec3 {
+            DVec3::new(self.range(-r, r), self.range(-r, r), self.range(-r, r))
+        }
+    }
+
+    /// The box tables of `Polytope::of_core`, on the box `[-1, 1]³`: twelve distinct edges,
+    /// each of length 2 along one axis, four along each; twelve triangles, two on each of
+    /// the six faces (all three corners sharing one coordinate's value), covering it (their
+    /// areas sum to the face's, 4, and they use its four corners).
+    #[test]
+    fn box_edges_and_faces_are_the_boxs() {
+        let core = Core::Box(DVec3::ZERO, [DVec3::X, DVec3::Y, DVec3::Z], [1.0; 3]);
+        let (v, _) = core.vertices();
+        let mut along = [0; 3];
+        for (n, &[i, j]) in super::BOX_EDGES.iter().enumerate() {
+            let d = (v[j] - v[i]).abs();
+            let k = (0..3).find(|&k| d[k] == 2.0).expect("an edge along an axis");
+            assert_eq!(d.element_sum(), 2.0, "edge {n}");
+            along[k] += 1;
+            assert!(super::BOX_EDGES[..n].iter().all(|e| *e != [i, j] && *e != [j, i]), "edge {n}");
+        }
+        assert_eq!(along, [4; 3]);
+        let (mut area, mut corners) = ([[0.0; 2]; 3], [[0u32; 2]; 3]);
+        for (n, f) in super::BOX_FACES.iter().enumerate() {
+            let [x, y, z] = f.each(|i| v[i]);
+            let k = (0..3).find(|&k| x[k] == y[k] && y[k] == z[k]).expect("a triangle on a face");
+            let side = usize::from(x[k] > 0.0);
+            area[k][side] += (y - x).cross(z - x).length() / 2.0;
+            corners[k][side] |= f.iter().fold(0, |m, &i| m | 1 << i);
+            assert!(x != y && y != z && z != x, "face triangle {n}");
+        }
+        assert_eq!(area, [[4.0; 2]; 3]);
+        // Each face's two triangles use its four corners.
+        assert!(corners.as_flattened().iter().all(|m| m.count_ones() == 4), "{corners:?}");
+    }
+
+    /// `gap_floor` of a turned box and a triangle, or a segment, apart (the box moving by
+    /// `shift`, and the other moving by `-shift` against it) against GJK's distance run to
+    /// rounding, on seeded cases: never above it (a missing candidate, a face say, would
+    /// be), nor below it by more than its allowances (a candidate off the shapes would be).
+    #[test]
+    fn box_gap_floor_is_the_distance() {
+        let mut rng = Lcg(7);
+        let mut checked = 0;
+        for n in 0..4000 {
+            let turn = DQuat::from_axis_angle(rng.point(1.0).normalize(), rng.range(0.0, 3.0));
+            let axes = [turn * DVec3::X, turn * DVec3::Y, turn * DVec3::Z];
+            let h = [rng.range(0.05, 2.0), rng.range(0.05, 2.0), rng.range(0.05, 2.0)];
+            let boxed = Core::Box(rng.point(1.0), axes, h);
+            let tri = [rng.point(4.0), rng.point(4.0), rng.point(4.0)];
+            let shift = rng.point(1.0);
+            let moved = Rounded { core: boxed, radius: 0.0 }.translated(shift).core;
+            let (v, count) = boxed.vertices();
+            let sizes = vertex_sizes(&boxed, &v);
+            let cube = Polytope::of_core(&boxed, &v, &sizes, count);
+            for other in [&tri[..], &tri[..2]] {
+                let core = match *other {
+                    [p, q] => Core::Segment(p, q),
+                    [p, q, r] => Core::Triangle([p, q, r]),
+                    _ => unreachable!(),
+                };
+                let exact = core_closest_precise(&moved, &core).distance;
+                if exact < 1e-3 {
+                    continue; // (the candidates hold a closest pair of shapes apart only)
+                }
+                checked += 1;
+                let shape = Polytope::given(other);
+                for (floor, order) in [
+                    (gap_floor(&cube, &shape, shift).floor, "box moving"),
+                    (gap_floor(&shape, &cube, -shift).floor, "other moving"),
+                ] {
+                    assert!(
+                        floor <= exact + 1e-12 && floor >= exact - 1e-6,
+                        "case {n}, {order}: {floor} for {exact}"
+                    );
+                }
+            }
+        }
+        assert!(checked > 4000, "{checked}");
+    }
+}

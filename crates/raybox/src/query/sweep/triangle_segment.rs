@@ -25,7 +25,7 @@ use crate::arrays::Each;
 use glam::{DVec3, Vec3};
 
 use super::{
-    SweepHit3, Toi, confirmed_time, contact_normal, contact_start, hit3_apart, largest_coordinate,
+    Polytope, SweepHit3, Toi, confirmed_time, contact_normal, contact_start, hit3_apart, largest_coordinate,
     needs_confirming, thin_sat_entry, touching,
 };
 use crate::query::closest::{
@@ -106,7 +106,8 @@ impl Walk {
         // Points that do not touch: the walk's rounded axes may have missed a separation
         // that a locally accurate distance sees ([`confirmed_time`]).
         if needs_confirming(on_a, on_b) {
-            let settled = confirmed_time(&[self.p, self.q], self.v, &self.k, t)?;
+            let (a, b) = ([self.p, self.q], Polytope::given(&self.k));
+            let (settled, _) = confirmed_time(&Polytope::given(&a), self.v, &b, t)?;
             if settled != t {
                 let (on_a, on_b) = self.touching_at(settled, None);
                 let normal = contact_normal(None, on_a, on_b, self.v);

@@ -44,7 +44,7 @@ use crate::arrays::Each;
 use glam::{DVec3, Vec3};
 
 use super::{
-    SweepHit3, Toi, confirmed_time, contact_normal, contact_start, hit3_apart, largest_coordinate,
+    Polytope, SweepHit3, Toi, confirmed_time, contact_normal, contact_start, hit3_apart, largest_coordinate,
     needs_confirming, reversed_sweep, thin_sat_entry, touching,
 };
 use crate::query::closest::{
@@ -133,7 +133,7 @@ fn triangles_toi(
     };
     let (on_a, on_b) = touching_at(t, normal);
     if needs_confirming(on_a, on_b) {
-        let settled = confirmed_time(&a, v, &b, t)?;
+        let (settled, _) = confirmed_time(&Polytope::given(&a), v, &Polytope::given(&b), t)?;
         if settled != t {
             let (on_a, on_b) = touching_at(settled, None);
             let normal = contact_normal(None, on_a, on_b, v);
