@@ -240,7 +240,9 @@ fn unit(v: DVec3) -> Vec3 {
 /// perpendicular to `e`, so `|c × e| = |c| |e|` and the cross product adds only a few
 /// units of `f64` rounding to the direction. Every nonzero `cₖ` is at least `2⁻²⁹⁸`, `e`
 /// at least `2⁻¹⁴⁹` and neither above `2²⁶⁰`: the length neither under- nor overflows.
-#[inline]
+// Out of line: inlined into `cast_ray` (once the crate's helpers became `#[inline]`, 2026-11-25)
+// it took a segment's `cast_ray` from 35 to 52 ns in the primitives benchmark; 37.6 ns so.
+#[inline(never)]
 fn crossing_normal(d: Vec3, p: Vec3, q: Vec3) -> Vec3 {
     let terms = [0, 1, 2].each(|k| den_terms(project(d, k), project(p, k), project(q, k)));
     let [(c0, m0), (c1, m1), (c2, m2)] = terms.each(sum_and_magnitude);
@@ -253,8 +255,8 @@ fn crossing_normal(d: Vec3, p: Vec3, q: Vec3) -> Vec3 {
     unit(c.cross(q.as_dvec3() - p.as_dvec3()))
 }
 
-/// The fallback of [`crossing_normal`], kept out of line: with [`sum_rounded`] inlined three
-/// times into it, `cast_ray` on a segment went from 35 to 52 ns though the fallback is rare.
+/// The rare fallback of [`crossing_normal`] (components within rounding of zero), kept out
+/// of line and cold so that [`sum_rounded`]'s expansions stay out of the common path.
 #[cold]
 #[inline(never)]
 fn rounded_sums<const N: usize>(terms: [[f64; N]; 3]) -> DVec3 {
