@@ -190,3 +190,17 @@ macro_rules! reverse_overlaps {
     };
 }
 pub(crate) use reverse_overlaps;
+
+/// The largest coordinate magnitude of the points of `a` and `b` (0 for none), by index
+/// loops (`iter().chain()` is a call of its own in a build split into codegen units).
+#[inline]
+pub(crate) fn largest_coordinate(a: &[glam::DVec3], b: &[glam::DVec3]) -> f64 {
+    let mut m = 0.0f64;
+    for x in a {
+        m = m.max(x.abs().max_element());
+    }
+    for x in b {
+        m = m.max(x.abs().max_element());
+    }
+    m
+}

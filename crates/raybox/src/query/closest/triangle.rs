@@ -123,7 +123,7 @@ fn closest_pair(a: [DVec3; 3], b: [DVec3; 3]) -> (DVec3, DVec3) {
     let (edges_a, edges_b) = (boxes(a), boxes(b));
     let whole = |e: [(DVec3, DVec3); 3]| (min(e[0].0, e[1].0), max(e[0].1, e[1].1));
     let (box_a, box_b) = (whole(edges_a), whole(edges_b));
-    let most = a.iter().chain(&b).fold(0.0f64, |m, x| m.max(x.abs().max_element()));
+    let most = crate::query::largest_coordinate(&a, &b);
     let slack = most / (1u64 << 40) as f64;
     let gap2 = |(lo1, hi1): (DVec3, DVec3), (lo2, hi2): (DVec3, DVec3)| {
         let gap = max(max(lo2 - hi1, lo1 - hi2) - DVec3::splat(slack), DVec3::ZERO);

@@ -308,7 +308,7 @@ fn distinct(poly: &Polygon, tol: f64) -> Polygon {
 /// magnitude: the scale of the rounding of their projections.
 #[inline]
 fn size(a: &[DVec3; 3], b: &[DVec3; 3]) -> f64 {
-    a.iter().chain(b).map(|x| x.abs().max_element()).fold(0.0, f64::max)
+    crate::query::largest_coordinate(a, b)
 }
 
 /// At most 4 of `poly`'s corners: all of them, or the deepest (least `sep`), the one

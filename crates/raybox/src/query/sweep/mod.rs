@@ -502,19 +502,7 @@ pub(crate) fn needs_confirming(on_a: DVec3, on_b: DVec3) -> bool {
     touching((on_a, on_b), on_a.abs().max_element().max(on_b.abs().max_element())).is_none()
 }
 
-/// The largest coordinate magnitude of the points of `a` and `b` (0 for none), by index
-/// loops (`iter().chain()` is a call of its own in a build split into codegen units).
-#[inline]
-pub(crate) fn largest_coordinate(a: &[DVec3], b: &[DVec3]) -> f64 {
-    let mut m = 0.0f64;
-    for x in a {
-        m = m.max(x.abs().max_element());
-    }
-    for x in b {
-        m = m.max(x.abs().max_element());
-    }
-    m
-}
+pub(crate) use crate::query::largest_coordinate;
 
 /// `pair` when its two points are within [`LOCAL`] of `size` (a largest coordinate) of each
 /// other: touching, to the rounding of a separating-axis walk's contact time.
