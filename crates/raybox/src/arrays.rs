@@ -50,6 +50,35 @@ pub(crate) fn from_fn<U: Copy, const N: usize>(mut f: impl FnMut(usize) -> U) ->
     out
 }
 
+/// `s == [v; N]` that inlines: whether every element equals `v` (as `==` on `f64`: `-0.0`
+/// equals `0.0`, `NaN` equals nothing). The array `==` of the standard library compares
+/// slices through `SlicePartialEq::equal_same_length`, which such a build called out of
+/// line (24 calls in `triangles_overlap` and its helpers).
+#[inline(always)]
+pub(crate) fn all_equal<const N: usize>(s: [f64; N], v: f64) -> bool {
+    let mut all = true;
+    #[allow(clippy::needless_range_loop)]
+    for i in 0..N {
+        all &= s[i] == v;
+    }
+    all
+}
+
+/// `x.clamp(lo, hi)` that inlines, for `lo <= hi`: `lo` below, `hi` above, `x` otherwise
+/// (a `NaN` stays `NaN`, as with `f64::clamp`). `f64::clamp` asserts `lo <= hi` and was a
+/// call of its own in such a build (`ray_segment2`, `ray_segment3`).
+#[inline(always)]
+pub(crate) fn clamp(x: f64, lo: f64, hi: f64) -> f64 {
+    debug_assert!(lo <= hi);
+    if x < lo {
+        lo
+    } else if x > hi {
+        hi
+    } else {
+        x
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{Each, from_fn};
@@ -71,5 +100,26 @@ mod tests {
         assert_eq!(built, [0, 1, 4, 9]);
         assert_eq!(order, [0, 1, 2, 3]);
         assert_eq!([true].each(|b| !b), [false]);
+    }
+
+    #[test]
+    fn all_equal_and_clamp_give_what_the_originals_give() {
+        let values = [0.0, -0.0, 1.0, -1.0, 0.5, f64::NAN, f64::INFINITY];
+        for &a in &values {
+            for &b in &values {
+                for &c in &values {
+                    for v in [0.0, 1.0, -1.0, f64::NAN] {
+                        assert_eq!(super::all_equal([a, b, c], v), [a, b, c] == [v; 3]);
+                    }
+                }
+            }
+            for (lo, hi) in [(0.0, 1.0), (-1.0, -0.0), (0.5, 0.5), (-0.0, 0.0)] {
+                let (ours, std) = (super::clamp(a, lo, hi), a.clamp(lo, hi));
+                assert!(
+                    ours.to_bits() == std.to_bits() || (ours.is_nan() && std.is_nan()),
+                    "{a} in [{lo}, {hi}]"
+                );
+            }
+        }
     }
 }

@@ -84,6 +84,14 @@ macro_rules! segment_type {
                 self.end
             }
 
+            /// The end points where they are stored, for kernels that read them there
+            /// rather than from copies (see `ball_segment_3d`).
+            #[inline]
+            #[allow(dead_code, reason = "read by the 3D kernels only")]
+            pub(crate) fn ends_in_place(&self) -> (&$V, &$V) {
+                (&self.start, &self.end)
+            }
+
             /// The point at parameter `t` (`start` at 0, `end` at 1).
             ///
             /// ```

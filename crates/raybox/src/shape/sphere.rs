@@ -68,6 +68,13 @@ macro_rules! ball_type {
                 self.center
             }
 
+            /// The centre where it is stored (see `Segment3::ends_in_place`).
+            #[inline]
+            #[allow(dead_code, reason = "read by the 3D kernels only")]
+            pub(crate) fn center_in_place(&self) -> &$V {
+                &self.center
+            }
+
             /// The radius (zero or more).
             ///
             /// ```

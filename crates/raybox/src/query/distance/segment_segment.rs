@@ -139,6 +139,15 @@ pub(crate) fn orient2d(a: DVec3, b: DVec3, c: DVec3) -> f64 {
     if det > bound || -det > bound {
         return det.signum();
     }
+    orient2d_exact(a, b, c)
+}
+
+/// [`orient2d`]'s exact stage, out of line: inlined, it made `orient2d` too large to be
+/// inlined itself in cargo's default release build (a call for each of the three signs of a
+/// triangle's normal).
+#[cold]
+#[inline(never)]
+fn orient2d_exact(a: DVec3, b: DVec3, c: DVec3) -> f64 {
     let products = [(a.x, b.y), (-a.y, b.x), (b.x, c.y), (-b.y, c.x), (c.x, a.y), (-c.y, a.x)]
         .each(|(x, y)| two_product(x, y));
     let mut expansion = [0.0f64; 12];

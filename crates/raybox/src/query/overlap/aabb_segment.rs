@@ -23,7 +23,7 @@
 //!   the four corners' orientations against that line (the exact `orient2d`) all share one
 //!   strict sign. Where the projected segment is a point, the axis is zero and skipped.
 
-use crate::arrays::Each;
+use crate::arrays::{Each, all_equal};
 use crate::query::distance::{d2, orient2d};
 use crate::query::reverse_overlaps;
 use crate::{Aabb2, Overlaps, Segment2};
@@ -113,6 +113,7 @@ use super::orient::project;
 use crate::{Aabb3, Segment3};
 
 /// Whether the closed segment `[p, q]` meets the closed box `[min, max]`. Exact.
+#[inline]
 pub(crate) fn aabb_segment_overlap(min: Vec3, max: Vec3, p: Vec3, q: Vec3) -> bool {
     if p.min(q).cmpgt(max).any() || p.max(q).cmplt(min).any() {
         return false;
@@ -125,7 +126,7 @@ pub(crate) fn aabb_segment_overlap(min: Vec3, max: Vec3, p: Vec3, q: Vec3) -> bo
         let (lo, hi) = (project(min, k), project(max, k));
         let corners = [lo, DVec3::new(lo.x, hi.y, 0.0), DVec3::new(hi.x, lo.y, 0.0), hi];
         let s = corners.each(|x| orient2d(a, b, x));
-        !(s == [1.0; 4] || s == [-1.0; 4])
+        !(all_equal(s, 1.0) || all_equal(s, -1.0))
     })
 }
 
@@ -143,6 +144,7 @@ impl Overlaps<Segment3> for Aabb3 {
     /// assert!(b.overlaps(&graze) && graze.overlaps(&b));
     /// assert!(!b.overlaps(&Segment3::new(Vec3::new(2.0, 0.0, 0.5), Vec3::new(0.0, 2.001, 0.5))));
     /// ```
+    #[inline]
     fn overlaps(&self, other: &Segment3) -> bool {
         aabb_segment_overlap(self.min(), self.max(), other.start(), other.end())
     }

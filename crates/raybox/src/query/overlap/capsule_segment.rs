@@ -134,10 +134,10 @@ pub(crate) fn segment_within_3d_exact(p: Vec3, q: Vec3, a: Vec3, b: Vec3, r: f32
     use super::normals::{cross_dot_sign, volume_within};
     use super::sphere_segment::ball_segment_3d;
     if Segment3::new(p, q).overlaps(&Segment3::new(a, b))
-        || ball_segment_3d(a, b, p, r)
-        || ball_segment_3d(a, b, q, r)
-        || ball_segment_3d(p, q, a, r)
-        || ball_segment_3d(p, q, b, r)
+        || ball_segment_3d(&a, &b, &p, r)
+        || ball_segment_3d(&a, &b, &q, r)
+        || ball_segment_3d(&p, &q, &a, r)
+        || ball_segment_3d(&p, &q, &b, r)
     {
         return true;
     }

@@ -116,6 +116,7 @@ impl Overlaps<Segment3> for Obb3 {
     /// assert!(b.overlaps(&post(0.7)) && post(0.7).overlaps(&b));
     /// assert!(!b.overlaps(&post(0.71)));
     /// ```
+    #[inline]
     fn overlaps(&self, other: &Segment3) -> bool {
         let to_local = self.rotation().as_dmat3().transpose();
         let c = self.center().as_dvec3();

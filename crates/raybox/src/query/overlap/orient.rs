@@ -69,7 +69,8 @@ pub(crate) fn det3_filtered(ad: DVec3, bd: DVec3, cd: DVec3) -> Option<f64> {
 
 /// The exact stage: the sign of the sum of [`orient3d_terms`], summed without rounding
 /// (see the module docs).
-#[inline]
+#[cold]
+#[inline(never)]
 fn orient3d_exact(a: Vec3, b: Vec3, c: Vec3, d: Vec3) -> f64 {
     let mut expansion = [0.0f64; 48];
     let mut len = 0;

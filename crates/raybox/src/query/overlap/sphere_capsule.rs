@@ -13,7 +13,9 @@ impl crate::Overlaps<Capsule3> for Sphere {
     fn overlaps(&self, other: &Capsule3) -> bool {
         use crate::query::distance::ToRounded;
         match super::capsule_segment::exact_radius_sum(self.radius(), other.radius()) {
-            Some(r) => super::sphere_segment::ball_segment_3d(other.start(), other.end(), self.center(), r),
+            Some(r) => {
+                super::sphere_segment::ball_segment_3d(&other.start(), &other.end(), &self.center(), r)
+            }
             None => crate::query::distance::rounded_overlaps(&self.to_rounded(), &other.to_rounded()),
         }
     }

@@ -22,7 +22,7 @@
 //! A zero radius skips step 2: the capsule is then its segment, and the answer is the
 //! exact triangle–segment answer for any finite inputs. A zero-length segment is its ball.
 
-use crate::arrays::Each;
+use crate::arrays::{Each, all_equal};
 use glam::{DVec3, Vec3};
 
 use super::capsule_segment::segment_within_3d_exact;
@@ -30,7 +30,7 @@ use super::normals::{cross_dot_sign, volume_within};
 use super::orient::{normal_signs, orient3d};
 use super::sphere_segment::ball_segment_3d;
 use super::triangle_segment::triangle_segment_meet;
-use super::triangle_triangle::triangles_overlap;
+use super::triangle_triangle::triangle_segment_overlap;
 use crate::query::closest::{closest_point_on_triangle, closest_points_segment_segment};
 use crate::query::reverse_overlaps;
 use crate::{Capsule3, Overlaps, Triangle3};
@@ -112,7 +112,7 @@ fn segment_within_triangle_exact(p: Vec3, q: Vec3, r: f32, t: [Vec3; 3]) -> bool
 #[cold]
 #[inline(never)]
 pub(crate) fn ball_within_triangle(c: Vec3, r: f32, t: [Vec3; 3]) -> bool {
-    if (0..3).any(|i| ball_segment_3d(t[i], t[(i + 1) % 3], c, r)) {
+    if (0..3).any(|i| ball_segment_3d(&t[i], &t[(i + 1) % 3], &c, r)) {
         return true;
     }
     let [a, b, k] = t;
@@ -131,8 +131,8 @@ fn segment_meets_triangle(t: [Vec3; 3], p: Vec3, q: Vec3) -> bool {
         return false;
     }
     let n = normal_signs(t);
-    if n == [0.0; 3] {
-        return triangles_overlap(t, [p, q, q]);
+    if all_equal(n, 0.0) {
+        return triangle_segment_overlap(t, p, q);
     }
     triangle_segment_meet(t, n, p, q)
 }

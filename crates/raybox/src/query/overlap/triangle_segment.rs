@@ -1,5 +1,7 @@
-//! Triangle against segment (3D), exact: the segment is a degenerate triangle `(s, e, e)`
-//! and goes through `triangles_overlap` of `triangle_triangle.rs`, which sends it here.
+//! Triangle against segment (3D), exact: the answer of `triangles_overlap` for the
+//! degenerate triangle `(s, e, e)`, through `triangle_segment_overlap` of
+//! `triangle_triangle.rs` (the same bounding boxes, and the triangle's span), which sends it
+//! here.
 //!
 //! For a non-degenerate triangle `a b c` and a segment `p q` (maybe a point), with
 //! `[a, b, c, d]` the exact sign of `det[b - a, c - a, d - a]` (`orient.rs`):
@@ -19,7 +21,7 @@ use crate::arrays::Each;
 use glam::Vec3;
 
 use super::orient::{orient3d, project, segment_meets_triangle_2d};
-use super::triangle_triangle::triangles_overlap;
+use super::triangle_triangle::triangle_segment_overlap;
 use crate::query::reverse_overlaps;
 use crate::{Overlaps, Segment3, Triangle3};
 
@@ -36,7 +38,12 @@ pub(crate) fn triangle_segment_meet(t: [Vec3; 3], n: [f64; 3], p: Vec3, q: Vec3)
         return segment_meets_triangle_2d(project(p, k), project(q, k), t.each(|v| project(v, k)));
     }
     let s = [orient3d(p, q, t[0], t[1]), orient3d(p, q, t[1], t[2]), orient3d(p, q, t[2], t[0])];
-    !(s.contains(&1.0) && s.contains(&-1.0))
+    let (mut plus, mut minus) = (false, false);
+    for x in s {
+        plus |= x == 1.0;
+        minus |= x == -1.0;
+    }
+    !(plus && minus)
 }
 
 impl Overlaps<Segment3> for Triangle3 {
@@ -57,7 +64,7 @@ impl Overlaps<Segment3> for Triangle3 {
     /// ```
     #[inline]
     fn overlaps(&self, other: &Segment3) -> bool {
-        triangles_overlap(self.vertices(), [other.start(), other.end(), other.end()])
+        triangle_segment_overlap(self.vertices(), other.start(), other.end())
     }
 }
 

@@ -22,7 +22,7 @@
 //! triangle–segment test of `triangle_segment.rs`, or two segments. Every decision is a sign
 //! of an exact determinant or a comparison of coordinates, so nothing here rounds.
 
-use crate::arrays::Each;
+use crate::arrays::{Each, all_equal};
 use glam::Vec3;
 
 use super::orient::{normal_signs, orient3d, project, segment_meets_triangle_2d};
@@ -41,16 +41,35 @@ enum Span {
 #[inline]
 fn span(t: [Vec3; 3]) -> Span {
     let n = normal_signs(t);
-    if n != [0.0; 3] {
+    if !all_equal(n, 0.0) {
         return Span::Triangle(t, n);
     }
     // Collinear: along the line, the lexicographic order of the coordinates is the order
-    // of the points, so its least and greatest points are the segment's ends.
-    let lex =
-        |u: &Vec3, v: &Vec3| u.to_array().partial_cmp(&v.to_array()).unwrap_or(core::cmp::Ordering::Equal);
-    let lo = t.iter().copied().min_by(lex).unwrap_or(t[0]);
-    let hi = t.iter().copied().max_by(lex).unwrap_or(t[0]);
+    // of the points, so its least and greatest points are the segment's ends. (Index loops:
+    // `min_by` and `max_by` over `copied()` were calls of their own in cargo's default
+    // release build, on the path every `Triangle3`–`Segment3` pair took.)
+    let (mut lo, mut hi) = (t[0], t[0]);
+    for &x in &t[1..] {
+        if lex_less(x, lo) {
+            lo = x;
+        }
+        if !lex_less(x, hi) {
+            hi = x; // the last of equals, as `max_by`
+        }
+    }
     Span::Segment(lo, hi)
+}
+
+/// Whether `u` comes before `v` in the lexicographic order of their coordinates (finite).
+#[inline]
+fn lex_less(u: Vec3, v: Vec3) -> bool {
+    if u.x != v.x {
+        return u.x < v.x;
+    }
+    if u.y != v.y {
+        return u.y < v.y;
+    }
+    u.z < v.z
 }
 
 /// Whether the closed triangles `t1` and `t2` share a point; either may be degenerate (a
@@ -72,18 +91,33 @@ pub(crate) fn triangles_overlap(t1: [Vec3; 3], t2: [Vec3; 3]) -> bool {
     }
 }
 
+/// [`triangles_overlap`] of `t` and the segment `[p, q]` given as one, `(p, q, q)`, without
+/// working out what the segment spans: the same answer (both are exact, and the segment's
+/// direction changes no sign that decides), a third of the work when the triangle is proper.
+#[inline]
+pub(crate) fn triangle_segment_overlap(t: [Vec3; 3], p: Vec3, q: Vec3) -> bool {
+    let (lo, hi) = (t[0].min(t[1]).min(t[2]), t[0].max(t[1]).max(t[2]));
+    if lo.cmpgt(p.max(q)).any() || p.min(q).cmpgt(hi).any() {
+        return false;
+    }
+    match span(t) {
+        Span::Triangle(t, n) => triangle_segment_meet(t, n, p, q),
+        Span::Segment(a, b) => segments_meet_3d(a, b, p, q),
+    }
+}
+
 /// Guigue–Devillers for two non-degenerate triangles (`n1`: the signs of `t1`'s normal).
 #[inline]
 fn proper_triangles_overlap(t1: [Vec3; 3], n1: [f64; 3], t2: [Vec3; 3]) -> bool {
     let s1 = t1.each(|x| orient3d(t2[0], t2[1], t2[2], x));
-    if s1 == [1.0; 3] || s1 == [-1.0; 3] {
+    if all_equal(s1, 1.0) || all_equal(s1, -1.0) {
         return false;
     }
     let s2 = t2.each(|x| orient3d(t1[0], t1[1], t1[2], x));
-    if s2 == [1.0; 3] || s2 == [-1.0; 3] {
+    if all_equal(s2, 1.0) || all_equal(s2, -1.0) {
         return false;
     }
-    if s1 == [0.0; 3] {
+    if all_equal(s1, 0.0) {
         return coplanar_triangles_overlap(t1, n1, t2);
     }
     let (i1, side1) = alone(s1);
@@ -189,6 +223,35 @@ mod tests {
     }
 
     const FLOOR: [Vec3; 3] = [Vec3::ZERO, Vec3::new(4.0, 0.0, 0.0), Vec3::new(0.0, 4.0, 0.0)];
+
+    /// `triangle_segment_overlap` gives what `triangles_overlap` gives for the segment as
+    /// the triangle `(p, q, q)` (and `(q, p, p)`), on a small lattice where touching,
+    /// coplanar, collinear and degenerate cases are common, and with the triangle's span
+    /// ends in either order (`span`'s index loops against the lexicographic extremes).
+    #[test]
+    fn the_segment_form_answers_as_the_degenerate_triangle() {
+        let mut rng = crate::mesh::scene::Pcg32::new(0x5e6);
+        let mut point = || Vec3::new(0.0, 0.0, 0.0).map(|_| (rng.next_u32() % 5) as f32 - 2.0);
+        let (mut hits, mut degenerate) = (0, 0);
+        for _ in 0..40_000 {
+            let t = [point(), point(), point()];
+            let (p, q) = (point(), point());
+            let want = triangles_overlap(t, [p, q, q]);
+            assert_eq!(triangles_overlap(t, [q, p, p]), want, "{t:?} {p} {q}");
+            assert_eq!(triangle_segment_overlap(t, p, q), want, "{t:?} {p} {q}");
+            assert_eq!(triangle_segment_overlap(t, q, p), want, "{t:?} {q} {p}");
+            hits += usize::from(want);
+            degenerate += usize::from(matches!(span(t), Span::Segment(..)));
+        }
+        // Both answers common, and degenerate triangles among them.
+        assert!((4_000..36_000).contains(&hits), "{hits} of 40,000 overlap");
+        assert!(degenerate > 1_000, "{degenerate} degenerate triangles");
+        // The span of a collinear triangle: its lexicographic least and greatest points.
+        let (a, b, c) = (v(1.0, 2.0, 3.0), v(-1.0, 0.0, 1.0), v(3.0, 4.0, 5.0));
+        for t in [[a, b, c], [c, a, b], [b, c, a], [a, c, b]] {
+            assert!(matches!(span(t), Span::Segment(lo, hi) if lo == b && hi == c), "{t:?}");
+        }
+    }
 
     #[test]
     fn crossing_and_apart() {

@@ -41,6 +41,7 @@
 //! **3D.** `ray_segment_3d.rs` decides coplanarity exactly and runs this kernel's pieces
 //! ([`side`], [`crossing`], [`collinear_span`]) on a coordinate projection.
 
+use crate::arrays::clamp;
 use glam::{DVec2, Vec2};
 
 use super::{f32_span, point_at};
@@ -268,7 +269,7 @@ impl Crossing {
     /// that cancel past `2⁻¹²`, take the reference itself.
     #[inline]
     fn t(&self, lo: f64, hi: f64) -> f32 {
-        let f = |x: f64| x.clamp(lo, hi) as f32;
+        let f = |x: f64| clamp(x, lo, hi) as f32;
         let filter = 1.0 / (1u64 << 12) as f64;
         if self.num_sum.abs() > filter * self.num_mag && self.den_sum.abs() > filter * self.den_mag {
             let t = self.num_sum / self.den_sum;
@@ -286,7 +287,7 @@ impl Crossing {
     fn t_exact(&self, lo: f64, hi: f64) -> f32 {
         let num = sum_rounded(num_terms(self.o, self.p, self.q));
         let den = sum_rounded(den_terms(self.d, self.p, self.q));
-        (num / den).clamp(lo, hi) as f32
+        clamp(num / den, lo, hi) as f32
     }
 }
 
@@ -414,7 +415,7 @@ pub(super) fn quick(o: Vec2, d: Vec2, (t_min, t_max): (f32, f32), p: Vec2, q: Ve
     let t = num / den;
     let w = t.abs() * (1.0 / (1u64 << 35) as f64);
     let (lo, hi) = (f64::from(t_min), f64::from(t_max));
-    let round = |x: f64| x.clamp(lo, hi) as f32;
+    let round = |x: f64| clamp(x, lo, hi) as f32;
     let (t_lo, t_hi) = (round(t - w), round(t + w));
     if t_lo.to_bits() != t_hi.to_bits() {
         return Quick::Unsure;
@@ -490,8 +491,8 @@ pub(super) fn collinear_span<const N: usize>(
     }
     let starts_on = min_finite && compare(first, t_min) <= 0.0;
     let (lo, hi) = (f64::from(t_min), f64::from(t_max));
-    let t_enter = if starts_on { lo } else { param(first).clamp(lo, hi) };
-    let t_exit = if max_finite && compare(last, t_max) >= 0.0 { hi } else { param(last).clamp(lo, hi) };
+    let t_enter = if starts_on { lo } else { clamp(param(first), lo, hi) };
+    let t_exit = if max_finite && compare(last, t_max) >= 0.0 { hi } else { clamp(param(last), lo, hi) };
     let span = f32_span(t_enter, t_exit)?;
     Some((span, (!starts_on).then_some(first)))
 }

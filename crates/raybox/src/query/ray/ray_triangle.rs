@@ -307,7 +307,7 @@ impl Triangle3 {
     /// assert!(hit.front_facing);
     /// ```
     #[must_use]
-    #[inline]
+    #[inline(always)]
     pub fn ray_intersection(&self, ray: &Ray3) -> RayTriangle {
         // The usual case: an f32 evaluation proves n·d != 0 and gives its sign, so the ray
         // is neither parallel nor coplanar and only the watertight test remains.

@@ -321,6 +321,7 @@ const SPREAD: f64 = (1u64 << 16) as f64;
 /// moving), given each core with its vertices' sizes ([`vertex_sizes`]), needs
 /// [`confirmed_time`]: when the other's largest coordinate is more than [`SPREAD`] times
 /// the box's size. (A few comparisons: every ordinary box sweep passes.)
+#[inline]
 fn box_needs_confirming((a, ma): (&Core, &[f64]), (b, mb): (&Core, &[f64])) -> bool {
     let spread = |boxed: &[f64], other: &[f64]| {
         let largest = other.iter().fold(0.0f64, |m, &x| m.max(x));
