@@ -156,6 +156,8 @@ pub(crate) fn closest_points_segment_segment_by_cross(
 
 macro_rules! segment_point_impls {
     ($Segment:ident, $Capsule:ident, $V:ident, $d:ident, $f:ident, $holds:ident) => {
+        // `$holds(capsule, point, dd)`: does the capsule hold the point, `dd` being the
+        // point's squared distance from the core (which the 3D test is, and the 2D ignores).
         impl ContainsPoint for $Segment {
             type Point = $V;
 
@@ -190,7 +192,8 @@ macro_rules! segment_point_impls {
             /// disc–segment test of `overlap/sphere_segment.rs`; squared, in `f64`, in 3D).
             #[inline]
             fn contains_point(&self, point: $V) -> bool {
-                $holds(self, point)
+                let dd = || closest_point_and_squared_distance($d(point), $d(self.start()), $d(self.end())).1;
+                $holds(self, point, dd)
             }
         }
 
@@ -202,17 +205,16 @@ macro_rules! segment_point_impls {
                 let x = $d(point);
                 let (c, dd) = closest_point_and_squared_distance(x, $d(self.start()), $d(self.end()));
                 let (d, r) = (dd.sqrt(), f64::from(self.radius()));
-                if d <= r || $holds(self, point) { point } else { $f(c + (x - c) * (r / d)) }
+                if d <= r || $holds(self, point, || dd) { point } else { $f(c + (x - c) * (r / d)) }
             }
 
             /// Zero exactly when the capsule contains the point.
             #[inline]
             fn distance_to_point(&self, point: $V) -> f32 {
-                if $holds(self, point) {
+                let dd = closest_point_and_squared_distance($d(point), $d(self.start()), $d(self.end())).1;
+                if $holds(self, point, || dd) {
                     return 0.0;
                 }
-                let x = $d(point);
-                let dd = closest_point_and_squared_distance(x, $d(self.start()), $d(self.end())).1;
                 ((dd.sqrt() - f64::from(self.radius())) as f32).max(f32::MIN_POSITIVE)
             }
         }
@@ -223,15 +225,16 @@ macro_rules! segment_point_impls {
 /// (the `f64` squared distance read a point exactly on the rim, (2, 1) for the capsule
 /// (6, -1)-(2, -4) of radius 4, as outside).
 #[inline]
-fn capsule2_holds(c: &Capsule2, p: Vec2) -> bool {
+fn capsule2_holds(c: &Capsule2, p: Vec2, _: impl FnOnce() -> f64) -> bool {
     crate::Overlaps::overlaps(&crate::Circle::new(p, c.radius()), &c.segment())
 }
 
-/// A 3D capsule holds a point within its radius of the core (squared, in `f64`).
+/// A 3D capsule holds a point within its radius of the core: `dd`, the point's squared
+/// distance from the core ([`closest_point_and_squared_distance`]), at most `r²`.
 #[inline]
-fn capsule3_holds(c: &Capsule3, p: Vec3) -> bool {
+fn capsule3_holds(c: &Capsule3, _: Vec3, dd: impl FnOnce() -> f64) -> bool {
     let r = f64::from(c.radius());
-    closest_point_and_squared_distance(d3(p), d3(c.start()), d3(c.end())).1 <= r * r
+    dd() <= r * r
 }
 
 segment_point_impls!(Segment2, Capsule2, Vec2, d2, f2, capsule2_holds);
