@@ -11,18 +11,19 @@
 //! below the tolerances:
 //!
 //! - each coordinate of the returned point within one `f32` spacing at that coordinate of
-//!   `c` (the exact point rounded to `f32` is within half of one), plus `2^-40` of the
-//!   distance `|x - c|` (the ordinary rounding of `f64` work on the vector `x - c`);
-//! - `distance_to_point` within 4 `f32` spacings of the exact `|x - c|`, plus `2^-40` of
-//!   `|c|` (a point near the middle of a segment from `1e15` is `5e14` from both ends, and
-//!   `f64` keeps its offsets from them to `2^-53` of that: exact differences would need
-//!   more than twice `f64`'s precision);
+//!   `c` (the exact point rounded to `f32` is within half of one);
+//! - `distance_to_point` within 4 `f32` spacings of the exact `|x - c|`;
 //! - for capsules (points outside them), the closest point `c + (x - c) r / |x - c|` and the
-//!   distance `|x - c| - r` within the same, computed in `f64` from the exact `c`.
+//!   distance `|x - c| - r` within the same, computed in `f64` from the exact `c`;
+//!
+//! each plus a slack for the `f64` rounding of `x` minus the segment's end, perpendicular to
+//! the segment ([`f64_term`]): a point by the middle of a segment reaching to `1e15` is
+//! `5e14` from both ends, and exact differences would need more than twice `f64`'s
+//! precision. Along an axis the slack is nearly zero at any length.
 //!
 //! Before the fix, the closest point was `p + d t`, rounded at the size of `p`: with the far
 //! end (`2^50`) as `p`, a point near the near end came back as much as 0.25 away from the
-//! exact one, 0.14 off the line, where `f32` steps by `1e-6`
+//! exact one, 0.14 off the line, where `f32` steps by `4e-6` or less
 //! ([`a_point_by_the_near_end_of_a_1e15_segment`]); and the distance was `|x - foot|`, which
 //! the foot's rounding along the segment (0.06 at `5e14`) made 0.125 for a point 0.00977 from
 //! the middle ([`a_point_by_the_middle_of_a_1e15_segment`]). The random test failed on
