@@ -28,7 +28,7 @@ mod cycle;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use parry2d::bounding_volume::BoundingVolume as _;
 use parry3d::bounding_volume::BoundingVolume as _;
-use raybox::{Contact, Overlaps, RayCast, Sweep};
+use raybox::{Capsule2, Capsule3, ClosestPoint, Contact, Overlaps, RayCast, Sweep};
 use raybox_bench::peers::{self, PeerRay, Placed2, Placed3, ToParry};
 use raybox_bench::{N_INPUTS, assert_balanced, sets};
 
@@ -291,6 +291,37 @@ where
     duel(c, name, inputs, |(a, v, b)| a.sweep(*v, b), &peer, |(a, v, b)| peers::cast3(a, v, b));
 }
 
+/// Points against segments and capsules: `closest_point` and `distance_to_point`, raybox
+/// only (no peer: parry's point projection takes a pose and answers a different question).
+/// The points are the centres of the circle and ball sets' shapes, near the segments; each
+/// capsule is the segment with the ball's radius.
+fn points(c: &mut Criterion) {
+    fn group<I, A, B>(
+        c: &mut Criterion,
+        shape: &str,
+        inputs: &[I],
+        closest: impl Fn(&I) -> A,
+        dist: impl Fn(&I) -> B,
+    ) {
+        let mut g = c.benchmark_group(format!("closest_point {shape}"));
+        g.throughput(Throughput::Elements(1));
+        cycle::bench_cycling(&mut g, "raybox", inputs, closest);
+        g.finish();
+        let mut g = c.benchmark_group(format!("distance {shape}"));
+        g.throughput(Throughput::Elements(1));
+        cycle::bench_cycling(&mut g, "raybox", inputs, dist);
+        g.finish();
+    }
+    let in2: Vec<_> = sets::circle_segment2().into_iter().map(|(b, s)| (s, b.center(), b.radius())).collect();
+    let in3: Vec<_> = sets::sphere_segment3().into_iter().map(|(b, s)| (s, b.center(), b.radius())).collect();
+    group(c, "Segment2", &in2, |(s, x, _)| s.closest_point(*x), |(s, x, _)| s.distance_to_point(*x));
+    group(c, "Segment3", &in3, |(s, x, _)| s.closest_point(*x), |(s, x, _)| s.distance_to_point(*x));
+    let caps2: Vec<_> = in2.iter().map(|&(s, x, r)| (Capsule2::new(s.start(), s.end(), r), x)).collect();
+    let caps3: Vec<_> = in3.iter().map(|&(s, x, r)| (Capsule3::new(s.start(), s.end(), r), x)).collect();
+    group(c, "Capsule2", &caps2, |(k, x)| k.closest_point(*x), |(k, x)| k.distance_to_point(*x));
+    group(c, "Capsule3", &caps3, |(k, x)| k.closest_point(*x), |(k, x)| k.distance_to_point(*x));
+}
+
 fn config() -> Criterion {
     Criterion::default().sample_size(30)
 }
@@ -298,6 +329,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = primitives;
     config = config();
-    targets = rays, overlaps_2d, overlaps_3d, contacts_3d, sweeps_3d
+    targets = rays, overlaps_2d, overlaps_3d, contacts_3d, sweeps_3d, points
 }
 criterion_main!(primitives);

@@ -15,10 +15,68 @@ pub(crate) fn segment_parameter(x: DVec3, p: DVec3, q: DVec3) -> f64 {
     if dd == 0.0 { 0.0 } else { ((x - p).dot(d) / dd).clamp(0.0, 1.0) }
 }
 
-/// The point of the segment `[p, q]` nearest to `x`.
+/// The point of the segment `[p, q]` nearest to `x`, measured from the end nearer to it
+/// ([`foot`]).
 #[inline]
 pub(crate) fn closest_point_on_segment(x: DVec3, p: DVec3, q: DVec3) -> DVec3 {
-    p + (q - p) * segment_parameter(x, p, q)
+    match foot(x, p, q) {
+        Foot::End(e) => e,
+        Foot::Inside { end, d, s, .. } => end + d * s,
+    }
+}
+
+/// The point of the segment `[p, q]` nearest to `x` ([`closest_point_on_segment`]) and its
+/// squared distance from `x`.
+///
+/// For a foot inside the segment the distance is `|(x - e) × d| / |d|` (`e` the end it is
+/// measured from), not `|x - foot|`: the foot's rounding along the segment (up to an ulp
+/// of its coordinates) would add to the distance in quadrature: a point 0.00977 from the
+/// middle of a segment reaching to `1e15` was 0.125 from its computed foot. The cross
+/// product's rounding is that of its terms, about the distance times `|d|`, and of `x - e`.
+#[inline]
+pub(crate) fn closest_point_and_squared_distance(x: DVec3, p: DVec3, q: DVec3) -> (DVec3, f64) {
+    match foot(x, p, q) {
+        Foot::End(e) => (e, x.distance_squared(e)),
+        Foot::Inside { end, off, d, dd, s } => (end + d * s, off.cross(d).length_squared() / dd),
+    }
+}
+
+/// Where the point of the segment `[p, q]` nearest to `x` lies.
+enum Foot {
+    /// At this end (or the segment is this one point).
+    End(DVec3),
+    /// At `end + d s`, with `d = q - p`, `dd = |d|²` and `off = x - end`.
+    Inside { end: DVec3, off: DVec3, d: DVec3, dd: f64, s: f64 },
+}
+
+/// The foot of `x` on the segment `[p, q]`, measured from the end nearer to it.
+///
+/// RTCD 5.1.2's `p + t (q - p)` is rounded at the size of `p`, and `t` carries the
+/// rounding of `x - p`: for a point near `q`, with `p` far away, both are far coarser than
+/// the coordinates near `q`. (With `p` near `1e15` and `q` at `(-11.3, -5.9, 2.2)`, the
+/// point `(-34.5, 12.6, 55.7)` got a closest point 0.25 from the exact one and 0.14 off
+/// the line, `tests/segment_closest_exact.rs`.) So when the foot falls in the half of the
+/// segment nearer `q` (`t > 1/2`, as `x - p` puts it), it is taken as `q + u d` with
+/// `u = (x - q) · d / |d|²`, about `-1/2..0` (`t - 1` in exact arithmetic, computed
+/// directly from `x - q`), and its error is then a few ulps of `q`, of the foot and of
+/// `|x - q|`, as it is of `p`, the foot and `|x - p|` on the other half. Which end is used
+/// can only be wrong for a foot within rounding of the middle, where both are as good.
+#[inline]
+fn foot(x: DVec3, p: DVec3, q: DVec3) -> Foot {
+    let d = q - p;
+    let dd = d.length_squared();
+    if dd == 0.0 {
+        return Foot::End(p);
+    }
+    let off = x - p;
+    let t = off.dot(d) / dd;
+    if t <= 0.5 {
+        if t <= 0.0 { Foot::End(p) } else { Foot::Inside { end: p, off, d, dd, s: t } }
+    } else {
+        let off = x - q;
+        let u = off.dot(d) / dd;
+        if u >= 0.0 { Foot::End(q) } else { Foot::Inside { end: q, off, d, dd, s: u } }
+    }
 }
 
 /// The closest pair of points of the segments `[p1, q1]` and `[p2, q2]` (one of the
@@ -98,6 +156,8 @@ pub(crate) fn closest_points_segment_segment_by_cross(
 
 macro_rules! segment_point_impls {
     ($Segment:ident, $Capsule:ident, $V:ident, $d:ident, $f:ident, $holds:ident) => {
+        // `$holds(capsule, point, dd)`: does the capsule hold the point, `dd` being the
+        // point's squared distance from the core (which the 3D test is, and the 2D ignores).
         impl ContainsPoint for $Segment {
             type Point = $V;
 
@@ -121,7 +181,7 @@ macro_rules! segment_point_impls {
             #[inline]
             fn distance_to_point(&self, point: $V) -> f32 {
                 let x = $d(point);
-                x.distance(closest_point_on_segment(x, $d(self.start()), $d(self.end()))) as f32
+                closest_point_and_squared_distance(x, $d(self.start()), $d(self.end())).1.sqrt() as f32
             }
         }
 
@@ -132,7 +192,8 @@ macro_rules! segment_point_impls {
             /// disc–segment test of `overlap/sphere_segment.rs`; squared, in `f64`, in 3D).
             #[inline]
             fn contains_point(&self, point: $V) -> bool {
-                $holds(self, point)
+                let dd = || closest_point_and_squared_distance($d(point), $d(self.start()), $d(self.end())).1;
+                $holds(self, point, dd)
             }
         }
 
@@ -142,20 +203,19 @@ macro_rules! segment_point_impls {
             #[inline]
             fn closest_point(&self, point: $V) -> $V {
                 let x = $d(point);
-                let c = closest_point_on_segment(x, $d(self.start()), $d(self.end()));
-                let (d, r) = (x.distance(c), f64::from(self.radius()));
-                if d <= r || $holds(self, point) { point } else { $f(c + (x - c) * (r / d)) }
+                let (c, dd) = closest_point_and_squared_distance(x, $d(self.start()), $d(self.end()));
+                let (d, r) = (dd.sqrt(), f64::from(self.radius()));
+                if d <= r || $holds(self, point, || dd) { point } else { $f(c + (x - c) * (r / d)) }
             }
 
             /// Zero exactly when the capsule contains the point.
             #[inline]
             fn distance_to_point(&self, point: $V) -> f32 {
-                if $holds(self, point) {
+                let dd = closest_point_and_squared_distance($d(point), $d(self.start()), $d(self.end())).1;
+                if $holds(self, point, || dd) {
                     return 0.0;
                 }
-                let x = $d(point);
-                let c = closest_point_on_segment(x, $d(self.start()), $d(self.end()));
-                ((x.distance(c) - f64::from(self.radius())) as f32).max(f32::MIN_POSITIVE)
+                ((dd.sqrt() - f64::from(self.radius())) as f32).max(f32::MIN_POSITIVE)
             }
         }
     };
@@ -165,16 +225,16 @@ macro_rules! segment_point_impls {
 /// (the `f64` squared distance read a point exactly on the rim, (2, 1) for the capsule
 /// (6, -1)-(2, -4) of radius 4, as outside).
 #[inline]
-fn capsule2_holds(c: &Capsule2, p: Vec2) -> bool {
+fn capsule2_holds(c: &Capsule2, p: Vec2, _: impl FnOnce() -> f64) -> bool {
     crate::Overlaps::overlaps(&crate::Circle::new(p, c.radius()), &c.segment())
 }
 
-/// A 3D capsule holds a point within its radius of the core (squared, in `f64`).
+/// A 3D capsule holds a point within its radius of the core: `dd`, the point's squared
+/// distance from the core ([`closest_point_and_squared_distance`]), at most `r²`.
 #[inline]
-fn capsule3_holds(c: &Capsule3, p: Vec3) -> bool {
-    let x = d3(p);
+fn capsule3_holds(c: &Capsule3, _: Vec3, dd: impl FnOnce() -> f64) -> bool {
     let r = f64::from(c.radius());
-    x.distance_squared(closest_point_on_segment(x, d3(c.start()), d3(c.end()))) <= r * r
+    dd() <= r * r
 }
 
 segment_point_impls!(Segment2, Capsule2, Vec2, d2, f2, capsule2_holds);

@@ -1,0 +1,496 @@
+//! Closest points and distances of points to segments and capsules (`ClosestPoint` for
+//! `Segment2`, `Segment3`, `Capsule2`, `Capsule3`) against an exact rational reference, on
+//! segments with one end near a moderate point and the other up to `2^60` away.
+//!
+//! **The reference.** Every `f32` input is an integer times `2^-149`, so with all
+//! coordinates scaled by `2^149` (a small signed big integer below, [`Big`]) the segment
+//! `p, q`, the query `x` and `d = q - p` are exact integers, and so are `dd = d · d` and
+//! `n = (x - p) · d`. The exact closest point is `c = p + d n / dd` for `0 < n < dd`, and `p`
+//! or `q` otherwise: `dd c = p dd + d n` is an exact integer vector `F`. Only the final
+//! quotients are rounded (to `f64`, from the leading 64 bits of each integer), which is far
+//! below the tolerances:
+//!
+//! - each coordinate of the returned point within one `f32` spacing at that coordinate of
+//!   `c` (the exact point rounded to `f32` is within half of one);
+//! - `distance_to_point` within 4 `f32` spacings of the exact `|x - c|`;
+//! - for capsules (points outside them), the closest point `c + (x - c) r / |x - c|` and the
+//!   distance `|x - c| - r` within the same, computed in `f64` from the exact `c`;
+//!
+//! each plus a slack for the `f64` rounding of `x` minus the segment's end, perpendicular to
+//! the segment ([`f64_term`]): a point by the middle of a segment reaching to `1e15` is
+//! `5e14` from both ends, and exact differences would need more than twice `f64`'s
+//! precision. Along an axis the slack is nearly zero at any length.
+//!
+//! Before the fix, the closest point was `p + d t`, rounded at the size of `p`: with the far
+//! end (`2^50`) as `p`, a point near the near end came back as much as 0.25 away from the
+//! exact one, 0.14 off the line, where `f32` steps by `4e-6` or less
+//! ([`a_point_by_the_near_end_of_a_1e15_segment`]); and the distance was `|x - foot|`, which
+//! the foot's rounding along the segment (0.06 at `5e14`) made 0.125 for a point 0.00977 from
+//! the middle ([`a_point_by_the_middle_of_a_1e15_segment`]). The random test failed on
+//! 1,665 of its 13,500 queries then.
+
+use glam::{Vec2, Vec3};
+use raybox::{Capsule2, Capsule3, ClosestPoint, ContainsPoint, Segment2, Segment3};
+
+/// A signed integer of any size: little-endian 32-bit limbs, no leading zero limbs (zero is
+/// the empty vector, never negative).
+#[derive(Clone, Debug)]
+struct Big {
+    neg: bool,
+    mag: Vec<u32>,
+}
+
+/// Every `f32` times `2^149` is an integer.
+const SCALE: i32 = 149;
+
+impl Big {
+    /// `v · 2^149`, exactly.
+    fn of(v: f32) -> Big {
+        assert!(v.is_finite());
+        let bits = v.to_bits();
+        let (exp, frac) = ((bits >> 23) & 0xff, bits & 0x7f_ffff);
+        // v = m · 2^(e - 149) with m below 2^24.
+        let (m, e) = if exp == 0 { (frac, 0) } else { (frac | 0x80_0000, exp - 1) };
+        let mut mag = vec![0u32; (e / 32) as usize];
+        let wide = u64::from(m) << (e % 32);
+        mag.push(wide as u32);
+        mag.push((wide >> 32) as u32);
+        Big::signed(v < 0.0, mag)
+    }
+
+    fn signed(neg: bool, mut mag: Vec<u32>) -> Big {
+        while mag.last() == Some(&0) {
+            mag.pop();
+        }
+        let neg = neg && !mag.is_empty();
+        Big { neg, mag }
+    }
+
+    fn is_zero(&self) -> bool {
+        self.mag.is_empty()
+    }
+
+    fn cmp_mag(a: &[u32], b: &[u32]) -> std::cmp::Ordering {
+        a.len().cmp(&b.len()).then_with(|| a.iter().rev().cmp(b.iter().rev()))
+    }
+
+    fn add_mag(a: &[u32], b: &[u32]) -> Vec<u32> {
+        let mut out = Vec::with_capacity(a.len().max(b.len()) + 1);
+        let mut carry = 0u64;
+        for i in 0..a.len().max(b.len()) {
+            let s = u64::from(*a.get(i).unwrap_or(&0)) + u64::from(*b.get(i).unwrap_or(&0)) + carry;
+            out.push(s as u32);
+            carry = s >> 32;
+        }
+        out.push(carry as u32);
+        out
+    }
+
+    /// `a - b` for `|a| >= |b|`.
+    fn sub_mag(a: &[u32], b: &[u32]) -> Vec<u32> {
+        let mut out = Vec::with_capacity(a.len());
+        let mut borrow = 0i64;
+        for (i, &ai) in a.iter().enumerate() {
+            let mut s = i64::from(ai) - i64::from(*b.get(i).unwrap_or(&0)) - borrow;
+            borrow = i64::from(s < 0);
+            if s < 0 {
+                s += 1 << 32;
+            }
+            out.push(s as u32);
+        }
+        assert_eq!(borrow, 0);
+        out
+    }
+
+    fn add(&self, o: &Big) -> Big {
+        if self.neg == o.neg {
+            return Big::signed(self.neg, Big::add_mag(&self.mag, &o.mag));
+        }
+        match Big::cmp_mag(&self.mag, &o.mag) {
+            std::cmp::Ordering::Less => Big::signed(o.neg, Big::sub_mag(&o.mag, &self.mag)),
+            _ => Big::signed(self.neg, Big::sub_mag(&self.mag, &o.mag)),
+        }
+    }
+
+    fn neg(&self) -> Big {
+        Big::signed(!self.neg, self.mag.clone())
+    }
+
+    fn sub(&self, o: &Big) -> Big {
+        self.add(&o.neg())
+    }
+
+    fn mul(&self, o: &Big) -> Big {
+        let mut out = vec![0u32; self.mag.len() + o.mag.len() + 1];
+        for (i, &a) in self.mag.iter().enumerate() {
+            let mut carry = 0u64;
+            for (j, &b) in o.mag.iter().enumerate() {
+                let s = u64::from(a) * u64::from(b) + u64::from(out[i + j]) + carry;
+                out[i + j] = s as u32;
+                carry = s >> 32;
+            }
+            let mut k = i + o.mag.len();
+            while carry != 0 {
+                let s = u64::from(out[k]) + carry;
+                out[k] = s as u32;
+                carry = s >> 32;
+                k += 1;
+            }
+        }
+        Big::signed(self.neg != o.neg, out)
+    }
+
+    /// `(m, e)` with `self ≈ m · 2^e`, `m` the leading (up to) 64 bits, rounded once.
+    fn approx(&self) -> (f64, i32) {
+        let Some(&top) = self.mag.last() else { return (0.0, 0) };
+        let bits = 32 * self.mag.len() as i32 - top.leading_zeros() as i32;
+        let shift = (bits - 64).max(0);
+        let mut lead = 0u64;
+        for k in (0..bits.min(64)).rev() {
+            let b = (k + shift) as usize;
+            lead = (lead << 1) | u64::from((self.mag[b / 32] >> (b % 32)) & 1);
+        }
+        let m = lead as f64;
+        (if self.neg { -m } else { m }, shift)
+    }
+
+    /// `self / o · 2^k`, to a few `f64` ulps.
+    fn ratio(&self, o: &Big, k: i32) -> f64 {
+        let ((a, ea), (b, eb)) = (self.approx(), o.approx());
+        a / b * 2f64.powi(ea - eb + k)
+    }
+
+    fn dot(a: &[Big; 3], b: &[Big; 3]) -> Big {
+        a[0].mul(&b[0]).add(&a[1].mul(&b[1])).add(&a[2].mul(&b[2]))
+    }
+}
+
+fn big3(v: [f32; 3]) -> [Big; 3] {
+    v.map(Big::of)
+}
+
+/// The exact answer for the point `x` and the segment `p, q` (not of zero length).
+struct Exact {
+    /// `dd = |q - p|²` (scaled by `2^298`).
+    dd: Big,
+    /// `dd` times the closest point (scaled by `2^447`).
+    foot: [Big; 3],
+    /// The closest point, each coordinate rounded to `f64`.
+    c: [f64; 3],
+    /// `|x - c|`, rounded to `f64`.
+    dist: f64,
+    /// How far `f64` work on the inputs may fairly be off, perpendicular to the segment
+    /// ([`f64_term`]).
+    slack: f64,
+}
+
+fn exact(p: [f32; 3], q: [f32; 3], x: [f32; 3]) -> Exact {
+    let (pf, qf, xf) = (p, q, x);
+    let (p, q, x) = (big3(p), big3(q), big3(x));
+    let d = [q[0].sub(&p[0]), q[1].sub(&p[1]), q[2].sub(&p[2])];
+    let dd = Big::dot(&d, &d);
+    assert!(!dd.is_zero(), "a point, not a segment");
+    let n = Big::dot(&[x[0].sub(&p[0]), x[1].sub(&p[1]), x[2].sub(&p[2])], &d);
+    let foot: [Big; 3] = std::array::from_fn(|i| {
+        if n.neg || n.is_zero() {
+            p[i].mul(&dd)
+        } else if Big::cmp_mag(&n.mag, &dd.mag).is_ge() {
+            q[i].mul(&dd)
+        } else {
+            p[i].mul(&dd).add(&d[i].mul(&n))
+        }
+    });
+    let c = std::array::from_fn(|i| foot[i].ratio(&dd, -SCALE));
+    let dd2 = dd.mul(&dd);
+    let dist = (0..3)
+        .map(|i| {
+            let off = x[i].mul(&dd).sub(&foot[i]);
+            off.mul(&off).ratio(&dd2, -2 * SCALE)
+        })
+        .sum::<f64>()
+        .sqrt();
+    let slack = f64_term(pf, qf, xf, c);
+    Exact { dd, foot, c, dist, slack }
+}
+
+/// The rounding of `x - e` in `f64` (`e` the segment's end nearer the exact foot `c`): up to
+/// `2^-53 |x_i - e_i|` in each coordinate, which moves the distance by its part
+/// perpendicular to the segment, `sqrt(1 - d_i² / |d|²)` of it; four times that. No error
+/// of the foot along the segment is allowed for: along an axis this is 0 whatever the
+/// segment's length.
+fn f64_term(p: [f32; 3], q: [f32; 3], x: [f32; 3], c: [f64; 3]) -> f64 {
+    let g = |v: [f32; 3]| v.map(f64::from);
+    let (p, q, x) = (g(p), g(q), g(x));
+    let far = |e: [f64; 3]| (0..3).map(|i| (c[i] - e[i]).abs()).fold(0.0, f64::max);
+    let e = if far(p) <= far(q) { p } else { q };
+    let d: [f64; 3] = std::array::from_fn(|i| q[i] - p[i]);
+    let dd: f64 = d.iter().map(|v| v * v).sum();
+    (0..3).map(|i| (x[i] - e[i]).abs() * (1.0 - d[i] * d[i] / dd).max(0.0).sqrt()).sum::<f64>()
+        * 2f64.powi(-51)
+}
+
+/// The spacing of `f32` at `v` (between `|v|` and the next `f32` away from zero).
+fn spacing(v: f64) -> f64 {
+    let a = (v.abs() as f32).max(f32::MIN_POSITIVE);
+    f64::from(f32::from_bits(a.to_bits() + 1) - a)
+}
+
+/// How far each coordinate of `got` is from the exact closest point, in units of its
+/// tolerance (at most 1 passes).
+fn point_error(e: &Exact, got: [f32; 3]) -> f64 {
+    (0..3)
+        .map(|i| {
+            let off = Big::of(got[i]).mul(&e.dd).sub(&e.foot[i]).ratio(&e.dd, -SCALE);
+            off.abs() / (spacing(e.c[i]) + e.slack)
+        })
+        .fold(0.0, f64::max)
+}
+
+/// How far `got` is from the exact distance, in units of its tolerance.
+fn distance_error(e: &Exact, got: f32) -> f64 {
+    (f64::from(got) - e.dist).abs() / (4.0 * spacing(e.dist) + e.slack)
+}
+
+/// The capsule's exact closest point (for `x` outside it), from the exact core point.
+fn capsule_error(e: &Exact, x: [f32; 3], r: f32, got: [f32; 3], got_dist: f32) -> (f64, f64) {
+    let k = f64::from(r) / e.dist;
+    let want: [f64; 3] = std::array::from_fn(|i| e.c[i] + (f64::from(x[i]) - e.c[i]) * k);
+    let point = (0..3)
+        .map(|i| (f64::from(got[i]) - want[i]).abs() / (spacing(want[i]) + e.slack))
+        .fold(0.0, f64::max);
+    let dist = (f64::from(got_dist) - (e.dist - f64::from(r))).abs() / (4.0 * spacing(e.dist) + e.slack);
+    (point, dist)
+}
+
+/// SplitMix64 (Steele, Lea and Flood, 2014): a seeded stream of 64-bit values.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `[-1, 1)`.
+    fn signed(&mut self) -> f64 {
+        (self.next() >> 11) as f64 * 2f64.powi(-52) - 1.0
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// One query: the segment `p, q`, the point `x`, a capsule radius, 2D or 3D.
+#[derive(Clone, Copy, Debug)]
+struct Query {
+    p: [f32; 3],
+    q: [f32; 3],
+    x: [f32; 3],
+    r: f32,
+    dim: usize,
+}
+
+/// Where the query point is drawn, along the segment from its near end.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Place {
+    NearEnd,
+    Middle,
+    FarEnd,
+}
+
+/// A segment from a moderate point `m` (within `2^k` of the origin, `k` in `-20..=10`) to
+/// `m + 2^far · u`, both times `2^scale`, with `u` a random direction or one near an axis,
+/// and a point drawn near the near end (within a few units of `m`'s size or of the
+/// segment's local width), near the middle, or near the far end; the near end is the
+/// segment's start or its end at random.
+fn query(rng: &mut Rng, dim: usize, far: i32, scale: i32, place: Place) -> Query {
+    let f = |v: f64| v as f32;
+    let v = |rng: &mut Rng, s: f64| -> [f64; 3] {
+        let mut a = [rng.signed() * s, rng.signed() * s, rng.signed() * s];
+        if dim == 2 {
+            a[2] = 0.0;
+        }
+        a
+    };
+    let near_size = 2f64.powi(-20 + rng.below(31) as i32);
+    let m = v(rng, near_size);
+    let mut u = v(rng, 1.0);
+    let axis = (rng.below(4) as usize).min(dim);
+    if axis < dim {
+        // Near an axis: the other coordinates stay moderate along the whole segment.
+        u = v(rng, near_size * 2f64.powi(-far));
+        u[axis] = if rng.below(2) == 0 { 1.0 } else { -1.0 };
+    }
+    let s = 2f64.powi(scale);
+    let big = 2f64.powi(far);
+    let near: [f32; 3] = std::array::from_fn(|i| f(m[i] * s));
+    let away: [f32; 3] = std::array::from_fn(|i| f((m[i] + big * u[i]) * s));
+    let at = |t: f64, i: usize| f64::from(near[i]) + (f64::from(away[i]) - f64::from(near[i])) * t;
+    let wobble = v(rng, near_size * s * 4.0);
+    let x: [f32; 3] = match place {
+        Place::NearEnd => std::array::from_fn(|i| f(at(0.0, i) + wobble[i])),
+        Place::Middle => {
+            let t = 0.3 + 0.4 * (rng.signed() + 1.0) / 2.0;
+            std::array::from_fn(|i| f(at(t, i) + wobble[i]))
+        }
+        Place::FarEnd => {
+            let t = 1.0 + rng.signed() * 2f64.powi(-30);
+            std::array::from_fn(|i| f(at(t, i) + wobble[i]))
+        }
+    };
+    let r = f(near_size * s * (rng.signed() + 1.0));
+    let (p, q) = if rng.below(2) == 0 { (near, away) } else { (away, near) };
+    Query { p, q, x, r, dim }
+}
+
+/// The library's answers: segment closest point and distance, capsule closest point and
+/// distance (as 3D arrays).
+fn answers(k: &Query) -> ([f32; 3], f32, [f32; 3], f32) {
+    let (p, q, x) = (Vec3::from(k.p), Vec3::from(k.q), Vec3::from(k.x));
+    if k.dim == 2 {
+        let (p, q, x) = (p.truncate(), q.truncate(), x.truncate());
+        let s = Segment2::new(p, q);
+        let c = Capsule2::new(p, q, k.r);
+        let e = |v: Vec2| [v.x, v.y, 0.0];
+        (e(s.closest_point(x)), s.distance_to_point(x), e(c.closest_point(x)), c.distance_to_point(x))
+    } else {
+        let s = Segment3::new(p, q);
+        let c = Capsule3::new(p, q, k.r);
+        (s.closest_point(x).into(), s.distance_to_point(x), c.closest_point(x).into(), c.distance_to_point(x))
+    }
+}
+
+/// An error (in units of its tolerance) over the tolerance, or NaN.
+fn fails(err: f64) -> bool {
+    err.is_nan() || err > 1.0
+}
+
+/// The worst errors (in units of their tolerances) over some queries, with the query.
+#[derive(Default)]
+struct Worst {
+    point: (f64, Option<Query>),
+    dist: (f64, Option<Query>),
+    capsule: (f64, Option<Query>),
+    failures: usize,
+}
+
+impl Worst {
+    fn note(slot: &mut (f64, Option<Query>), err: f64, k: &Query) {
+        if err.is_nan() || err > slot.0 {
+            *slot = (err, Some(*k));
+        }
+    }
+
+    fn check(&mut self, k: &Query) {
+        let e = exact(k.p, k.q, k.x);
+        let (point, dist, cap_point, cap_dist) = answers(k);
+        let (pe, de) = (point_error(&e, point), distance_error(&e, dist));
+        Worst::note(&mut self.point, pe, k);
+        Worst::note(&mut self.dist, de, k);
+        let mut bad = fails(pe) || fails(de);
+        // Capsules: points clearly outside (within rounding of the rim either answer is fair).
+        if e.dist > f64::from(k.r) * (1.0 + 1e-6) {
+            let (cp, cd) = capsule_error(&e, k.x, k.r, cap_point, cap_dist);
+            Worst::note(&mut self.capsule, cp.max(cd), k);
+            bad |= fails(cp) || fails(cd);
+        }
+        self.failures += usize::from(bad);
+    }
+}
+
+#[test]
+fn points_near_long_segments_against_an_exact_reference() {
+    let mut rng = Rng(0x5e6_c105);
+    let mut report = Vec::new();
+    let mut failures = 0;
+    for dim in [2, 3] {
+        for far in [0, 20, 40, 50, 60] {
+            for scale in [-30, 0, 30] {
+                for place in [Place::NearEnd, Place::Middle, Place::FarEnd] {
+                    let mut w = Worst::default();
+                    for _ in 0..150 {
+                        w.check(&query(&mut rng, dim, far, scale, place));
+                    }
+                    failures += w.failures;
+                    if w.failures > 0 {
+                        report.push(format!(
+                            "{dim}D, far end at 2^{far}, scale 2^{scale}, {place:?}: {} of 150 wrong; \
+                             worst point {:.3e} ({:?}), distance {:.3e} ({:?}), capsule {:.3e} ({:?})",
+                            w.failures, w.point.0, w.point.1, w.dist.0, w.dist.1, w.capsule.0, w.capsule.1
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures == 0, "{failures} wrong:\n{}", report.join("\n"));
+}
+
+/// The exact distance of `r` from the line through `p` and `q`.
+fn off_line(p: [f32; 3], q: [f32; 3], r: [f32; 3]) -> f64 {
+    let (p, q, r) = (big3(p), big3(q), big3(r));
+    let d = [q[0].sub(&p[0]), q[1].sub(&p[1]), q[2].sub(&p[2])];
+    let w = [r[0].sub(&p[0]), r[1].sub(&p[1]), r[2].sub(&p[2])];
+    let cr = [
+        w[1].mul(&d[2]).sub(&w[2].mul(&d[1])),
+        w[2].mul(&d[0]).sub(&w[0].mul(&d[2])),
+        w[0].mul(&d[1]).sub(&w[1].mul(&d[0])),
+    ];
+    Big::dot(&cr, &cr).ratio(&Big::dot(&d, &d), -2 * SCALE).sqrt()
+}
+
+/// Checks one query against the reference, as the random test does.
+fn assert_exact(k: Query) {
+    let mut w = Worst::default();
+    w.check(&k);
+    assert_eq!(w.failures, 0, "{k:?}: point {}, distance {}, capsule {}", w.point.0, w.dist.0, w.capsule.0);
+}
+
+/// The worst case of the old closest point among 3,000 queries near the near end of
+/// segments reaching to `2^50 ≈ 1.1e15`: from `(-7.4e14, -8.7e14, 8.6e14)` to
+/// `(-11.3, -5.9, 2.2)`, the point `(-34.5, 12.6, 55.7)` got a closest point 0.25 from the
+/// exact one and 0.14 off the segment's line (coordinates near 10, where `f32` steps by
+/// `1e-6`), because `p + t d` was rounded at the size of the far end `p`.
+#[test]
+fn a_point_by_the_near_end_of_a_1e15_segment() {
+    let (p, q) =
+        ([-738060000000000.0, -871943860000000.0, 855507900000000.0], [-11.309046, -5.9245834, 2.1700907]);
+    let x = [-34.518784, 12.597074, 55.666355];
+    let got: [f32; 3] = Segment3::new(p.into(), q.into()).closest_point(x.into()).into();
+    assert!(off_line(p, q, got) < 1e-5, "{got:?} is {} off the line", off_line(p, q, got));
+    assert_exact(Query { p, q, x, r: 13.497164, dim: 3 });
+    assert_exact(Query { p: q, q: p, x, r: 13.497164, dim: 3 });
+    // The 2D worst case (0.24 from the exact point, 0.14 off the line).
+    let (p, q) = ([-374792400000000.0, -908722400000000.0, 0.0], [-0.55663747, 0.78886014, 0.0]);
+    let x = [-2.6625652, 1.0142615, 0.0];
+    let got = Segment2::new(Vec3::from(p).truncate(), Vec3::from(q).truncate())
+        .closest_point(Vec3::from(x).truncate());
+    assert!(off_line(p, q, [got.x, got.y, 0.0]) < 1e-6);
+    assert_exact(Query { p, q, x, r: 0.60748243, dim: 2 });
+    assert_exact(Query { p: q, q: p, x, r: 0.60748243, dim: 2 });
+}
+
+/// The worst case of the old distance among the random queries by the middle of a segment:
+/// the point `(-3.5e14, -0.0236)` is 0.00977 from the segment from `(-2^50, -0.068)` to
+/// `(-0.083, 0.011)`, and came out 0.125 (`|x - foot|`, with the foot rounded by about 0.06
+/// along the segment), so a capsule of radius 0.0098 around it did not hold the point.
+#[test]
+fn a_point_by_the_middle_of_a_1e15_segment() {
+    let (p, q) = ([-1125899900000000.0, -0.068237, 0.0], [-0.08347597, 0.011038279, 0.0]);
+    let x = [-353127300000000.0, -0.02359796, 0.0];
+    let e = exact(p, q, x);
+    assert!((e.dist - 0.009772336).abs() < 1e-8, "{}", e.dist);
+    for dim in [2, 3] {
+        assert_exact(Query { p, q, x, r: 0.028055644, dim });
+        assert_exact(Query { p: q, q: p, x, r: 0.028055644, dim });
+    }
+    // The same along z, in 3D.
+    let z = |v: [f32; 3]| [v[1], v[2], v[0]];
+    assert_exact(Query { p: z(p), q: z(q), x: z(x), r: 0.028055644, dim: 3 });
+    assert!(Capsule3::new(z(p).into(), z(q).into(), 0.0098).contains_point(z(x).into()));
+    assert!(!Capsule3::new(z(p).into(), z(q).into(), 0.0097).contains_point(z(x).into()));
+}
