@@ -1356,3 +1356,54 @@ fn a_2d_box_beside_a_huge_segment_moving_a_hair_does_not_touch_it() {
         assert!(hit.normal.dot(moved) < 0.0, "{name}: {hit:?}");
     }
 }
+
+/// A zero-radius `Capsule3` along the second sliver's edge `[c, a]` (to `1e15`), with an
+/// `Aabb3` and an `Obb3` 0.7 beside it (80,000 along it from `a`) and 0.6 beyond its near
+/// end `a`: moving a hair, or the capsule moving, they do not touch; moving straight at it,
+/// twice the way, they meet it once within their reach and before within their least half
+/// extent. Right before this test was written (its start is the pair's exact test,
+/// `decided_sweep`, and its walk is confirmed as the segment's: `sat_entry`); with that
+/// confirmation off, every hair sweep here reported a touch at `t = 1e-45`.
+#[test]
+fn a_zero_radius_capsule_along_a_huge_edge_beside_a_box_does_not_touch_it() {
+    use glam::Quat;
+    use raybox::{Aabb3, Capsule3};
+    let half = Vec3::new(0.0625, 0.03125, 0.015625);
+    let turn = Quat::from_axis_angle(Vec3::new(1.0, 2.0, 3.0).normalize(), 0.7);
+    let reach = f64::from(half.length());
+    let [a, _, c] = HUGE_SLIVERS[1];
+    let capsule = Capsule3::new(c, a, 0.0);
+    let along = (c - a).as_dvec3().normalize();
+    for (name, p) in
+        [("beside", BESIDE_SLIVERS), ("beyond the end", (a.as_dvec3() - along * (0.6 + reach)).as_vec3())]
+    {
+        // `p`'s offset from the edge, in `f64` from `a` (to about 1e-11, as above).
+        let from_a = (p - a).as_dvec3();
+        let off = from_a - along * from_a.dot(along).max(0.0);
+        let gap = off.length();
+        assert!(gap - reach > 0.59 && gap < 0.71 + reach, "{name}: {gap}");
+        let (aabb, obb) = (Aabb3::from_center_half_extents(p, half), Obb3::new(p, half, turn));
+        assert!(!aabb.overlaps(&capsule) && !obb.overlaps(&capsule));
+        assert_eq!(aabb.sweep(HAIR, &capsule), None, "{name}: aabb");
+        assert_eq!(obb.sweep(HAIR, &capsule), None, "{name}: obb");
+        assert_eq!(capsule.sweep(-HAIR, &aabb), None, "{name}: against the aabb");
+        assert_eq!(capsule.sweep(-HAIR, &obb), None, "{name}: against the obb");
+        // Straight at the edge's nearest point, twice the way.
+        let across = (-off * 2.0).as_vec3();
+        let time_to = |r: f64| ((gap - r) / (2.0 * gap)) as f32;
+        let (soonest, latest) = (time_to(reach), time_to(f64::from(half.min_element())));
+        for (what, hit, moved) in [
+            ("aabb", aabb.sweep(across, &capsule), across),
+            ("obb", obb.sweep(across, &capsule), across),
+            ("against the aabb", capsule.sweep(-across, &aabb), -across),
+            ("against the obb", capsule.sweep(-across, &obb), -across),
+        ] {
+            let hit = hit.unwrap_or_else(|| panic!("{name}: {what} missed"));
+            assert!(
+                hit.t >= soonest && hit.t <= latest,
+                "{name}: {what}: {hit:?}: not in [{soonest}, {latest}]"
+            );
+            assert!(hit.normal.dot(moved) < 0.0, "{name}: {what}: {hit:?}");
+        }
+    }
+}
