@@ -1542,12 +1542,13 @@ fn a_box_beside_a_huge_box_moving_a_hair_does_not_touch_it() {
 /// the turned sliver box of [`huge_slivers`], as the boxes of
 /// [`a_box_beside_a_huge_box_moving_a_hair_does_not_touch_it`]: moving a hair, or the box
 /// moving, they do not touch it; moving straight at it, they meet it inside the window of
-/// [`window`]. Their walks (started by the pairs' exact tests) were confirmed only against
-/// a triangle or a segment far larger than the box, not a box far larger than them: each
-/// reported a touch at `t = 1e-45`.
+/// [`window`] (the box cast against the triangle in a `TriMesh` as well, at the same time).
+/// Their walks (started by the pairs' exact tests) were confirmed only against a triangle
+/// or a segment far larger than the box, not a box far larger than them: each reported a
+/// touch at `t = 1e-45`.
 #[test]
 fn small_shapes_beside_a_huge_box_moving_a_hair_do_not_touch_it() {
-    use raybox::Capsule3;
+    use raybox::{Capsule3, TriMesh};
     let (big, _, axes, h) = huge_slivers();
     let side = axes[2].cross(axes[0]).normalize();
     let (d, e) = (Vec3::new(0.03, 0.05, -0.04), Vec3::new(0.0, 0.03, 0.05));
@@ -1563,6 +1564,7 @@ fn small_shapes_beside_a_huge_box_moving_a_hair_do_not_touch_it() {
         // Each holds `q`: the segment's midpoint, the triangle's first edge's.
         let (seg, cap) = (Segment3::new(q - d, q + d), Capsule3::new(q - d, q + d, 0.0));
         let tri = Triangle3::new(q - d, q + d, q + e);
+        let mesh = TriMesh::new(tri.vertices().to_vec(), vec![[0, 1, 2]]).unwrap();
         assert!(!seg.overlaps(&big) && !cap.overlaps(&big) && !tri.overlaps(&big));
         for (what, hit) in [
             ("segment", seg.sweep(HAIR, &big)),
@@ -1574,6 +1576,7 @@ fn small_shapes_beside_a_huge_box_moving_a_hair_do_not_touch_it() {
         ] {
             assert_eq!(hit, None, "{name}: {what}");
         }
+        assert_eq!(mesh.sweep(&big, -HAIR).map(|h| h.t), None, "{name}: cast against it in a mesh");
         let m = ((aim - q.as_dvec3()) * 2.0).as_vec3();
         let unit = if end { -axes[0].normalize() } else { side };
         let w = window(q.as_dvec3(), m.as_dvec3(), aim, (gap, -m.as_dvec3().dot(unit)), r);
@@ -1587,5 +1590,7 @@ fn small_shapes_beside_a_huge_box_moving_a_hair_do_not_touch_it() {
         ] {
             within(&format!("{name}: {what}"), hit, moved, w);
         }
+        let cast = mesh.sweep(&big, -m).map(|h| h.t);
+        assert_eq!(cast, big.sweep(-m, &tri).map(|h| h.t), "{name}: cast against it in a mesh");
     }
 }

@@ -361,17 +361,24 @@ enum Spread {
 #[inline]
 fn box_needs_confirming((a, ma): (&Core, &[f64]), (b, mb): (&Core, &[f64]), planar: bool) -> Option<Spread> {
     let largest = |sizes: &[f64]| sizes.iter().fold(0.0f64, |m, &x| m.max(x));
-    let spread = |boxed: &[f64], other: &[f64]| largest(other) > SPREAD * boxed[0];
-    let polytope = |c: &Core| matches!(c, Core::Box(..) | Core::Triangle(..) | Core::Segment(..));
+    // The box's size against the other's largest coordinate: more than `SPREAD` times
+    // below it, or (in 3D) above it.
+    let compare = |boxed: f64, other: f64| {
+        if other > SPREAD * boxed {
+            Some(Spread::SmallBox)
+        } else if !planar && boxed > SPREAD * other {
+            Some(Spread::LargeBox)
+        } else {
+            None
+        }
+    };
     match (a, b) {
-        (Core::Box(..), Core::Triangle(..) | Core::Segment(..)) if spread(ma, mb) => Some(Spread::SmallBox),
-        (Core::Triangle(..) | Core::Segment(..), Core::Box(..)) if spread(mb, ma) => Some(Spread::SmallBox),
-        (Core::Box(..), _) if !planar && polytope(b) && ma[0] > SPREAD * largest(mb) => {
-            Some(Spread::LargeBox)
+        (Core::Box(..), Core::Box(..)) => {
+            let (sa, sb) = (ma[0], mb[0]);
+            (!planar && (sa > SPREAD * sb || sb > SPREAD * sa)).then_some(Spread::LargeBox)
         }
-        (_, Core::Box(..)) if !planar && polytope(a) && mb[0] > SPREAD * largest(ma) => {
-            Some(Spread::LargeBox)
-        }
+        (Core::Box(..), Core::Triangle(..) | Core::Segment(..)) => compare(ma[0], largest(mb)),
+        (Core::Triangle(..) | Core::Segment(..), Core::Box(..)) => compare(mb[0], largest(ma)),
         _ => None,
     }
 }
@@ -505,6 +512,8 @@ impl Local {
 /// proved apart: the direction of the least candidate at `t = 0` must separate the two
 /// shapes' projections ([`Local::span`]). Shapes that overlap have no such direction, and
 /// shapes a hair apart, closer than the spans' rounding, are left to the walk.
+#[cold]
+#[inline(never)]
 fn locally_confirmed(a: &Core, v: DVec3, b: &Core, t_walk: f64) -> Option<Option<(f64, Option<DVec3>)>> {
     // The origin: the small shape's centre, or its first vertex (the shape that is not a
     // box, or of two boxes the smaller, by its centre's size plus its half extents).
