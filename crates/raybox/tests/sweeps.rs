@@ -1594,3 +1594,87 @@ fn small_shapes_beside_a_huge_box_moving_a_hair_do_not_touch_it() {
         assert_eq!(cast, big.sweep(-m, &tri).map(|h| h.t), "{name}: cast against it in a mesh");
     }
 }
+
+/// The 2D analogue of [`a_box_beside_a_huge_box_moving_a_hair_does_not_touch_it`] and
+/// [`small_shapes_beside_a_huge_box_moving_a_hair_do_not_touch_it`]: an `Obb2` of half
+/// extents `(2^49, 1e-3)` turned by 0.01 rad, its near end exactly at the origin (its
+/// centre `h₀a₀` is exact), so that its points are `u a₀ + v a₁`, `u` in `[0, 2h₀]`,
+/// `|v| <= h₁`; an `Aabb2`, an `Obb2` (reach 0.07) and a segment (reach 0.06) 0.6 beyond
+/// its end and 0.7 beside its long side, moving a hair, or the sliver moving, do not touch
+/// it; moving straight at a point of its axis `2e-3` (beyond the end) or `1000` (beside)
+/// along it, they meet it after the plane bound is closed and by the time their centre is
+/// within `r` of that point. The bounds are `x · a₀ >= -h₁ |a₁ · a₀|` and, for
+/// `N = (-a₀.y, a₀.x)`, exactly normal to `a₀`, `x · N <= h₁ |a₁ · N|`. Every hair sweep
+/// here reported a touch at `t = 1e-45` (their walks were confirmed only against a segment
+/// far larger than the box).
+#[test]
+fn a_2d_box_beside_a_huge_2d_box_moving_a_hair_does_not_touch_it() {
+    use glam::DVec2;
+    use raybox::Aabb2;
+    let h0 = (1u64 << 49) as f32;
+    let half_big = Vec2::new(h0, 1e-3);
+    let axes = Obb2::new(Vec2::ZERO, half_big, 0.01).axes();
+    let big = Obb2::new(axes[0] * h0, half_big, 0.01);
+    assert_eq!(big.axes(), axes);
+    let [a0, a1] = axes.map(|a| a.as_dvec2());
+    let h1 = f64::from(half_big.y);
+    let half = Vec2::new(0.0625, 0.03125);
+    let d = Vec2::new(0.036, -0.048); // the segment's half, 0.06 long
+    let reach = f64::from(half.length());
+    let hair = Vec2::new(-0.0009446217, -0.00084712886);
+    let (unit0, n) = (a0.normalize(), DVec2::new(-a0.y, a0.x).normalize());
+    for (name, q, end) in [
+        ("beyond the end", -unit0 * (0.6 + reach), true),
+        ("beside the side", a0 * 1000.0 + n * (0.7 + reach + h1), false),
+    ] {
+        let q = q.as_vec2();
+        let qd = q.as_dvec2();
+        let (gap, aim, unit) = if end {
+            (-qd.dot(unit0) - reach - h1 * a1.dot(unit0).abs() - 1e-9, a0 * 2e-3, -unit0)
+        } else {
+            (qd.dot(n) - reach - h1 * a1.dot(n).abs() - 1e-9, a0 * 1000.0, n)
+        };
+        assert!(gap > 0.59, "{name}: {gap}");
+        let (aabb, obb) = (Aabb2::from_center_half_extents(q, half), Obb2::new(q, half, 0.7));
+        let seg = Segment2::new(q - d, q + d);
+        assert!(!aabb.overlaps(&big) && !obb.overlaps(&big) && !seg.overlaps(&big));
+        for (what, hit) in [
+            ("aabb", aabb.sweep(hair, &big)),
+            ("against the aabb", big.sweep(-hair, &aabb)),
+            ("obb", obb.sweep(hair, &big)),
+            ("against the obb", big.sweep(-hair, &obb)),
+            ("segment", seg.sweep(hair, &big)),
+            ("against the segment", big.sweep(-hair, &seg)),
+        ] {
+            assert_eq!(hit, None, "{name}: {what}");
+        }
+        let m = ((aim - qd) * 2.0).as_vec2();
+        let md = m.as_dvec2();
+        let soonest = gap / -md.dot(unit);
+        let t_c = (aim - qd).dot(md) / md.length_squared();
+        let miss = (qd + md * t_c - aim).length();
+        let latest_within = |r: f64| {
+            assert!(miss < r / 2.0, "{miss}");
+            ((t_c - (r * r - miss * miss).sqrt() / md.length()) + 1e-6) as f32
+        };
+        // The boxes hold the ball of their least half extent about `q`, the segment the
+        // point `q`; the sliver, the ball of 0.9e-3 about `aim`.
+        let (boxes, segment) = (latest_within(f64::from(half.min_element()) + 0.9e-3), latest_within(0.9e-3));
+        let soonest = (soonest - 1e-6) as f32;
+        for (what, hit, moved, latest) in [
+            ("aabb", aabb.sweep(m, &big), m, boxes),
+            ("against the aabb", big.sweep(-m, &aabb), -m, boxes),
+            ("obb", obb.sweep(m, &big), m, boxes),
+            ("against the obb", big.sweep(-m, &obb), -m, boxes),
+            ("segment", seg.sweep(m, &big), m, segment),
+            ("against the segment", big.sweep(-m, &seg), -m, segment),
+        ] {
+            let hit = hit.unwrap_or_else(|| panic!("{name}: {what} missed"));
+            assert!(
+                hit.t >= soonest && hit.t <= latest,
+                "{name}: {what}: {hit:?}: not in [{soonest}, {latest}]"
+            );
+            assert!(hit.normal.dot(moved) < 0.0, "{name}: {what}: {hit:?}");
+        }
+    }
+}

@@ -291,7 +291,7 @@ pub(crate) fn sat_entry(
     let (ma, mb) = (vertex_sizes(a, &va), vertex_sizes(b, &vb));
     let (t, axis, _) =
         sat_window((&va[..na], &ma[..na]), v, (&vb[..nb], &mb[..nb]), &axes[..count], horizon)?;
-    let spread = box_needs_confirming((a, &ma[..na]), (b, &mb[..nb]), planar);
+    let spread = box_needs_confirming((a, &ma[..na]), (b, &mb[..nb]));
     // A box far larger than the other shape, whatever decided the start: measured locally,
     // the start proved apart first ([`locally_confirmed`]).
     if spread == Some(Spread::LargeBox)
@@ -359,14 +359,14 @@ enum Spread {
 /// ([`Spread::LargeBox`], [`locally_confirmed`]). (A few comparisons: every ordinary box
 /// sweep passes.)
 #[inline]
-fn box_needs_confirming((a, ma): (&Core, &[f64]), (b, mb): (&Core, &[f64]), planar: bool) -> Option<Spread> {
+fn box_needs_confirming((a, ma): (&Core, &[f64]), (b, mb): (&Core, &[f64])) -> Option<Spread> {
     let largest = |sizes: &[f64]| sizes.iter().fold(0.0f64, |m, &x| m.max(x));
     // The box's size against the other's largest coordinate: more than `SPREAD` times
-    // below it, or (in 3D) above it.
+    // below it, or above it.
     let compare = |boxed: f64, other: f64| {
         if other > SPREAD * boxed {
             Some(Spread::SmallBox)
-        } else if !planar && boxed > SPREAD * other {
+        } else if boxed > SPREAD * other {
             Some(Spread::LargeBox)
         } else {
             None
@@ -375,7 +375,7 @@ fn box_needs_confirming((a, ma): (&Core, &[f64]), (b, mb): (&Core, &[f64]), plan
     match (a, b) {
         (Core::Box(..), Core::Box(..)) => {
             let (sa, sb) = (ma[0], mb[0]);
-            (!planar && (sa > SPREAD * sb || sb > SPREAD * sa)).then_some(Spread::LargeBox)
+            (sa > SPREAD * sb || sb > SPREAD * sa).then_some(Spread::LargeBox)
         }
         (Core::Box(..), Core::Triangle(..) | Core::Segment(..)) => compare(ma[0], largest(mb)),
         (Core::Triangle(..) | Core::Segment(..), Core::Box(..)) => compare(mb[0], largest(ma)),
@@ -492,6 +492,45 @@ impl Local {
     }
 }
 
+/// Whether some axis separates the spans of `a` and `b` ([`Local::span`], exact shapes
+/// inside): `w` (the least distance's direction, from `b` toward `a`), then the
+/// separating-axis test's: each box's face normals, and the crosses of an edge direction
+/// of each (a box's axes; a segment's or a triangle's edges, and a triangle's normal).
+/// The shapes' own axes matter: the least distance's direction, computed from points
+/// along a `1e15` edge, is off by `1e-13` rad, which moves the far end's projection by
+/// 100, while a cross with the edge's exact axis is square to it to `1e-16`.
+fn proved_apart(a: &Local, b: &Local, w: DVec3) -> bool {
+    let separates = |l: DVec3| {
+        if l == DVec3::ZERO {
+            return false;
+        }
+        let ((a_lo, a_hi), (b_lo, b_hi)) = (a.span(l), b.span(l));
+        a_lo > b_hi || b_lo > a_hi
+    };
+    if separates(w) {
+        return true;
+    }
+    // Each shape's edge directions, and its face normals.
+    let directions = |s: &Local| -> ([DVec3; 3], usize, [DVec3; 3], usize) {
+        if let Some((axes, _)) = s.frame {
+            let faces = [axes[1].cross(axes[2]), axes[2].cross(axes[0]), axes[0].cross(axes[1])];
+            return (axes, 3, faces, 3);
+        }
+        let x = &s.vertices;
+        match s.count {
+            2 => ([x[1] - x[0], DVec3::ZERO, DVec3::ZERO], 1, [DVec3::ZERO; 3], 0),
+            3 => {
+                let edges = [x[1] - x[0], x[2] - x[1], x[0] - x[2]];
+                (edges, 3, [edges[0].cross(edges[1]), DVec3::ZERO, DVec3::ZERO], 1)
+            }
+            _ => ([DVec3::ZERO; 3], 0, [DVec3::ZERO; 3], 0),
+        }
+    };
+    let ((ea, na, fa, ma), (eb, nb, fb, mb)) = (directions(a), directions(b));
+    fa[..ma].iter().chain(&fb[..mb]).any(|&l| separates(l))
+        || ea[..na].iter().any(|&e| eb[..nb].iter().any(|&f| separates(e.cross(f))))
+}
+
 /// The contact of `a` moving by `t v` with `b`, one of them a box [`SPREAD`] times larger
 /// than the other ([`Spread::LargeBox`]), confirmed from the separating-axis walk's `t_walk`
 /// by a distance measured locally: `None` when it cannot be (the walk's answer then
@@ -509,9 +548,9 @@ impl Local {
 /// **The start.** Two boxes are found apart at `t = 0` by GJK, and a small shape beside a
 /// huge box is rounded by GJK's distance to it, neither exact; [`gap_floor`]'s candidates
 /// bound the distance of shapes that do not intersect only. So the shapes must first be
-/// proved apart: the direction of the least candidate at `t = 0` must separate the two
-/// shapes' projections ([`Local::span`]). Shapes that overlap have no such direction, and
-/// shapes a hair apart, closer than the spans' rounding, are left to the walk.
+/// proved apart: some axis must separate the two shapes' projections ([`proved_apart`],
+/// [`Local::span`]). Shapes that overlap have no such axis, and shapes a hair apart,
+/// closer than the spans' rounding, are left to the walk.
 #[cold]
 #[inline(never)]
 fn locally_confirmed(a: &Core, v: DVec3, b: &Core, t_walk: f64) -> Option<Option<(f64, Option<DVec3>)>> {
@@ -541,13 +580,8 @@ fn locally_confirmed(a: &Core, v: DVec3, b: &Core, t_walk: f64) -> Option<Option
     let (la, lb) = (Local::of(a, o, scale), Local::of(b, o, scale));
     let (pa, pb) = (la.polytope(), lb.polytope());
     let start = gap_floor(&pa, &pb, DVec3::ZERO);
-    if start.floor <= 0.0 {
+    if start.floor <= 0.0 || !proved_apart(&la, &lb, start.toward_a) {
         return None;
-    }
-    let (a_lo, _) = la.span(start.toward_a);
-    let (_, b_hi) = lb.span(start.toward_a);
-    if a_lo <= b_hi {
-        return None; // not proved apart at the start
     }
     // Touching at the walk's time, to the local distance's allowance: it stands.
     if gap_floor(&pa, &pb, v * t_walk).floor <= 0.0 {
