@@ -28,7 +28,7 @@
 //! on the Minkowski sum; anything against a plane the support distances along the normal.
 //! A box against a box, a segment or a triangle (no radius), either one moving: the
 //! separating-axis test over time, exact up to `f64` rounding (against a triangle or a
-//! segment reaching far beyond the box, a `1e15` sliver, and in 3D for a box reaching far
+//! segment reaching far beyond the box, a `1e15` sliver, and for a box reaching far
 //! beyond the other shape, its contact is confirmed by a distance measured locally:
 //! `sat_entry`, `locally_confirmed`). A segment (or a capsule of
 //! radius zero) against a triangle, and a triangle against a triangle, are the
@@ -271,7 +271,7 @@ pub(crate) fn sat_sweep(a: &Core, v: DVec3, b: &Core, planar: bool, start: Start
 /// `a_box_beside_a_huge_sliver_moving_a_hair_does_not_touch_it`). A time the distance
 /// moves later comes with the direction of the distance measured last for its axis.
 ///
-/// **Confirmed for huge boxes.** In 3D, a box whose size is [`SPREAD`] times that of the
+/// **Confirmed for huge boxes.** A box whose size is [`SPREAD`] times that of the
 /// other shape (a box, a triangle or a segment), whatever decided the start, has its
 /// contact confirmed by a distance measured from the small shape ([`locally_confirmed`]):
 /// a small box 0.6 beyond the near end of a box reaching to `1e15`, moving a hair, was
@@ -354,8 +354,8 @@ enum Spread {
 /// Whether a separating-axis contact of a box (either one moving), given each core with
 /// its vertices' sizes ([`vertex_sizes`]), needs confirming, and how: against a triangle
 /// or a segment whose largest coordinate is more than [`SPREAD`] times the box's size
-/// ([`Spread::SmallBox`], [`confirmed_time`]), or, in 3D, when the box's size is more than
-/// [`SPREAD`] times the other shape's, a box, a triangle or a segment
+/// ([`Spread::SmallBox`], [`confirmed_time`]), or when the box's size is more than
+/// [`SPREAD`] times the other shape's, a box (the smaller one's), a triangle or a segment
 /// ([`Spread::LargeBox`], [`locally_confirmed`]). (A few comparisons: every ordinary box
 /// sweep passes.)
 #[inline]
