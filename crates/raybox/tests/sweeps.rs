@@ -17,7 +17,7 @@
 mod common;
 
 use common::strategies::*;
-use glam::{Vec2, Vec3};
+use glam::{DVec3, Vec2, Vec3};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use raybox::{
@@ -1354,5 +1354,327 @@ fn a_2d_box_beside_a_huge_segment_moving_a_hair_does_not_touch_it() {
         let hit = hit.unwrap_or_else(|| panic!("{name} moving across the edge missed"));
         assert!(hit.t >= soonest && hit.t <= latest, "{name}: {hit:?}: not in [{soonest}, {latest}]");
         assert!(hit.normal.dot(moved) < 0.0, "{name}: {hit:?}");
+    }
+}
+
+/// A zero-radius `Capsule3` along the second sliver's edge `[c, a]` (to `1e15`), with an
+/// `Aabb3` and an `Obb3` 0.7 beside it (80,000 along it from `a`) and 0.6 beyond its near
+/// end `a`: moving a hair, or the capsule moving, they do not touch; moving straight at it,
+/// twice the way, they meet it once within their reach and before within their least half
+/// extent. Right before this test was written (its start is the pair's exact test,
+/// `decided_sweep`, and its walk is confirmed as the segment's: `sat_entry`); with that
+/// confirmation off, every hair sweep here reported a touch at `t = 1e-45`.
+#[test]
+fn a_zero_radius_capsule_along_a_huge_edge_beside_a_box_does_not_touch_it() {
+    use glam::Quat;
+    use raybox::{Aabb3, Capsule3};
+    let half = Vec3::new(0.0625, 0.03125, 0.015625);
+    let turn = Quat::from_axis_angle(Vec3::new(1.0, 2.0, 3.0).normalize(), 0.7);
+    let reach = f64::from(half.length());
+    let [a, _, c] = HUGE_SLIVERS[1];
+    let capsule = Capsule3::new(c, a, 0.0);
+    let along = (c - a).as_dvec3().normalize();
+    for (name, p) in
+        [("beside", BESIDE_SLIVERS), ("beyond the end", (a.as_dvec3() - along * (0.6 + reach)).as_vec3())]
+    {
+        // `p`'s offset from the edge, in `f64` from `a` (to about 1e-11, as above).
+        let from_a = (p - a).as_dvec3();
+        let off = from_a - along * from_a.dot(along).max(0.0);
+        let gap = off.length();
+        assert!(gap - reach > 0.59 && gap < 0.71 + reach, "{name}: {gap}");
+        let (aabb, obb) = (Aabb3::from_center_half_extents(p, half), Obb3::new(p, half, turn));
+        assert!(!aabb.overlaps(&capsule) && !obb.overlaps(&capsule));
+        assert_eq!(aabb.sweep(HAIR, &capsule), None, "{name}: aabb");
+        assert_eq!(obb.sweep(HAIR, &capsule), None, "{name}: obb");
+        assert_eq!(capsule.sweep(-HAIR, &aabb), None, "{name}: against the aabb");
+        assert_eq!(capsule.sweep(-HAIR, &obb), None, "{name}: against the obb");
+        // Straight at the edge's nearest point, twice the way.
+        let across = (-off * 2.0).as_vec3();
+        let time_to = |r: f64| ((gap - r) / (2.0 * gap)) as f32;
+        let (soonest, latest) = (time_to(reach), time_to(f64::from(half.min_element())));
+        for (what, hit, moved) in [
+            ("aabb", aabb.sweep(across, &capsule), across),
+            ("obb", obb.sweep(across, &capsule), across),
+            ("against the aabb", capsule.sweep(-across, &aabb), -across),
+            ("against the obb", capsule.sweep(-across, &obb), -across),
+        ] {
+            let hit = hit.unwrap_or_else(|| panic!("{name}: {what} missed"));
+            assert!(
+                hit.t >= soonest && hit.t <= latest,
+                "{name}: {what}: {hit:?}: not in [{soonest}, {latest}]"
+            );
+            assert!(hit.normal.dot(moved) < 0.0, "{name}: {what}: {hit:?}");
+        }
+    }
+}
+
+/// A sliver box reaching to `1e15` whose near end is exactly at the origin: its centre
+/// `h₀a₀`, the product of a power of two and its `f32` axis, is exact, so its points are
+/// exactly `u a₀ + v a₁ + w a₂` for `u` in `[0, 2h₀]`, `|v| <= h₁`, `|w| <= h₂` (`aₖ` its
+/// stored axes, `hₖ` its half extents). The turned `Obb3` and the axis-aligned `Aabb3`
+/// (`[0, 2^50] x [-h, h]²`), each with its axes and half extents.
+fn huge_slivers() -> (Obb3, raybox::Aabb3, [DVec3; 3], DVec3) {
+    use glam::Quat;
+    use raybox::Aabb3;
+    let turn = Quat::from_axis_angle(Vec3::new(3.0, -1.0, 2.0).normalize(), 0.01);
+    let h0 = (1u64 << 49) as f32;
+    let half = Vec3::new(h0, 1e-3, 1e-3);
+    let axes = Obb3::new(Vec3::ZERO, half, turn).axes();
+    let obb = Obb3::new(axes[0] * h0, half, turn);
+    assert_eq!(obb.axes(), axes);
+    assert_eq!(obb.center().as_dvec3(), axes[0].as_dvec3() * f64::from(h0)); // exact
+    let aabb = Aabb3::new(Vec3::new(0.0, -half.y, -half.z), Vec3::new(2.0 * h0, half.y, half.z));
+    (obb, aabb, axes.map(|a| a.as_dvec3()), half.as_dvec3())
+}
+
+/// Where a small shape of reach `reach` about `q` is placed beside a sliver of
+/// [`huge_slivers`] (axes `a`, half extents `h`), how far it is at least from it, and the
+/// point of the sliver it is aimed at: `end` beyond the near end, along `-a₀`; or beside
+/// its long face `+a₁`, `1000` along it. The bounds are planes the exact sliver lies
+/// behind: `x · a₀ >= -(h₁ |a₁ · a₀| + h₂ |a₂ · a₀|)` (as `x · a₀ = u |a₀|² + ...`, `u >= 0`),
+/// and `x · N <= h₁ |a₁ · N|` for `N = a₂ × a₀`, exactly normal to `a₀` and `a₂` (so that
+/// the sliver's `1e15` length does not enter; `N` rounded to `f64` moves the bound by
+/// `1e-16` of `|q|`, far below the `1e-9` kept). Returns `(gap, aim)`.
+fn sliver_gap(a: [DVec3; 3], h: DVec3, q: DVec3, reach: f64, end: bool) -> (f64, DVec3) {
+    if end {
+        let unit = a[0].normalize();
+        let back = h.y * a[1].dot(unit).abs() + h.z * a[2].dot(unit).abs();
+        (-q.dot(unit) - reach - back - 1e-9, a[0] * 2e-3)
+    } else {
+        let n = a[2].cross(a[0]).normalize();
+        (q.dot(n) - reach - h.y * a[1].dot(n).abs() - 1e-9, a[0] * 1000.0)
+    }
+}
+
+/// The contact window of a small shape whose centre `q` moves by `m` straight at the
+/// point `aim` of a sliver, through it: not before the plane bound `gap` of
+/// [`sliver_gap`] is closed (at the closing speed along its normal), and by the time the
+/// centre comes within `r` of `aim` (`r` the radius of a ball about the centre that the
+/// small shape holds, plus that of a ball about `aim` the sliver holds).
+fn window(q: DVec3, m: DVec3, aim: DVec3, (gap, closing): (f64, f64), r: f64) -> (f32, f32) {
+    let soonest = gap / closing;
+    let t_c = (aim - q).dot(m) / m.length_squared();
+    let miss = (q + m * t_c - aim).length();
+    assert!(miss < r / 2.0, "{miss}");
+    let latest = t_c - (r * r - miss * miss).sqrt() / m.length();
+    ((soonest - 1e-6) as f32, (latest + 1e-6) as f32)
+}
+
+/// The sweep's answer checked against a contact window (and its normal against the
+/// motion).
+fn within(name: &str, hit: Option<SweepHit3>, moved: Vec3, (soonest, latest): (f32, f32)) {
+    let hit = hit.unwrap_or_else(|| panic!("{name}: missed"));
+    assert!(hit.t >= soonest && hit.t <= latest, "{name}: {hit:?}: not in [{soonest}, {latest}]");
+    assert!(hit.normal.dot(moved) < 0.0, "{name}: {hit:?}");
+}
+
+/// Small boxes (`Aabb3` and turned `Obb3`, reach 0.07) beside the near end of a box
+/// reaching to `1e15` ([`huge_slivers`]: an `Obb3` of half extents `(2^49, 1e-3, 1e-3)`
+/// turned by 0.01 rad, and an `Aabb3` as long): 0.6 beyond its end and 0.7 beside its long
+/// face, either one moving by a hair, do not touch it; moving straight at it, twice the
+/// way, they meet it inside the window of [`window`]. Every such sweep (`Aabb3`-`Obb3` and
+/// `Obb3`-`Obb3`, separating-axis walks started by GJK, with no distance to confirm them)
+/// reported a touch at `t = 1e-45`: a box's corners are computed as `c ± h₀a₀ ± ...`,
+/// rounded by 0.06 at `1e15`, and the walk pads each corner's projection by 3.5 there. Two
+/// `Aabb3`s (the slab test) are checked too.
+#[test]
+fn a_box_beside_a_huge_box_moving_a_hair_does_not_touch_it() {
+    use glam::Quat;
+    use raybox::Aabb3;
+    let (big_obb, big_aabb, axes, h) = huge_slivers();
+    let half = Vec3::new(0.0625, 0.03125, 0.015625);
+    let turn = Quat::from_axis_angle(Vec3::new(1.0, 2.0, 3.0).normalize(), 0.7);
+    let reach = f64::from(half.length());
+    // The ball the small boxes hold about their centre, and the one the slivers hold about
+    // a point of their axis `u a₀` at least `1e-3` from the ends (their axes are
+    // orthonormal to `1e-6`).
+    let r = f64::from(half.min_element()) + 0.9 * h.y.min(h.z);
+    let side = axes[2].cross(axes[0]).normalize();
+    for (name, q, end) in [
+        ("beyond the end", -axes[0].normalize() * (0.6 + reach), true),
+        ("beside the face", axes[0] * 1000.0 + side * (0.7 + reach), false),
+    ] {
+        let q = q.as_vec3();
+        let (aabb, obb) = (Aabb3::from_center_half_extents(q, half), Obb3::new(q, half, turn));
+        let (gap, aim) = sliver_gap(axes, h, q.as_dvec3(), reach, end);
+        assert!(gap > 0.59, "{name}: {gap}");
+        assert!(!aabb.overlaps(&big_obb) && !obb.overlaps(&big_obb));
+        assert_eq!(aabb.sweep(HAIR, &big_obb), None, "{name}: aabb");
+        assert_eq!(big_obb.sweep(-HAIR, &aabb), None, "{name}: against the aabb");
+        assert_eq!(obb.sweep(HAIR, &big_obb), None, "{name}: obb");
+        assert_eq!(big_obb.sweep(-HAIR, &obb), None, "{name}: against the obb");
+        let m = ((aim - q.as_dvec3()) * 2.0).as_vec3();
+        let unit = if end { -axes[0].normalize() } else { side };
+        let w = window(q.as_dvec3(), m.as_dvec3(), aim, (gap, -m.as_dvec3().dot(unit)), r);
+        within(&format!("{name}: aabb"), aabb.sweep(m, &big_obb), m, w);
+        within(&format!("{name}: against the aabb"), big_obb.sweep(-m, &aabb), -m, w);
+        within(&format!("{name}: obb"), obb.sweep(m, &big_obb), m, w);
+        within(&format!("{name}: against the obb"), big_obb.sweep(-m, &obb), -m, w);
+    }
+    // The axis-aligned sliver: its axes are exact, its faces the planes `x = 0`, `y = ±h₁`.
+    // The sweeps take it as a centre and half extents, `(max ± min) / 2` in `f64`, whose
+    // sums of an `f32` at `2^50` and one near zero may be rounded, so its near faces are
+    // known to `ε` of its size only, 0.25: a contact may come that much early (not more).
+    let known = 0.3;
+    for (name, q, end) in [
+        ("beyond the aabb's end", DVec3::new(-0.6 - reach, 0.0, 0.0), true),
+        ("beside the aabb's face", DVec3::new(1000.0, 0.7 + reach + h.y, 0.0), false),
+    ] {
+        let q = q.as_vec3();
+        let (aabb, obb) = (Aabb3::from_center_half_extents(q, half), Obb3::new(q, half, turn));
+        let unit = if end { DVec3::NEG_X } else { DVec3::Y };
+        let gap = q.as_dvec3().dot(unit) - reach - if end { 0.0 } else { h.y };
+        assert!(gap > 0.59, "{name}: {gap}");
+        assert!(!obb.overlaps(&big_aabb));
+        assert_eq!(obb.sweep(HAIR, &big_aabb), None, "{name}: obb");
+        assert_eq!(big_aabb.sweep(-HAIR, &obb), None, "{name}: against the obb");
+        assert_eq!(aabb.sweep(HAIR, &big_aabb), None, "{name}: aabb");
+        let aim = DVec3::new(if end { 2e-3 } else { 1000.0 }, 0.0, 0.0);
+        let m = ((aim - q.as_dvec3()) * 2.0).as_vec3();
+        let w = window(q.as_dvec3(), m.as_dvec3(), aim, (gap - known, -m.as_dvec3().dot(unit)), r);
+        within(&format!("{name}: obb"), obb.sweep(m, &big_aabb), m, w);
+        within(&format!("{name}: against the obb"), big_aabb.sweep(-m, &obb), -m, w);
+        within(&format!("{name}: aabb"), aabb.sweep(m, &big_aabb), m, w);
+    }
+}
+
+/// A small segment, zero-radius capsule and triangle (reach 0.08) beside the near end of
+/// the turned sliver box of [`huge_slivers`], as the boxes of
+/// [`a_box_beside_a_huge_box_moving_a_hair_does_not_touch_it`]: moving a hair, or the box
+/// moving, they do not touch it; moving straight at it, they meet it inside the window of
+/// [`window`] (the box cast against the triangle in a `TriMesh` as well, at the same time).
+/// Their walks (started by the pairs' exact tests) were confirmed only against a triangle
+/// or a segment far larger than the box, not a box far larger than them: each reported a
+/// touch at `t = 1e-45`.
+#[test]
+fn small_shapes_beside_a_huge_box_moving_a_hair_do_not_touch_it() {
+    use raybox::{Capsule3, TriMesh};
+    let (big, _, axes, h) = huge_slivers();
+    let side = axes[2].cross(axes[0]).normalize();
+    let (d, e) = (Vec3::new(0.03, 0.05, -0.04), Vec3::new(0.0, 0.03, 0.05));
+    let reach = f64::from(d.length().max((d + e).length()).max((e - d).length())) + 1e-6;
+    let r = 0.9 * h.y.min(h.z);
+    for (name, q, end) in [
+        ("beyond the end", -axes[0].normalize() * (0.6 + reach), true),
+        ("beside the face", axes[0] * 1000.0 + side * (0.7 + reach), false),
+    ] {
+        let q = q.as_vec3();
+        let (gap, aim) = sliver_gap(axes, h, q.as_dvec3(), reach, end);
+        assert!(gap > 0.59, "{name}: {gap}");
+        // Each holds `q`: the segment's midpoint, the triangle's first edge's.
+        let (seg, cap) = (Segment3::new(q - d, q + d), Capsule3::new(q - d, q + d, 0.0));
+        let tri = Triangle3::new(q - d, q + d, q + e);
+        let mesh = TriMesh::new(tri.vertices().to_vec(), vec![[0, 1, 2]]).unwrap();
+        assert!(!seg.overlaps(&big) && !cap.overlaps(&big) && !tri.overlaps(&big));
+        for (what, hit) in [
+            ("segment", seg.sweep(HAIR, &big)),
+            ("against the segment", big.sweep(-HAIR, &seg)),
+            ("capsule", cap.sweep(HAIR, &big)),
+            ("against the capsule", big.sweep(-HAIR, &cap)),
+            ("triangle", tri.sweep(HAIR, &big)),
+            ("against the triangle", big.sweep(-HAIR, &tri)),
+        ] {
+            assert_eq!(hit, None, "{name}: {what}");
+        }
+        assert_eq!(mesh.sweep(&big, -HAIR).map(|h| h.t), None, "{name}: cast against it in a mesh");
+        let m = ((aim - q.as_dvec3()) * 2.0).as_vec3();
+        let unit = if end { -axes[0].normalize() } else { side };
+        let w = window(q.as_dvec3(), m.as_dvec3(), aim, (gap, -m.as_dvec3().dot(unit)), r);
+        for (what, hit, moved) in [
+            ("segment", seg.sweep(m, &big), m),
+            ("against the segment", big.sweep(-m, &seg), -m),
+            ("capsule", cap.sweep(m, &big), m),
+            ("against the capsule", big.sweep(-m, &cap), -m),
+            ("triangle", tri.sweep(m, &big), m),
+            ("against the triangle", big.sweep(-m, &tri), -m),
+        ] {
+            within(&format!("{name}: {what}"), hit, moved, w);
+        }
+        let cast = mesh.sweep(&big, -m).map(|h| h.t);
+        assert_eq!(cast, big.sweep(-m, &tri).map(|h| h.t), "{name}: cast against it in a mesh");
+    }
+}
+
+/// The 2D analogue of [`a_box_beside_a_huge_box_moving_a_hair_does_not_touch_it`] and
+/// [`small_shapes_beside_a_huge_box_moving_a_hair_do_not_touch_it`]: an `Obb2` of half
+/// extents `(2^49, 1e-3)` turned by 0.01 rad, its near end exactly at the origin (its
+/// centre `h₀a₀` is exact), so that its points are `u a₀ + v a₁`, `u` in `[0, 2h₀]`,
+/// `|v| <= h₁`; an `Aabb2`, an `Obb2` (reach 0.07) and a segment (reach 0.06) 0.6 beyond
+/// its end and 0.7 beside its long side, moving a hair, or the sliver moving, do not touch
+/// it; moving straight at a point of its axis `2e-3` (beyond the end) or `1000` (beside)
+/// along it, they meet it after the plane bound is closed and by the time their centre is
+/// within `r` of that point. The bounds are `x · a₀ >= -h₁ |a₁ · a₀|` and, for
+/// `N = (-a₀.y, a₀.x)`, exactly normal to `a₀`, `x · N <= h₁ |a₁ · N|`. Every hair sweep
+/// here reported a touch at `t = 1e-45` (their walks were confirmed only against a segment
+/// far larger than the box).
+#[test]
+fn a_2d_box_beside_a_huge_2d_box_moving_a_hair_does_not_touch_it() {
+    use glam::DVec2;
+    use raybox::Aabb2;
+    let h0 = (1u64 << 49) as f32;
+    let half_big = Vec2::new(h0, 1e-3);
+    let axes = Obb2::new(Vec2::ZERO, half_big, 0.01).axes();
+    let big = Obb2::new(axes[0] * h0, half_big, 0.01);
+    assert_eq!(big.axes(), axes);
+    let [a0, a1] = axes.map(|a| a.as_dvec2());
+    let h1 = f64::from(half_big.y);
+    let half = Vec2::new(0.0625, 0.03125);
+    let d = Vec2::new(0.036, -0.048); // the segment's half, 0.06 long
+    let reach = f64::from(half.length());
+    let hair = Vec2::new(-0.0009446217, -0.00084712886);
+    let (unit0, n) = (a0.normalize(), DVec2::new(-a0.y, a0.x).normalize());
+    for (name, q, end) in [
+        ("beyond the end", -unit0 * (0.6 + reach), true),
+        ("beside the side", a0 * 1000.0 + n * (0.7 + reach + h1), false),
+    ] {
+        let q = q.as_vec2();
+        let qd = q.as_dvec2();
+        let (gap, aim, unit) = if end {
+            (-qd.dot(unit0) - reach - h1 * a1.dot(unit0).abs() - 1e-9, a0 * 2e-3, -unit0)
+        } else {
+            (qd.dot(n) - reach - h1 * a1.dot(n).abs() - 1e-9, a0 * 1000.0, n)
+        };
+        assert!(gap > 0.59, "{name}: {gap}");
+        let (aabb, obb) = (Aabb2::from_center_half_extents(q, half), Obb2::new(q, half, 0.7));
+        let seg = Segment2::new(q - d, q + d);
+        assert!(!aabb.overlaps(&big) && !obb.overlaps(&big) && !seg.overlaps(&big));
+        for (what, hit) in [
+            ("aabb", aabb.sweep(hair, &big)),
+            ("against the aabb", big.sweep(-hair, &aabb)),
+            ("obb", obb.sweep(hair, &big)),
+            ("against the obb", big.sweep(-hair, &obb)),
+            ("segment", seg.sweep(hair, &big)),
+            ("against the segment", big.sweep(-hair, &seg)),
+        ] {
+            assert_eq!(hit, None, "{name}: {what}");
+        }
+        let m = ((aim - qd) * 2.0).as_vec2();
+        let md = m.as_dvec2();
+        let soonest = gap / -md.dot(unit);
+        let t_c = (aim - qd).dot(md) / md.length_squared();
+        let miss = (qd + md * t_c - aim).length();
+        let latest_within = |r: f64| {
+            assert!(miss < r / 2.0, "{miss}");
+            ((t_c - (r * r - miss * miss).sqrt() / md.length()) + 1e-6) as f32
+        };
+        // The boxes hold the ball of their least half extent about `q`, the segment the
+        // point `q`; the sliver, the ball of 0.9e-3 about `aim`.
+        let (boxes, segment) = (latest_within(f64::from(half.min_element()) + 0.9e-3), latest_within(0.9e-3));
+        let soonest = (soonest - 1e-6) as f32;
+        for (what, hit, moved, latest) in [
+            ("aabb", aabb.sweep(m, &big), m, boxes),
+            ("against the aabb", big.sweep(-m, &aabb), -m, boxes),
+            ("obb", obb.sweep(m, &big), m, boxes),
+            ("against the obb", big.sweep(-m, &obb), -m, boxes),
+            ("segment", seg.sweep(m, &big), m, segment),
+            ("against the segment", big.sweep(-m, &seg), -m, segment),
+        ] {
+            let hit = hit.unwrap_or_else(|| panic!("{name}: {what} missed"));
+            assert!(
+                hit.t >= soonest && hit.t <= latest,
+                "{name}: {what}: {hit:?}: not in [{soonest}, {latest}]"
+            );
+            assert!(hit.normal.dot(moved) < 0.0, "{name}: {what}: {hit:?}");
+        }
     }
 }

@@ -28,8 +28,9 @@
 //! on the Minkowski sum; anything against a plane the support distances along the normal.
 //! A box against a box, a segment or a triangle (no radius), either one moving: the
 //! separating-axis test over time, exact up to `f64` rounding (against a triangle or a
-//! segment reaching far beyond the box, a `1e15` sliver, its contact is confirmed by a
-//! distance measured locally: `sat_entry`). A segment (or a capsule of
+//! segment reaching far beyond the box, a `1e15` sliver, and for a box reaching far
+//! beyond the other shape, its contact is confirmed by a distance measured locally:
+//! `sat_entry`, `locally_confirmed`). A segment (or a capsule of
 //! radius zero) against a triangle, and a triangle against a triangle, are the
 //! separating-axis test over time on the 8 and 17 axes complete for those pairs, coplanar
 //! ones included (`thin_sat_entry`; `triangle_segment.rs`, `triangle_triangle.rs`). A
@@ -54,7 +55,9 @@ use crate::arrays::Each;
 use glam::{DVec3, Vec2, Vec3};
 
 use crate::query::contact::rounded::{rounded_contact, sat_axes};
-use crate::query::distance::{Core, Rounded, core_closest, core_closest_precise, rounded_overlaps};
+use crate::query::distance::{
+    Core, Rounded, core_closest, core_closest_precise, rounded_overlaps, sum_rounded, two_product,
+};
 
 mod aabb_aabb;
 mod aabb_capsule;
@@ -267,6 +270,12 @@ pub(crate) fn sat_sweep(a: &Core, v: DVec3, b: &Core, planar: bool, start: Start
 /// it at `t = 1e-45` (`tests/sweeps.rs`,
 /// `a_box_beside_a_huge_sliver_moving_a_hair_does_not_touch_it`). A time the distance
 /// moves later comes with the direction of the distance measured last for its axis.
+///
+/// **Confirmed for huge boxes.** A box whose size is [`SPREAD`] times that of the
+/// other shape (a box, a triangle or a segment), whatever decided the start, has its
+/// contact confirmed by a distance measured from the small shape ([`locally_confirmed`]):
+/// a small box 0.6 beyond the near end of a box reaching to `1e15`, moving a hair, was
+/// reported touching it at `t = 1e-45`.
 #[inline]
 pub(crate) fn sat_entry(
     a: &Core,
@@ -282,7 +291,18 @@ pub(crate) fn sat_entry(
     let (ma, mb) = (vertex_sizes(a, &va), vertex_sizes(b, &vb));
     let (t, axis, _) =
         sat_window((&va[..na], &ma[..na]), v, (&vb[..nb], &mb[..nb]), &axes[..count], horizon)?;
-    if start == Start::Exact && box_needs_confirming((a, &ma[..na]), (b, &mb[..nb])) {
+    let spread = box_needs_confirming((a, &ma[..na]), (b, &mb[..nb]));
+    // A box far larger than the other shape, whatever decided the start: measured locally,
+    // the start proved apart first ([`locally_confirmed`]).
+    if spread == Some(Spread::LargeBox)
+        && let Some(confirmed) = locally_confirmed(a, v, b, t)
+    {
+        return confirmed.map(|(settled, toward_a)| match toward_a {
+            Some(n) if settled != t => (settled, Some(n)),
+            _ => (t, axis),
+        });
+    }
+    if start == Start::Exact && spread == Some(Spread::SmallBox) {
         let (pa, pb) = (Polytope::of_core(a, &va, &ma, na), Polytope::of_core(b, &vb, &mb, nb));
         // Touching at the walk's time, to the local distance's allowance (as the named
         // points of the triangle sweeps touch, [`needs_confirming`]): its time stands, for
@@ -299,10 +319,12 @@ pub(crate) fn sat_entry(
 }
 
 /// How a separating-axis sweep's caller decided that the shapes are apart at `t = 0`:
-/// by the pair's exact test (a box against a triangle or a segment), after which a contact
-/// may be confirmed by conservative advancement from `t = 0` ([`confirmed_time`]), or
-/// by GJK (a zero-radius capsule against a box; two 3D boxes), after which it is not: the
-/// candidates of [`gap_floor`] bound the distance of shapes that do not intersect only.
+/// by the pair's exact test (a box against a triangle, a segment or a zero-radius capsule),
+/// after which a contact may be confirmed by conservative advancement from `t = 0`
+/// ([`confirmed_time`]), or by GJK (two 3D boxes), after which it is not unless the
+/// shapes are first proved apart ([`locally_confirmed`], for a box far larger than the
+/// other): the candidates of [`gap_floor`] bound the distance of shapes that do not
+/// intersect only.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Start {
     Exact,
@@ -317,21 +339,255 @@ pub(crate) enum Start {
 /// feature pairs per step, is then left to slivers.
 const SPREAD: f64 = (1u64 << 16) as f64;
 
-/// Whether a separating-axis contact of a box with a triangle or a segment (either one
-/// moving), given each core with its vertices' sizes ([`vertex_sizes`]), needs
-/// [`confirmed_time`]: when the other's largest coordinate is more than [`SPREAD`] times
-/// the box's size. (A few comparisons: every ordinary box sweep passes.)
+/// Which confirmation a box's separating-axis contact needs ([`box_needs_confirming`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Spread {
+    /// A box against a triangle or a segment reaching [`SPREAD`] times beyond it: the
+    /// other's vertices are exact as given ([`Polytope::of_core`]).
+    SmallBox,
+    /// A box reaching [`SPREAD`] times beyond the other shape (a box, a triangle or a
+    /// segment): its corners, `1e15` away, are rounded by far more than the gap, and are
+    /// measured from the other shape instead ([`locally_confirmed`]).
+    LargeBox,
+}
+
+/// Whether a separating-axis contact of a box (either one moving), given each core with
+/// its vertices' sizes ([`vertex_sizes`]), needs confirming, and how: against a triangle
+/// or a segment whose largest coordinate is more than [`SPREAD`] times the box's size
+/// ([`Spread::SmallBox`], [`confirmed_time`]), or when the box's size is more than
+/// [`SPREAD`] times the other shape's, a box (the smaller one's), a triangle or a segment
+/// ([`Spread::LargeBox`], [`locally_confirmed`]). (A few comparisons: every ordinary box
+/// sweep passes.)
 #[inline]
-fn box_needs_confirming((a, ma): (&Core, &[f64]), (b, mb): (&Core, &[f64])) -> bool {
-    let spread = |boxed: &[f64], other: &[f64]| {
-        let largest = other.iter().fold(0.0f64, |m, &x| m.max(x));
-        largest > SPREAD * boxed[0]
+fn box_needs_confirming((a, ma): (&Core, &[f64]), (b, mb): (&Core, &[f64])) -> Option<Spread> {
+    let largest = |sizes: &[f64]| sizes.iter().fold(0.0f64, |m, &x| m.max(x));
+    // The box's size against the other's largest coordinate: more than `SPREAD` times
+    // below it, or above it.
+    let compare = |boxed: f64, other: f64| {
+        if other > SPREAD * boxed {
+            Some(Spread::SmallBox)
+        } else if boxed > SPREAD * other {
+            Some(Spread::LargeBox)
+        } else {
+            None
+        }
     };
     match (a, b) {
-        (Core::Box(..), Core::Triangle(..) | Core::Segment(..)) => spread(ma, mb),
-        (Core::Triangle(..) | Core::Segment(..), Core::Box(..)) => spread(mb, ma),
-        _ => false,
+        (Core::Box(..), Core::Box(..)) => {
+            let (sa, sb) = (ma[0], mb[0]);
+            (sa > SPREAD * sb || sb > SPREAD * sa).then_some(Spread::LargeBox)
+        }
+        (Core::Box(..), Core::Triangle(..) | Core::Segment(..)) => compare(ma[0], largest(mb)),
+        (Core::Triangle(..) | Core::Segment(..), Core::Box(..)) => compare(mb[0], largest(ma)),
+        _ => None,
     }
+}
+
+/// A core's vertices measured from a nearby origin ([`locally_confirmed`]): a box's
+/// corners `c + Σ ±hₖaₖ - o` each summed exactly and rounded once (every term, a product
+/// of an `f32` half extent and axis component, is exact as a [`two_product`]), so that a
+/// corner of a `1e15` box beside `o` is rounded relative to its distance from `o`, not to
+/// the box's size; a triangle's or a segment's vertices `x - o`. With, for a box, its axes
+/// and half extents (its faces are measured as parallelograms, [`point_quad_gap`]).
+struct Local {
+    vertices: [DVec3; 8],
+    count: usize,
+    frame: Option<([DVec3; 3], [f64; 3])>,
+    /// How far a vertex may be from the exact one, beyond the rounding relative to its own
+    /// distance from `o` that [`LOCAL`] allows for ([`Local::of`]).
+    rounding: f64,
+}
+
+impl Local {
+    /// `core` measured from `o`, with `scale` the reach from `o` of the shape `o` belongs
+    /// to. A box's corners are within a few ulps of their distance from `o` (the exact sum,
+    /// [`sum_rounded`], rounded once), and a vertex `x - o` within half of one; `16ε` of the
+    /// scale covers both for vertices near `o`, and [`LOCAL`] the rest. An axis-aligned box
+    /// core (`aabb_core`: its centre and half extents `(max ± min) / 2` in `f64`, each
+    /// within `u` of its own size of the exact one) adds that rounding: a corner within
+    /// `u (|c|∞ + |h|∞)` of the exact one in each coordinate, within `√3` times that in
+    /// length, and `ε (|c|∞ + |h|∞)` bounds both (0.2 for a box reaching `1e15`).
+    fn of(core: &Core, o: DVec3, scale: f64) -> Local {
+        let (mut vertices, count) = core.vertices();
+        let mut rounding = 16.0 * f64::EPSILON * scale;
+        let frame = match *core {
+            Core::Box(c, axes, h) => {
+                for (i, x) in vertices.iter_mut().enumerate() {
+                    let signed = |k: usize| if i & (1 << k) != 0 { h[k] } else { -h[k] };
+                    let coordinate = |j: usize| {
+                        let (p0, e0) = two_product(signed(0), axes[0][j]);
+                        let (p1, e1) = two_product(signed(1), axes[1][j]);
+                        let (p2, e2) = two_product(signed(2), axes[2][j]);
+                        sum_rounded([c[j], -o[j], p0, e0, p1, e1, p2, e2])
+                    };
+                    *x = DVec3::new(coordinate(0), coordinate(1), coordinate(2));
+                }
+                if axes == [DVec3::X, DVec3::Y, DVec3::Z] {
+                    let h_max = h[0].max(h[1]).max(h[2]);
+                    rounding += f64::EPSILON * (c.abs().max_element() + h_max);
+                }
+                Some((axes, h))
+            }
+            _ => {
+                for x in &mut vertices[..count] {
+                    *x -= o;
+                }
+                None
+            }
+        };
+        Local { vertices, count, frame, rounding }
+    }
+
+    /// The shape as [`gap_floor`] reads it.
+    fn polytope(&self) -> Polytope<'_> {
+        match self.frame {
+            Some(frame) => Polytope {
+                vertices: &self.vertices,
+                edges: &BOX_EDGES,
+                faces: &BOX_FACES,
+                rounding: self.rounding,
+                frame: Some(frame),
+            },
+            None => Polytope { rounding: self.rounding, ..Polytope::given(&self.vertices[..self.count]) },
+        }
+    }
+
+    /// The span of the shape's projection on `w`, widened by its rounding: every point of
+    /// the exact shape projects inside it. A box is its corner nearest `o` plus its three
+    /// edges from there, `±2hₖaₖ`, each projected as `2hₖ (aₖ · w)` with the dot product
+    /// summed exactly ([`sum_rounded`]): a `1e15` edge nearly across `w` then moves the span
+    /// by its exact share, not by the `0.1` that rounding `aₖ · w` would give it.
+    fn span(&self, w: DVec3) -> (f64, f64) {
+        let w1 = w.abs().element_sum();
+        let size = |x: DVec3| x.abs().max_element();
+        let Some((axes, h)) = self.frame else {
+            let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+            for &x in &self.vertices[..self.count] {
+                let pad = (self.rounding + 16.0 * f64::EPSILON * size(x)) * w1;
+                (lo, hi) = (lo.min(x.dot(w) - pad), hi.max(x.dot(w) + pad));
+            }
+            return (lo, hi);
+        };
+        let near = (0..8).fold(0, |m, i| if size(self.vertices[i]) < size(self.vertices[m]) { i } else { m });
+        let x0 = self.vertices[near];
+        let base = x0.dot(w);
+        let (mut down, mut up, mut magnitude_down, mut magnitude_up) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
+        for k in 0..3 {
+            let (p0, e0) = two_product(axes[k].x, w.x);
+            let (p1, e1) = two_product(axes[k].y, w.y);
+            let (p2, e2) = two_product(axes[k].z, w.z);
+            let along = sum_rounded([p0, e0, p1, e1, p2, e2]);
+            // From the corner the edge runs up axis `k` (its bit clear) or down it.
+            let edge = if near & (1 << k) != 0 { -2.0 * h[k] } else { 2.0 * h[k] } * along;
+            if edge < 0.0 {
+                (down, magnitude_down) = (down + edge, magnitude_down - edge);
+            } else {
+                (up, magnitude_up) = (up + edge, magnitude_up + edge);
+            }
+        }
+        let pad = |magnitude: f64| {
+            self.rounding * w1 + 16.0 * f64::EPSILON * (size(x0) * w1 + base.abs() + magnitude)
+        };
+        (base + down - pad(magnitude_down), base + up + pad(magnitude_up))
+    }
+}
+
+/// Whether some axis separates the spans of `a` and `b` ([`Local::span`], exact shapes
+/// inside): `w` (the least distance's direction, from `b` toward `a`), then the
+/// separating-axis test's: each box's face normals, and the crosses of an edge direction
+/// of each (a box's axes; a segment's or a triangle's edges, and a triangle's normal).
+/// The shapes' own axes matter: the least distance's direction, computed from points
+/// along a `1e15` edge, is off by `1e-13` rad, which moves the far end's projection by
+/// 100, while a cross with the edge's exact axis is square to it to `1e-16`.
+fn proved_apart(a: &Local, b: &Local, w: DVec3) -> bool {
+    let separates = |l: DVec3| {
+        if l == DVec3::ZERO {
+            return false;
+        }
+        let ((a_lo, a_hi), (b_lo, b_hi)) = (a.span(l), b.span(l));
+        a_lo > b_hi || b_lo > a_hi
+    };
+    if separates(w) {
+        return true;
+    }
+    // Each shape's edge directions, and its face normals.
+    let directions = |s: &Local| -> ([DVec3; 3], usize, [DVec3; 3], usize) {
+        if let Some((axes, _)) = s.frame {
+            let faces = [axes[1].cross(axes[2]), axes[2].cross(axes[0]), axes[0].cross(axes[1])];
+            return (axes, 3, faces, 3);
+        }
+        let x = &s.vertices;
+        match s.count {
+            2 => ([x[1] - x[0], DVec3::ZERO, DVec3::ZERO], 1, [DVec3::ZERO; 3], 0),
+            3 => {
+                let edges = [x[1] - x[0], x[2] - x[1], x[0] - x[2]];
+                (edges, 3, [edges[0].cross(edges[1]), DVec3::ZERO, DVec3::ZERO], 1)
+            }
+            _ => ([DVec3::ZERO; 3], 0, [DVec3::ZERO; 3], 0),
+        }
+    };
+    let ((ea, na, fa, ma), (eb, nb, fb, mb)) = (directions(a), directions(b));
+    fa[..ma].iter().chain(&fb[..mb]).any(|&l| separates(l))
+        || ea[..na].iter().any(|&e| eb[..nb].iter().any(|&f| separates(e.cross(f))))
+}
+
+/// The contact of `a` moving by `t v` with `b`, one of them a box [`SPREAD`] times larger
+/// than the other ([`Spread::LargeBox`]), confirmed from the separating-axis walk's `t_walk`
+/// by a distance measured locally: `None` when it cannot be (the walk's answer then
+/// stands), else the confirmed answer, `None` for apart throughout, or the time and, for
+/// a time moved later, the direction from `b` toward `a` ([`confirmed_time`]).
+///
+/// **Why.** A box's corners are computed as `c ± h₀a₀ ± h₁a₁ ± h₂a₂`, rounded by an ulp of
+/// its size: 0.1 for a box reaching `1e15`, and the walk pads every corner's projection by
+/// several times that, so a small box 0.6 beyond the near end of an `Obb3` half
+/// `(5.6e14, 1e-3, 1e-3)`, moving a hair, was reported touching it at `t = 1e-45`
+/// (`tests/sweeps.rs`, `a_box_beside_a_huge_box_moving_a_hair_does_not_touch_it`). Here both
+/// shapes are measured from the small one's centre or first vertex `o` ([`Local`]): a
+/// corner near `o` is then exact to the rounding of its distance from `o`.
+///
+/// **The start.** Two boxes are found apart at `t = 0` by GJK, and a small shape beside a
+/// huge box is rounded by GJK's distance to it, neither exact; [`gap_floor`]'s candidates
+/// bound the distance of shapes that do not intersect only. So the shapes must first be
+/// proved apart: some axis must separate the two shapes' projections ([`proved_apart`],
+/// [`Local::span`]). Shapes that overlap have no such axis, and shapes a hair apart,
+/// closer than the spans' rounding, are left to the walk.
+#[cold]
+#[inline(never)]
+fn locally_confirmed(a: &Core, v: DVec3, b: &Core, t_walk: f64) -> Option<Option<(f64, Option<DVec3>)>> {
+    // The origin: the small shape's centre, or its first vertex (the shape that is not a
+    // box, or of two boxes the smaller, by its centre's size plus its half extents).
+    let size = |c: &Core| match *c {
+        Core::Box(c, _, h) => c.abs().max_element() + h[0] + h[1] + h[2],
+        _ => 0.0,
+    };
+    let small = match (a, b) {
+        (Core::Box(..), Core::Box(..)) => {
+            if size(a) <= size(b) {
+                a
+            } else {
+                b
+            }
+        }
+        (Core::Box(..), _) => b,
+        _ => a,
+    };
+    let o = match *small {
+        Core::Box(c, ..) => c,
+        _ => small.vertices().0[0],
+    };
+    let near = Local::of(small, o, 0.0);
+    let scale = near.vertices[..near.count].iter().fold(0.0f64, |m, x| m.max(x.abs().max_element()));
+    let (la, lb) = (Local::of(a, o, scale), Local::of(b, o, scale));
+    let (pa, pb) = (la.polytope(), lb.polytope());
+    let start = gap_floor(&pa, &pb, DVec3::ZERO);
+    if start.floor <= 0.0 || !proved_apart(&la, &lb, start.toward_a) {
+        return None;
+    }
+    // Touching at the walk's time, to the local distance's allowance: it stands.
+    if gap_floor(&pa, &pb, v * t_walk).floor <= 0.0 {
+        return None;
+    }
+    Some(confirmed_time(&pa, v, &pb, t_walk).map(|(t, toward_a)| (t, Some(toward_a))))
 }
 
 /// For each vertex of a core, a bound on the magnitude its rounding is relative to: its
@@ -628,6 +884,9 @@ pub(crate) struct Polytope<'a> {
     /// Zero for given points (a segment's ends, a triangle's corners, exact `f64` copies of
     /// `f32` inputs); for a box, the rounding of its corners ([`Polytope::of_core`]).
     rounding: f64,
+    /// For a box measured locally ([`Local`]), its axes and half extents: its faces are
+    /// then measured as parallelograms ([`point_quad_gap`]), not as `faces`.
+    frame: Option<([DVec3; 3], [f64; 3])>,
 }
 
 impl<'a> Polytope<'a> {
@@ -638,7 +897,7 @@ impl<'a> Polytope<'a> {
             3 => (&[[0, 1], [1, 2], [2, 0]], &[[0, 1, 2]]),
             _ => (&[], &[]),
         };
-        Polytope { vertices, edges, faces, rounding: 0.0 }
+        Polytope { vertices, edges, faces, rounding: 0.0, frame: None }
     }
 
     /// A core given its vertices (`Core::vertices`, the first `count`) and their sizes
@@ -662,6 +921,7 @@ impl<'a> Polytope<'a> {
                 edges: &BOX_EDGES,
                 faces: &BOX_FACES,
                 rounding: 16.0 * f64::EPSILON * sizes[0],
+                frame: None,
             },
             _ => Polytope::given(&vertices[..count]),
         }
@@ -739,10 +999,68 @@ fn gap_floor(a: &Polytope, b: &Polytope, shift: DVec3) -> Gap {
 /// the faces of `p`.
 fn point_faces_gap(from: impl Fn(DVec3) -> DVec3, p: &Polytope) -> Gap {
     let mut best = Gap { floor: f64::INFINITY, toward_a: DVec3::ZERO, allowance: 0.0 };
+    if let Some((axes, _)) = p.frame {
+        for (k, quad) in BOX_QUADS.iter().enumerate() {
+            let (i, j) = ((k / 2 + 1) % 3, (k / 2 + 2) % 3);
+            let corners = quad.each(|c| p.vertices[c]);
+            best = best.least(point_quad_gap(&from, &corners, (axes[i], axes[j])));
+        }
+        return best;
+    }
     for f in p.faces {
         best = best.least(point_triangle_gap(&from, &f.each(|i| p.vertices[i])));
     }
     best
+}
+
+/// A box's 6 faces as parallelograms ([`point_quad_gap`]): for each axis `k` in turn, the
+/// corners whose bit `k` is clear, then set, as `s`, `s|p`, `s|p|q`, `s|q` with `p` and `q`
+/// the bits of the axes `k + 1` and `k + 2` (mod 3), the quadrilaterals [`BOX_FACES`] splits.
+const BOX_QUADS: [[usize; 4]; 6] = {
+    let mut quads = [[0; 4]; 6];
+    let mut k = 0;
+    while k < 6 {
+        let (bit, p, q) = (1 << (k / 2), 1 << ((k / 2 + 1) % 3), 1 << ((k / 2 + 2) % 3));
+        let s = (k % 2) * bit;
+        quads[k] = [s, s | p, s | p | q, s | q];
+        k += 1;
+    }
+    quads
+};
+
+/// The distance from a point, given as its differences `from(y)` from points `y`, to a
+/// box's face, the parallelogram of `corners` (in cyclic order, as [`BOX_QUADS`]) with
+/// sides along `aₚ` (from the first corner to the second) and `a_q` (from the first to
+/// the last), when the point's foot is inside it: the distance along the face's normal
+/// `aₚ × a_q`, from the corner nearest the point (`None` otherwise: the closest pair is
+/// then an edge's, which the edge pairs of [`gap_floor`] hold). The sides and the normal
+/// come from the box's axes, not from its corners: split into triangles, a face of a
+/// `1e15` sliver `2e-3` wide has one as thin as `2e-18` rad, whose normal's rounding
+/// ([`point_triangle_gap`]'s `1 / sin θ`) dwarfs any gap, and the short sides at its far
+/// end, differences of corners `1e15` away, are rounding.
+fn point_quad_gap(from: &impl Fn(DVec3) -> DVec3, corners: &[DVec3; 4], (ap, aq): (DVec3, DVec3)) -> Gap {
+    let none = Gap { floor: f64::INFINITY, toward_a: DVec3::ZERO, allowance: 0.0 };
+    let n = ap.cross(aq);
+    let n_len = n.length();
+    if n_len == 0.0 {
+        return none;
+    }
+    let d = corners.each(from);
+    let size = |x: DVec3| x.abs().max_element();
+    // The sides in cyclic order: up `aₚ`, up `a_q`, down `aₚ`, down `a_q` (a side of zero
+    // length still bounds the face by its line).
+    let sides = [ap, aq, -ap, -aq];
+    let inside = (0..4).all(|i| {
+        let end = if size(d[i]) <= size(d[(i + 1) % 4]) { d[i] } else { d[(i + 1) % 4] };
+        sides[i].cross(end).dot(n) >= 0.0
+    });
+    if !inside {
+        return none;
+    }
+    let k = (0..4).fold(0, |m, k| if size(d[k]) < size(d[m]) { k } else { m });
+    let (w, unit) = (d[k], n / n_len);
+    let thin = ap.length() * aq.length() / n_len;
+    Gap::new(unit * w.dot(unit), LOCAL * w.length() * (thin + 1.0))
 }
 
 /// The distance from a point to the triangle `t` as a [`Gap`] (the vector from `t` toward
