@@ -3,7 +3,7 @@
 //! segments with one end near a moderate point and the other up to `2^60` away.
 //!
 //! **The reference.** Every `f32` input is an integer times `2^-149`, so with all
-//! coordinates scaled by `2^149` (a small signed big integer below, [`Big`]) the segment
+//! coordinates scaled by `2^149` (a `num_bigint::BigInt`, [`big`]) the segment
 //! `p, q`, the query `x` and `d = q - p` are exact integers, and so are `dd = d · d` and
 //! `n = (x - p) · d`. The exact closest point is `c = p + d n / dd` for `0 < n < dd`, and `p`
 //! or `q` otherwise: `dd c = p dd + d n` is an exact integer vector `F`. Only the final
@@ -30,151 +30,54 @@
 //! 1,665 of its 13,500 queries then.
 
 use glam::{Vec2, Vec3};
+use num_bigint::{BigInt, Sign};
 use raybox::{Capsule2, Capsule3, ClosestPoint, ContainsPoint, Segment2, Segment3};
-
-/// A signed integer of any size: little-endian 32-bit limbs, no leading zero limbs (zero is
-/// the empty vector, never negative).
-#[derive(Clone, Debug)]
-struct Big {
-    neg: bool,
-    mag: Vec<u32>,
-}
 
 /// Every `f32` times `2^149` is an integer.
 const SCALE: i32 = 149;
 
-impl Big {
-    /// `v · 2^149`, exactly.
-    fn of(v: f32) -> Big {
-        assert!(v.is_finite());
-        let bits = v.to_bits();
-        let (exp, frac) = ((bits >> 23) & 0xff, bits & 0x7f_ffff);
-        // v = m · 2^(e - 149) with m below 2^24.
-        let (m, e) = if exp == 0 { (frac, 0) } else { (frac | 0x80_0000, exp - 1) };
-        let mut mag = vec![0u32; (e / 32) as usize];
-        let wide = u64::from(m) << (e % 32);
-        mag.push(wide as u32);
-        mag.push((wide >> 32) as u32);
-        Big::signed(v < 0.0, mag)
-    }
-
-    fn signed(neg: bool, mut mag: Vec<u32>) -> Big {
-        while mag.last() == Some(&0) {
-            mag.pop();
-        }
-        let neg = neg && !mag.is_empty();
-        Big { neg, mag }
-    }
-
-    fn is_zero(&self) -> bool {
-        self.mag.is_empty()
-    }
-
-    fn cmp_mag(a: &[u32], b: &[u32]) -> std::cmp::Ordering {
-        a.len().cmp(&b.len()).then_with(|| a.iter().rev().cmp(b.iter().rev()))
-    }
-
-    fn add_mag(a: &[u32], b: &[u32]) -> Vec<u32> {
-        let mut out = Vec::with_capacity(a.len().max(b.len()) + 1);
-        let mut carry = 0u64;
-        for i in 0..a.len().max(b.len()) {
-            let s = u64::from(*a.get(i).unwrap_or(&0)) + u64::from(*b.get(i).unwrap_or(&0)) + carry;
-            out.push(s as u32);
-            carry = s >> 32;
-        }
-        out.push(carry as u32);
-        out
-    }
-
-    /// `a - b` for `|a| >= |b|`.
-    fn sub_mag(a: &[u32], b: &[u32]) -> Vec<u32> {
-        let mut out = Vec::with_capacity(a.len());
-        let mut borrow = 0i64;
-        for (i, &ai) in a.iter().enumerate() {
-            let mut s = i64::from(ai) - i64::from(*b.get(i).unwrap_or(&0)) - borrow;
-            borrow = i64::from(s < 0);
-            if s < 0 {
-                s += 1 << 32;
-            }
-            out.push(s as u32);
-        }
-        assert_eq!(borrow, 0);
-        out
-    }
-
-    fn add(&self, o: &Big) -> Big {
-        if self.neg == o.neg {
-            return Big::signed(self.neg, Big::add_mag(&self.mag, &o.mag));
-        }
-        match Big::cmp_mag(&self.mag, &o.mag) {
-            std::cmp::Ordering::Less => Big::signed(o.neg, Big::sub_mag(&o.mag, &self.mag)),
-            _ => Big::signed(self.neg, Big::sub_mag(&self.mag, &o.mag)),
-        }
-    }
-
-    fn neg(&self) -> Big {
-        Big::signed(!self.neg, self.mag.clone())
-    }
-
-    fn sub(&self, o: &Big) -> Big {
-        self.add(&o.neg())
-    }
-
-    fn mul(&self, o: &Big) -> Big {
-        let mut out = vec![0u32; self.mag.len() + o.mag.len() + 1];
-        for (i, &a) in self.mag.iter().enumerate() {
-            let mut carry = 0u64;
-            for (j, &b) in o.mag.iter().enumerate() {
-                let s = u64::from(a) * u64::from(b) + u64::from(out[i + j]) + carry;
-                out[i + j] = s as u32;
-                carry = s >> 32;
-            }
-            let mut k = i + o.mag.len();
-            while carry != 0 {
-                let s = u64::from(out[k]) + carry;
-                out[k] = s as u32;
-                carry = s >> 32;
-                k += 1;
-            }
-        }
-        Big::signed(self.neg != o.neg, out)
-    }
-
-    /// `(m, e)` with `self ≈ m · 2^e`, `m` the leading (up to) 64 bits, rounded once.
-    fn approx(&self) -> (f64, i32) {
-        let Some(&top) = self.mag.last() else { return (0.0, 0) };
-        let bits = 32 * self.mag.len() as i32 - top.leading_zeros() as i32;
-        let shift = (bits - 64).max(0);
-        let mut lead = 0u64;
-        for k in (0..bits.min(64)).rev() {
-            let b = (k + shift) as usize;
-            lead = (lead << 1) | u64::from((self.mag[b / 32] >> (b % 32)) & 1);
-        }
-        let m = lead as f64;
-        (if self.neg { -m } else { m }, shift)
-    }
-
-    /// `self / o · 2^k`, to a few `f64` ulps.
-    fn ratio(&self, o: &Big, k: i32) -> f64 {
-        let ((a, ea), (b, eb)) = (self.approx(), o.approx());
-        a / b * 2f64.powi(ea - eb + k)
-    }
-
-    fn dot(a: &[Big; 3], b: &[Big; 3]) -> Big {
-        a[0].mul(&b[0]).add(&a[1].mul(&b[1])).add(&a[2].mul(&b[2]))
-    }
+/// `v · 2^149`, exactly.
+fn big(v: f32) -> BigInt {
+    assert!(v.is_finite());
+    let bits = v.to_bits();
+    let (exp, frac) = ((bits >> 23) & 0xff, bits & 0x7f_ffff);
+    // v = m · 2^(e - 149) with m below 2^24.
+    let (m, e) = if exp == 0 { (frac, 0) } else { (frac | 0x80_0000, exp - 1) };
+    let mag = BigInt::from(m) << e;
+    if v < 0.0 { -mag } else { mag }
 }
 
-fn big3(v: [f32; 3]) -> [Big; 3] {
-    v.map(Big::of)
+fn big3(v: [f32; 3]) -> [BigInt; 3] {
+    v.map(big)
+}
+
+fn sub3(a: &[BigInt; 3], b: &[BigInt; 3]) -> [BigInt; 3] {
+    std::array::from_fn(|i| &a[i] - &b[i])
+}
+
+fn dot(a: &[BigInt; 3], b: &[BigInt; 3]) -> BigInt {
+    &a[0] * &b[0] + &a[1] * &b[1] + &a[2] * &b[2]
+}
+
+/// `(m, e)` with `a ≈ m · 2^e`, `m` the leading (up to) 64 bits, rounded once.
+fn approx(a: &BigInt) -> (f64, i32) {
+    let shift = a.bits().saturating_sub(64);
+    let lead = u64::try_from(&(a.magnitude() >> shift)).expect("64 bits") as f64;
+    (if a.sign() == Sign::Minus { -lead } else { lead }, shift as i32)
+}
+
+/// `a / b · 2^k`, to a few `f64` ulps.
+fn ratio(a: &BigInt, b: &BigInt, k: i32) -> f64 {
+    let ((a, ea), (b, eb)) = (approx(a), approx(b));
+    a / b * 2f64.powi(ea - eb + k)
 }
 
 /// The exact answer for the point `x` and the segment `p, q` (not of zero length).
 struct Exact {
     /// `dd = |q - p|²` (scaled by `2^298`).
-    dd: Big,
+    dd: BigInt,
     /// `dd` times the closest point (scaled by `2^447`).
-    foot: [Big; 3],
+    foot: [BigInt; 3],
     /// The closest point, each coordinate rounded to `f64`.
     c: [f64; 3],
     /// `|x - c|`, rounded to `f64`.
@@ -187,25 +90,25 @@ struct Exact {
 fn exact(p: [f32; 3], q: [f32; 3], x: [f32; 3]) -> Exact {
     let (pf, qf, xf) = (p, q, x);
     let (p, q, x) = (big3(p), big3(q), big3(x));
-    let d = [q[0].sub(&p[0]), q[1].sub(&p[1]), q[2].sub(&p[2])];
-    let dd = Big::dot(&d, &d);
-    assert!(!dd.is_zero(), "a point, not a segment");
-    let n = Big::dot(&[x[0].sub(&p[0]), x[1].sub(&p[1]), x[2].sub(&p[2])], &d);
-    let foot: [Big; 3] = std::array::from_fn(|i| {
-        if n.neg || n.is_zero() {
-            p[i].mul(&dd)
-        } else if Big::cmp_mag(&n.mag, &dd.mag).is_ge() {
-            q[i].mul(&dd)
+    let d = sub3(&q, &p);
+    let dd = dot(&d, &d);
+    assert!(dd.sign() == Sign::Plus, "a point, not a segment");
+    let n = dot(&sub3(&x, &p), &d);
+    let foot: [BigInt; 3] = std::array::from_fn(|i| {
+        if n.sign() != Sign::Plus {
+            &p[i] * &dd
+        } else if n >= dd {
+            &q[i] * &dd
         } else {
-            p[i].mul(&dd).add(&d[i].mul(&n))
+            &p[i] * &dd + &d[i] * &n
         }
     });
-    let c = std::array::from_fn(|i| foot[i].ratio(&dd, -SCALE));
-    let dd2 = dd.mul(&dd);
+    let c = std::array::from_fn(|i| ratio(&foot[i], &dd, -SCALE));
+    let dd2 = &dd * &dd;
     let dist = (0..3)
         .map(|i| {
-            let off = x[i].mul(&dd).sub(&foot[i]);
-            off.mul(&off).ratio(&dd2, -2 * SCALE)
+            let off = &x[i] * &dd - &foot[i];
+            ratio(&(&off * &off), &dd2, -2 * SCALE)
         })
         .sum::<f64>()
         .sqrt();
@@ -240,7 +143,7 @@ fn spacing(v: f64) -> f64 {
 fn point_error(e: &Exact, got: [f32; 3]) -> f64 {
     (0..3)
         .map(|i| {
-            let off = Big::of(got[i]).mul(&e.dd).sub(&e.foot[i]).ratio(&e.dd, -SCALE);
+            let off = ratio(&(big(got[i]) * &e.dd - &e.foot[i]), &e.dd, -SCALE);
             off.abs() / (spacing(e.c[i]) + e.slack)
         })
         .fold(0.0, f64::max)
@@ -433,14 +336,9 @@ fn points_near_long_segments_against_an_exact_reference() {
 /// The exact distance of `r` from the line through `p` and `q`.
 fn off_line(p: [f32; 3], q: [f32; 3], r: [f32; 3]) -> f64 {
     let (p, q, r) = (big3(p), big3(q), big3(r));
-    let d = [q[0].sub(&p[0]), q[1].sub(&p[1]), q[2].sub(&p[2])];
-    let w = [r[0].sub(&p[0]), r[1].sub(&p[1]), r[2].sub(&p[2])];
-    let cr = [
-        w[1].mul(&d[2]).sub(&w[2].mul(&d[1])),
-        w[2].mul(&d[0]).sub(&w[0].mul(&d[2])),
-        w[0].mul(&d[1]).sub(&w[1].mul(&d[0])),
-    ];
-    Big::dot(&cr, &cr).ratio(&Big::dot(&d, &d), -2 * SCALE).sqrt()
+    let (d, w) = (sub3(&q, &p), sub3(&r, &p));
+    let cr = [&w[1] * &d[2] - &w[2] * &d[1], &w[2] * &d[0] - &w[0] * &d[2], &w[0] * &d[1] - &w[1] * &d[0]];
+    ratio(&dot(&cr, &cr), &dot(&d, &d), -2 * SCALE).sqrt()
 }
 
 /// Checks one query against the reference, as the random test does.

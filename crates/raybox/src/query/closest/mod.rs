@@ -12,7 +12,8 @@ mod triangle;
 
 pub(crate) use aabb::{aabb_distance_squared, aabb_distance_squared_f64};
 pub(crate) use segment::{
-    closest_point_on_segment, closest_points_segment_segment, closest_points_segment_segment_by_cross,
+    closest_pair_segment_segment, closest_point_and_squared_distance, closest_point_on_segment,
+    closest_points_segment_segment, closest_points_segment_segment_by_cross,
 };
 pub(crate) use triangle::{
     closest_point_on_triangle, closest_points_triangle_segment, closest_points_triangle_triangle, edge_side,

@@ -6,15 +6,6 @@ use glam::{DVec3, Vec2, Vec3};
 use crate::query::distance::{d2, d3, f2, f3};
 use crate::{Capsule2, Capsule3, ClosestPoint, ContainsPoint, Segment2, Segment3};
 
-/// The parameter `t ∈ [0, 1]` of the point of the segment `p + t (q - p)` nearest to `x`.
-#[inline]
-pub(crate) fn segment_parameter(x: DVec3, p: DVec3, q: DVec3) -> f64 {
-    let d = q - p;
-    let dd = d.length_squared();
-    // A zero-length segment is its one point.
-    if dd == 0.0 { 0.0 } else { ((x - p).dot(d) / dd).clamp(0.0, 1.0) }
-}
-
 /// The point of the segment `[p, q]` nearest to `x`, measured from the end nearer to it
 /// ([`foot`]).
 #[inline]
@@ -82,44 +73,69 @@ fn foot(x: DVec3, p: DVec3, q: DVec3) -> Foot {
 /// The closest pair of points of the segments `[p1, q1]` and `[p2, q2]` (one of the
 /// pairs, when the segments are parallel), as `(on the first, on the second)`.
 ///
-/// Minimise `|p1 + s d1 - (p2 + t d2)|²` over `s, t ∈ [0, 1]`: solve for the lines'
-/// closest `s`, clamp it, take the `t` nearest to that point, clamp it and, if it was
-/// clamped, recompute `s` (RTCD 5.1.9).
+/// [`closest_pair_segment_segment`] without the distance.
 #[inline]
-pub(crate) fn closest_points_segment_segment(
-    (p1, q1): (DVec3, DVec3),
-    (p2, q2): (DVec3, DVec3),
-) -> (DVec3, DVec3) {
-    let (d1, d2, r) = (q1 - p1, q2 - p2, p1 - p2);
-    let (a, e, f) = (d1.length_squared(), d2.length_squared(), d2.dot(r));
-    let (s, t) = if a == 0.0 && e == 0.0 {
-        (0.0, 0.0) // two points
-    } else if a == 0.0 {
-        (0.0, (f / e).clamp(0.0, 1.0)) // the first segment is a point
-    } else {
-        let c = d1.dot(r);
-        if e == 0.0 {
-            ((-c / a).clamp(0.0, 1.0), 0.0) // the second segment is a point
-        } else {
-            let b = d1.dot(d2);
-            let denom = a * e - b * b; // >= 0; zero for parallel segments
-            let s = if denom > 0.0 { ((b * f - c * e) / denom).clamp(0.0, 1.0) } else { 0.0 };
-            let t = (b * s + f) / e;
-            if t < 0.0 {
-                ((-c / a).clamp(0.0, 1.0), 0.0)
-            } else if t > 1.0 {
-                (((b - c) / a).clamp(0.0, 1.0), 1.0)
-            } else {
-                (s, t)
-            }
-        }
-    };
-    (p1 + d1 * s, p2 + d2 * t)
+pub(crate) fn closest_points_segment_segment(a: (DVec3, DVec3), b: (DVec3, DVec3)) -> (DVec3, DVec3) {
+    let (on_a, on_b, _) = closest_pair_segment_segment(a, b);
+    (on_a, on_b)
 }
 
-/// [`closest_points_segment_segment`] with the lines' closest parameter taken from cross
-/// products: for segments at a small angle `θ` its pair is near the lines' common
-/// perpendicular to `ε / θ` of their length, not to `ε / θ²`.
+/// The closest pair of points of the segments `[p1, q1]` and `[p2, q2]` and their squared
+/// distance, as `(on the first, on the second, squared distance)`.
+///
+/// Minimise `|p1 + s d1 - (p2 + t d2)|²` over `s, t ∈ [0, 1]`: solve for the lines'
+/// closest `s`, clamp it, take the `t` nearest to that point, clamp it and, if it was
+/// clamped, recompute `s` (RTCD 5.1.9, [`solve_by_dots`]). That solve, from `p1` and `p2`,
+/// only tells which half of each segment the pair is in; it is solved again from the ends
+/// of those halves ([`pair_from_nearer_ends`]), and the points and the distance are
+/// computed from them ([`finish_pair`]).
+#[inline]
+pub(crate) fn closest_pair_segment_segment(a: (DVec3, DVec3), b: (DVec3, DVec3)) -> (DVec3, DVec3, f64) {
+    pair_from_nearer_ends(a, b, solve_by_dots)
+}
+
+/// [`closest_pair_segment_segment`]'s points with the lines' closest parameter taken from
+/// cross products ([`solve_by_cross`]): for segments at a small angle `θ` its pair is near
+/// the lines' common perpendicular to `ε / θ` of their length, not to `ε / θ²`.
+#[inline]
+pub(crate) fn closest_points_segment_segment_by_cross(
+    a: (DVec3, DVec3),
+    b: (DVec3, DVec3),
+) -> (DVec3, DVec3) {
+    let (on_a, on_b, _) = pair_from_nearer_ends(a, b, solve_by_cross);
+    (on_a, on_b)
+}
+
+/// RTCD 5.1.9's parameters `(s, t)` of the closest pair of `p1 + s d1` and `p2 + t d2`,
+/// and whether `t` was clamped (then `s` is the foot of that end of the second segment).
+type Solution = (f64, f64, bool);
+
+/// RTCD 5.1.9, the lines' closest `s = (b f - c e) / (a e - b²)` from dot products.
+#[inline]
+fn solve_by_dots((p1, q1): (DVec3, DVec3), (p2, q2): (DVec3, DVec3)) -> Solution {
+    let (d1, d2, r) = (q1 - p1, q2 - p2, p1 - p2);
+    let (a, e, f) = (d1.length_squared(), d2.length_squared(), d2.dot(r));
+    if a == 0.0 {
+        return (0.0, if e == 0.0 { 0.0 } else { (f / e).clamp(0.0, 1.0) }, false); // a point
+    }
+    let c = d1.dot(r);
+    if e == 0.0 {
+        return ((-c / a).clamp(0.0, 1.0), 0.0, true); // the second segment is a point
+    }
+    let b = d1.dot(d2);
+    let denom = a * e - b * b; // >= 0; zero for parallel segments
+    let s = if denom > 0.0 { ((b * f - c * e) / denom).clamp(0.0, 1.0) } else { 0.0 };
+    let t = (b * s + f) / e;
+    if t < 0.0 {
+        ((-c / a).clamp(0.0, 1.0), 0.0, true)
+    } else if t > 1.0 {
+        (((b - c) / a).clamp(0.0, 1.0), 1.0, true)
+    } else {
+        (s, t, false)
+    }
+}
+
+/// [`solve_by_dots`] with the lines' closest `s` from cross products.
 ///
 /// RTCD 5.1.9's `s = (b f - c e) / (a e - b²)` subtracts products of dot products that
 /// agree to `cos² θ`; by Lagrange's identity `(u × v) · (w × x) = (u · w)(v · x) - (u · x)(v · w)`
@@ -130,28 +146,133 @@ pub(crate) fn closest_points_segment_segment(
 /// edge, `distance/triangle_segment.rs`). The rest (clamping, and the point of one segment
 /// nearest to the other's clamped point, a projection) is RTCD's.
 #[inline]
-pub(crate) fn closest_points_segment_segment_by_cross(
-    (p1, q1): (DVec3, DVec3),
-    (p2, q2): (DVec3, DVec3),
-) -> (DVec3, DVec3) {
+fn solve_by_cross((p1, q1): (DVec3, DVec3), (p2, q2): (DVec3, DVec3)) -> Solution {
     let (d1, d2, r) = (q1 - p1, q2 - p2, p1 - p2);
     let (a, e) = (d1.length_squared(), d2.length_squared());
     if a == 0.0 || e == 0.0 {
-        return closest_points_segment_segment((p1, q1), (p2, q2)); // a point: no angle
+        return solve_by_dots((p1, q1), (p2, q2)); // a point: no angle
     }
     let m = d1.cross(d2);
     let mm = m.length_squared(); // zero for parallel segments: any s, take 0
     let s = if mm > 0.0 { (m.dot(d2.cross(r)) / mm).clamp(0.0, 1.0) } else { 0.0 };
-    let on_first = |s: f64| p1 + d1 * s;
-    let t = (on_first(s) - p2).dot(d2) / e;
-    let (s, t) = if t < 0.0 {
-        (segment_parameter(p2, p1, q1), 0.0)
+    let t = (p1 + d1 * s - p2).dot(d2) / e;
+    let foot = |x: DVec3| ((x - p1).dot(d1) / a).clamp(0.0, 1.0);
+    if t < 0.0 {
+        (foot(p2), 0.0, true)
     } else if t > 1.0 {
-        (segment_parameter(q2, p1, q1), 1.0)
+        (foot(q2), 1.0, true)
     } else {
-        (s, t)
+        (s, t, false)
+    }
+}
+
+/// The closest pair, solved from the ends nearer to it.
+///
+/// `solve` from `p1` and `p2` rounds `r = p1 - p2` at the size of the larger: for a pair
+/// by the near ends of segments reaching to `1e15` its `s` and `t` (and so which ends or
+/// insides the pair is at) are off by up to `0.06 / |d|` and more. Their halves are right
+/// but for a pair within rounding of a middle, where either end is as good; so each segment
+/// whose pair is in its far half (`s` or `t` above `1/2`) is turned around and the pair
+/// solved again from the ends nearer to it.
+#[inline]
+fn pair_from_nearer_ends(
+    (p1, q1): (DVec3, DVec3),
+    (p2, q2): (DVec3, DVec3),
+    solve: impl Fn((DVec3, DVec3), (DVec3, DVec3)) -> Solution,
+) -> (DVec3, DVec3, f64) {
+    let (mut a, mut b) = ((p1, q1), (p2, q2));
+    let (s, t, clamped) = solve(a, b);
+    let solution = if s > 0.5 || t > 0.5 {
+        if s > 0.5 {
+            a = (q1, p1);
+        }
+        if t > 0.5 {
+            b = (q2, p2);
+        }
+        solve(a, b)
+    } else {
+        (s, t, clamped)
     };
-    (on_first(s), p2 + d2 * t)
+    finish_pair(classify(solution, a, b), a, b)
+}
+
+/// Which pair of two segments RTCD 5.1.9's clamped solve found.
+enum Pair {
+    /// This end of the first segment, and its foot on the second.
+    FirstEnd(DVec3),
+    /// This end of the second segment, and its foot on the first.
+    SecondEnd(DVec3),
+    /// A point inside each, near the lines' parameters `s` and `t` (both in `(0, 1)`).
+    Inside(f64, f64),
+}
+
+/// The pair of a [`Solution`]: an end of the second segment when `t` was clamped, an end of
+/// the first when `s` is at one, inside both otherwise.
+#[inline]
+fn classify((s, t, clamped): Solution, (p1, q1): (DVec3, DVec3), (p2, q2): (DVec3, DVec3)) -> Pair {
+    if clamped {
+        Pair::SecondEnd(if t > 0.5 { q2 } else { p2 })
+    } else if s <= 0.0 {
+        Pair::FirstEnd(p1)
+    } else if s >= 1.0 {
+        Pair::FirstEnd(q1)
+    } else {
+        Pair::Inside(s, t)
+    }
+}
+
+/// The points and squared distance of a [`Pair`], measured from the ends nearer to them.
+///
+/// RTCD's `p1 + s d1` is rounded at the size of `p1`, and `s` carries the rounding of
+/// `p1 - p2`: for segments reaching to `1e15`, a segment rising from a point 2.033 from the
+/// near end of another came out 2.055 from it, and the distance `|on_a - on_b|` took the
+/// points' rounding along the segments (0.06 at `5e14`) in full, 0.125 for a segment whose
+/// end is 0.00977 from the middle of a long one (`tests/segment_pair_exact.rs`). So:
+///
+/// - an end of one segment and its foot on the other: the point query
+///   ([`closest_point_and_squared_distance`]: the foot from the nearer end, the distance
+///   by a cross product);
+/// - inside both: of the two points, the one nearer an end of its segment (`min(s, 1 - s)`
+///   times the length, against `min(t, 1 - t)` times the other's) is recomputed from that
+///   end, `e₁ + d₁ σ` with `σ = m · (d₂ × r) / |m|²` (or `e₂ + d₂ τ`,
+///   `τ = m · (d₁ × r) / |m|²`), `m = d₁ × d₂`, `r = e₁ - e₂` for the ends `e₁`, `e₂`
+///   nearer the points, `σ` about `s` or `s - 1` computed directly (the cross form of the
+///   lines' closest parameters, [`closest_points_segment_segment_by_cross`]); and the
+///   other point is its foot on the other segment, with the distance, by the point query.
+///
+/// Each answer's distance is that of a point of one segment from the other segment: never
+/// below the exact distance by more than the rounding of the point query.
+#[inline]
+fn finish_pair(pair: Pair, (p1, q1): (DVec3, DVec3), (p2, q2): (DVec3, DVec3)) -> (DVec3, DVec3, f64) {
+    match pair {
+        Pair::FirstEnd(x) => {
+            let (y, dd) = closest_point_and_squared_distance(x, p2, q2);
+            (x, y, dd)
+        }
+        Pair::SecondEnd(y) => {
+            let (x, dd) = closest_point_and_squared_distance(y, p1, q1);
+            (x, y, dd)
+        }
+        Pair::Inside(s, t) => {
+            let (d1, d2) = (q1 - p1, q2 - p2);
+            let (e1, lo1) = if s > 0.5 { (q1, -1.0) } else { (p1, 0.0) };
+            let (e2, lo2) = if t > 0.5 { (q2, -1.0) } else { (p2, 0.0) };
+            let (m, r) = (d1.cross(d2), e1 - e2);
+            let mm = m.length_squared();
+            let (u, v) = (s.min(1.0 - s), t.min(1.0 - t));
+            if u * u * d1.length_squared() <= v * v * d2.length_squared() {
+                let sigma = if mm > 0.0 { m.dot(d2.cross(r)) / mm } else { s + lo1 };
+                let x = e1 + d1 * sigma.clamp(lo1, lo1 + 1.0);
+                let (y, dd) = closest_point_and_squared_distance(x, p2, q2);
+                (x, y, dd)
+            } else {
+                let tau = if mm > 0.0 { m.dot(d1.cross(r)) / mm } else { t + lo2 };
+                let y = e2 + d2 * tau.clamp(lo2, lo2 + 1.0);
+                let (x, dd) = closest_point_and_squared_distance(y, p1, q1);
+                (x, y, dd)
+            }
+        }
+    }
 }
 
 macro_rules! segment_point_impls {

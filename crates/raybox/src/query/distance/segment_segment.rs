@@ -28,7 +28,7 @@ use core::cmp::Ordering;
 
 use super::gjk::Closest;
 use super::{d2, d3, f2, f3};
-use crate::query::closest::{closest_point_on_segment, closest_points_segment_segment};
+use crate::query::closest::{closest_pair_segment_segment, closest_point_and_squared_distance};
 use crate::{Distance, Overlaps, Segment2, Segment3};
 use glam::{DVec3, Vec2, Vec3};
 
@@ -64,26 +64,29 @@ pub(crate) fn segment_segment_closest(a: Seg, b: Seg) -> Closest {
 fn segment_segment_closest_ordered(a: Seg, b: Seg) -> Closest {
     let planar = [a.0.z, a.1.z, b.0.z, b.1.z].iter().all(|&z| z == 0.0);
     if !planar {
-        let (on_a, on_b) = closest_points_segment_segment(a, b);
-        return Closest { distance: on_a.distance(on_b), on_a, on_b };
+        let (on_a, on_b, dd) = closest_pair_segment_segment(a, b);
+        return Closest { distance: dd.sqrt(), on_a, on_b };
     }
     if let Some(p) = planar_common_point(a, b) {
         return Closest { distance: 0.0, on_a: p, on_b: p };
     }
-    // Apart: the nearest pair has an end of one segment (RTCD 5.1.2 for each end).
-    let candidates = [
-        (a.0, closest_point_on_segment(a.0, b.0, b.1)),
-        (a.1, closest_point_on_segment(a.1, b.0, b.1)),
-        (closest_point_on_segment(b.0, a.0, a.1), b.0),
-        (closest_point_on_segment(b.1, a.0, a.1), b.1),
-    ];
-    let (on_a, on_b) = candidates
-        .into_iter()
-        .min_by(|x, y| x.0.distance_squared(x.1).total_cmp(&y.0.distance_squared(y.1)))
-        .expect("four candidates");
+    // Apart: the nearest pair has an end of one segment (RTCD 5.1.2 for each end), its
+    // distance by the point query's cross product (not `|end - foot|`, which takes the
+    // foot's rounding along a long segment in full).
+    let to_b = |x: DVec3| {
+        let (y, dd) = closest_point_and_squared_distance(x, b.0, b.1);
+        (x, y, dd)
+    };
+    let to_a = |y: DVec3| {
+        let (x, dd) = closest_point_and_squared_distance(y, a.0, a.1);
+        (x, y, dd)
+    };
+    let candidates = [to_b(a.0), to_b(a.1), to_a(b.0), to_a(b.1)];
+    let (on_a, on_b, dd) =
+        candidates.into_iter().min_by(|x, y| x.2.total_cmp(&y.2)).expect("four candidates");
     // The exact test said apart: never report zero (rounding can put an end onto the other
     // segment when it passes within a hair of it).
-    Closest { distance: on_a.distance(on_b).max(f64::MIN_POSITIVE), on_a, on_b }
+    Closest { distance: dd.sqrt().max(f64::MIN_POSITIVE), on_a, on_b }
 }
 
 /// A common point of two segments in the plane `z = 0`, or `None` when they do not meet
@@ -101,20 +104,37 @@ pub(crate) fn planar_common_point((p1, q1): Seg, (p2, q2): Seg) -> Option<DVec3>
         return Some(x);
     }
     if o1 * o2 < 0.0 && o3 * o4 < 0.0 {
-        // A proper crossing: along the first segment, where its signed distance from the
-        // second segment's line changes sign (estimated, clamped onto the segment).
-        let (e3, e4) = (orient2d_estimate(p2, q2, p1), orient2d_estimate(p2, q2, q1));
-        let t = if e3 != e4 { (e3 / (e3 - e4)).clamp(0.0, 1.0) } else { 0.5 };
-        return Some(p1 + (q1 - p1) * t);
+        // A proper crossing: where one segment's signed distance from the other's line
+        // changes sign (estimated, clamped onto the segment), measured from the end nearer
+        // to it (of the segment whose end is nearer): from a far end the point is rounded at
+        // that end's size (0.06 at `5e14`, for a crossing by the other end of the segment).
+        // The signed distances (times the length) are taken from the end of the line's
+        // segment nearer the point: Shewchuk's estimate, from a far point, multiplies two
+        // differences of its size, whose products (`1e34` for a crossing near the origin
+        // of a `1e18` segment) cancel far below their rounding.
+        let side = |p: DVec3, q: DVec3, x: DVec3| {
+            let e = if x.distance_squared(p) <= x.distance_squared(q) { p } else { q };
+            let (d, w) = (q - p, x - e);
+            d.x * w.y - d.y * w.x
+        };
+        let (e1, e2) = (side(p1, q1, p2), side(p1, q1, q2));
+        let (e3, e4) = (side(p2, q2, p1), side(p2, q2, q1));
+        // The crossing at `p + (q - p) ep / (ep - eq)`, from `p` or from `q`, and how far
+        // it is from that end.
+        let from_nearer = |p: DVec3, q: DVec3, ep: f64, eq: f64| {
+            if ep == eq {
+                return (p + (q - p) * 0.5, f64::INFINITY);
+            }
+            let (end, other, u) =
+                if ep.abs() <= eq.abs() { (p, q, ep / (ep - eq)) } else { (q, p, eq / (eq - ep)) };
+            let u = u.clamp(0.0, 1.0);
+            (end + (other - end) * u, u * u * (other - end).length_squared())
+        };
+        let (x, far1) = from_nearer(p1, q1, e3, e4);
+        let (y, far2) = from_nearer(p2, q2, e1, e2);
+        return Some(if far1 <= far2 { x } else { y });
     }
     None
-}
-
-/// Twice the signed area of the triangle `a b c` in the plane (positive when
-/// counter-clockwise), rounded: the floating-point estimate.
-#[inline]
-fn orient2d_estimate(a: DVec3, b: DVec3, c: DVec3) -> f64 {
-    (a.x - c.x) * (b.y - c.y) - (a.y - c.y) * (b.x - c.x)
 }
 
 /// The sign (`-1.0`, `0.0` or `1.0`) of twice the signed area of `a b c`, exact.
@@ -391,17 +411,17 @@ mod tests {
         let (cd, dc) = (segment_segment_closest(c, d), segment_segment_closest(d, c));
         assert_eq!((cd.distance, dc.distance), (0.0, 0.0));
         assert_eq!((cd.on_a, cd.on_b), (dc.on_b, dc.on_a));
-        assert!(cd.on_a.distance(closest_point_on_segment(cd.on_a, d.0, d.1)) < 1e-12);
+        assert!(cd.on_a.distance(crate::query::closest::closest_point_on_segment(cd.on_a, d.0, d.1)) < 1e-12);
     }
 
-    /// Segments crossing at `(6, 4, -3) / 7`: the clamped closest points of the two lines
-    /// round to `3.7e-16` apart, but the exact test says they meet, and so does the
-    /// distance. One step off, they are apart.
+    /// Segments crossing at `(6, 4, -3) / 7`: RTCD's clamped closest points of the two lines
+    /// round to `3.7e-16` apart (the kernel's distance, a foot's cross product, now comes
+    /// out 0 here), but the exact test says they meet, and so does the distance. One step
+    /// off, they are apart.
     #[test]
     fn crossing_at_a_point_that_is_not_an_f64() {
         let a = Segment3::new(Vec3::new(2.0, 0.0, -1.0), Vec3::new(0.0, 1.0, 0.0));
         let b = Segment3::new(Vec3::new(0.0, -2.0, 3.0), Vec3::new(1.0, 1.0, -1.0));
-        assert!(segment3_closest(&a, &b).distance > 0.0, "the rounding this test is about");
         assert_eq!((a.distance(&b), b.distance(&a)), (0.0, 0.0));
         let (p, q) = a.closest_points(&b);
         assert!(p == q && (p - Vec3::new(6.0, 4.0, -3.0) / 7.0).length() < 1e-6, "{p} {q}");
