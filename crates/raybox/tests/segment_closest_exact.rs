@@ -33,44 +33,8 @@ use glam::{Vec2, Vec3};
 use num_bigint::{BigInt, Sign};
 use raybox::{Capsule2, Capsule3, ClosestPoint, ContainsPoint, Segment2, Segment3};
 
-/// Every `f32` times `2^149` is an integer.
-const SCALE: i32 = 149;
-
-/// `v · 2^149`, exactly.
-fn big(v: f32) -> BigInt {
-    assert!(v.is_finite());
-    let bits = v.to_bits();
-    let (exp, frac) = ((bits >> 23) & 0xff, bits & 0x7f_ffff);
-    // v = m · 2^(e - 149) with m below 2^24.
-    let (m, e) = if exp == 0 { (frac, 0) } else { (frac | 0x80_0000, exp - 1) };
-    let mag = BigInt::from(m) << e;
-    if v < 0.0 { -mag } else { mag }
-}
-
-fn big3(v: [f32; 3]) -> [BigInt; 3] {
-    v.map(big)
-}
-
-fn sub3(a: &[BigInt; 3], b: &[BigInt; 3]) -> [BigInt; 3] {
-    std::array::from_fn(|i| &a[i] - &b[i])
-}
-
-fn dot(a: &[BigInt; 3], b: &[BigInt; 3]) -> BigInt {
-    &a[0] * &b[0] + &a[1] * &b[1] + &a[2] * &b[2]
-}
-
-/// `(m, e)` with `a ≈ m · 2^e`, `m` the leading (up to) 64 bits, rounded once.
-fn approx(a: &BigInt) -> (f64, i32) {
-    let shift = a.bits().saturating_sub(64);
-    let lead = u64::try_from(&(a.magnitude() >> shift)).expect("64 bits") as f64;
-    (if a.sign() == Sign::Minus { -lead } else { lead }, shift as i32)
-}
-
-/// `a / b · 2^k`, to a few `f64` ulps.
-fn ratio(a: &BigInt, b: &BigInt, k: i32) -> f64 {
-    let ((a, ea), (b, eb)) = (approx(a), approx(b));
-    a / b * 2f64.powi(ea - eb + k)
-}
+mod common;
+use common::long_segments::{Long, Place, Rng, SCALE, big, big3, dot, ratio, spacing, sub3};
 
 /// The exact answer for the point `x` and the segment `p, q` (not of zero length).
 struct Exact {
@@ -132,12 +96,6 @@ fn f64_term(p: [f32; 3], q: [f32; 3], x: [f32; 3], c: [f64; 3]) -> f64 {
         * 2f64.powi(-51)
 }
 
-/// The spacing of `f32` at `v` (between `|v|` and the next `f32` away from zero).
-fn spacing(v: f64) -> f64 {
-    let a = (v.abs() as f32).max(f32::MIN_POSITIVE);
-    f64::from(f32::from_bits(a.to_bits() + 1) - a)
-}
-
 /// How far each coordinate of `got` is from the exact closest point, in units of its
 /// tolerance (at most 1 passes).
 fn point_error(e: &Exact, got: [f32; 3]) -> f64 {
@@ -165,28 +123,6 @@ fn capsule_error(e: &Exact, x: [f32; 3], r: f32, got: [f32; 3], got_dist: f32) -
     (point, dist)
 }
 
-/// SplitMix64 (Steele, Lea and Flood, 2014): a seeded stream of 64-bit values.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `[-1, 1)`.
-    fn signed(&mut self) -> f64 {
-        (self.next() >> 11) as f64 * 2f64.powi(-52) - 1.0
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
 /// One query: the segment `p, q`, the point `x`, a capsule radius, 2D or 3D.
 #[derive(Clone, Copy, Debug)]
 struct Query {
@@ -197,14 +133,6 @@ struct Query {
     dim: usize,
 }
 
-/// Where the query point is drawn, along the segment from its near end.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Place {
-    NearEnd,
-    Middle,
-    FarEnd,
-}
-
 /// A segment from a moderate point `m` (within `2^k` of the origin, `k` in `-20..=10`) to
 /// `m + 2^far · u`, both times `2^scale`, with `u` a random direction or one near an axis,
 /// and a point drawn near the near end (within a few units of `m`'s size or of the
@@ -212,28 +140,10 @@ enum Place {
 /// segment's start or its end at random.
 fn query(rng: &mut Rng, dim: usize, far: i32, scale: i32, place: Place) -> Query {
     let f = |v: f64| v as f32;
-    let v = |rng: &mut Rng, s: f64| -> [f64; 3] {
-        let mut a = [rng.signed() * s, rng.signed() * s, rng.signed() * s];
-        if dim == 2 {
-            a[2] = 0.0;
-        }
-        a
-    };
-    let near_size = 2f64.powi(-20 + rng.below(31) as i32);
-    let m = v(rng, near_size);
-    let mut u = v(rng, 1.0);
-    let axis = (rng.below(4) as usize).min(dim);
-    if axis < dim {
-        // Near an axis: the other coordinates stay moderate along the whole segment.
-        u = v(rng, near_size * 2f64.powi(-far));
-        u[axis] = if rng.below(2) == 0 { 1.0 } else { -1.0 };
-    }
-    let s = 2f64.powi(scale);
-    let big = 2f64.powi(far);
-    let near: [f32; 3] = std::array::from_fn(|i| f(m[i] * s));
-    let away: [f32; 3] = std::array::from_fn(|i| f((m[i] + big * u[i]) * s));
-    let at = |t: f64, i: usize| f64::from(near[i]) + (f64::from(away[i]) - f64::from(near[i])) * t;
-    let wobble = v(rng, near_size * s * 4.0);
+    let long = Long::draw(rng, dim, far, scale);
+    let (near, away, near_size, s) = (long.near, long.away, long.near_size, long.s);
+    let at = |t: f64, i: usize| long.at(t, i);
+    let wobble = rng.vector(dim, near_size * s * 4.0);
     let x: [f32; 3] = match place {
         Place::NearEnd => std::array::from_fn(|i| f(at(0.0, i) + wobble[i])),
         Place::Middle => {

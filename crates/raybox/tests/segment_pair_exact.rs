@@ -29,46 +29,8 @@ use glam::{Vec2, Vec3};
 use num_bigint::{BigInt, Sign};
 use raybox::{Capsule2, Capsule3, Distance, Segment2, Segment3};
 
-const SCALE: i32 = 149;
-
-/// `v · 2^149`, exactly.
-fn big(v: f32) -> BigInt {
-    assert!(v.is_finite());
-    let bits = v.to_bits();
-    let (exp, frac) = ((bits >> 23) & 0xff, bits & 0x7f_ffff);
-    let (m, e) = if exp == 0 { (frac, 0) } else { (frac | 0x80_0000, exp - 1) };
-    let mag = BigInt::from(m) << e;
-    if v < 0.0 { -mag } else { mag }
-}
-
-type B3 = [BigInt; 3];
-
-fn big3(v: [f32; 3]) -> B3 {
-    v.map(big)
-}
-
-fn sub(a: &B3, b: &B3) -> B3 {
-    std::array::from_fn(|i| &a[i] - &b[i])
-}
-
-fn dot(a: &B3, b: &B3) -> BigInt {
-    &a[0] * &b[0] + &a[1] * &b[1] + &a[2] * &b[2]
-}
-
-fn cross(a: &B3, b: &B3) -> B3 {
-    [&a[1] * &b[2] - &a[2] * &b[1], &a[2] * &b[0] - &a[0] * &b[2], &a[0] * &b[1] - &a[1] * &b[0]]
-}
-
-/// `a / b · 2^k`, to a few `f64` ulps (from the leading 64 bits of each).
-fn ratio(a: &BigInt, b: &BigInt, k: i32) -> f64 {
-    let approx = |a: &BigInt| {
-        let shift = a.bits().saturating_sub(64);
-        let lead = u64::try_from(&(a.magnitude() >> shift)).expect("64 bits") as f64;
-        (if a.sign() == Sign::Minus { -lead } else { lead }, shift as i32)
-    };
-    let ((a, ea), (b, eb)) = (approx(a), approx(b));
-    a / b * 2f64.powi(ea - eb + k)
-}
+mod common;
+use common::long_segments::{B3, Long, Place, Rng, SCALE, big3, cross, dot, ratio, spacing, sub3};
 
 /// A squared distance `num / den` (scaled by `2^298`), with the pair it is of (rounded).
 struct Candidate {
@@ -85,19 +47,19 @@ fn point(p: &B3, d: &B3, n: &BigInt, den: &BigInt) -> [f64; 3] {
 
 /// The end `x`'s squared distance from the segment `p, q` and its foot there.
 fn end_candidate(x: &B3, p: &B3, q: &B3) -> (BigInt, BigInt, [f64; 3]) {
-    let d = sub(q, p);
+    let d = sub3(q, p);
     let dd = dot(&d, &d);
     let one = BigInt::from(1);
     if dd.sign() == Sign::NoSign {
-        let w = sub(x, p);
+        let w = sub3(x, p);
         return (dot(&w, &w), one.clone(), point(p, &d, &BigInt::from(0), &one));
     }
-    let w = sub(x, p);
+    let w = sub3(x, p);
     let n = dot(&w, &d);
     if n.sign() != Sign::Plus {
         (dot(&w, &w), one.clone(), point(p, &d, &BigInt::from(0), &one))
     } else if n >= dd {
-        let w = sub(x, q);
+        let w = sub3(x, q);
         (dot(&w, &w), one.clone(), point(q, &d, &BigInt::from(0), &one))
     } else {
         let c = cross(&w, &d);
@@ -119,7 +81,7 @@ fn exact(a: [[f32; 3]; 2], b: [[f32; 3]; 2]) -> Candidate {
         let (num, den, foot) = end_candidate(y, &p1, &q1);
         all.push(Candidate { num, den, on_a: foot, on_b: f(y) });
     }
-    let (d1, d2, r) = (sub(&q1, &p1), sub(&q2, &p2), sub(&p1, &p2));
+    let (d1, d2, r) = (sub3(&q1, &p1), sub3(&q2, &p2), sub3(&p1, &p2));
     let m = cross(&d1, &d2);
     let mm = dot(&m, &m);
     if mm.sign() == Sign::Plus {
@@ -154,33 +116,6 @@ fn f64_term(a: [[f32; 3]; 2], b: [[f32; 3]; 2], c: &Candidate) -> f64 {
     (term(a, c.on_a, c.on_b) + term(b, c.on_b, c.on_a)) * 2f64.powi(-51)
 }
 
-/// The spacing of `f32` at `v`.
-fn spacing(v: f64) -> f64 {
-    let a = (v.abs() as f32).max(f32::MIN_POSITIVE);
-    f64::from(f32::from_bits(a.to_bits() + 1) - a)
-}
-
-/// SplitMix64 (Steele, Lea and Flood, 2014).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn signed(&mut self) -> f64 {
-        (self.next() >> 11) as f64 * 2f64.powi(-52) - 1.0
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
 #[derive(Clone, Copy, Debug)]
 struct Query {
     a: [[f32; 3]; 2],
@@ -190,45 +125,21 @@ struct Query {
     dim: usize,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Place {
-    NearEnd,
-    Middle,
-    FarEnd,
-}
-
 /// A long segment from a moderate point `m` to `m + 2^far u` (times `2^scale`, `u` random
 /// or near an axis) and a short one (a few times `m`'s size) starting near `place` on it,
 /// the pair and each segment's ends in random order.
 fn query(rng: &mut Rng, dim: usize, far: i32, scale: i32, place: Place) -> Query {
     let f = |v: f64| v as f32;
-    let v = |rng: &mut Rng, s: f64| -> [f64; 3] {
-        let mut a = [rng.signed() * s, rng.signed() * s, rng.signed() * s];
-        if dim == 2 {
-            a[2] = 0.0;
-        }
-        a
-    };
-    let near_size = 2f64.powi(-20 + rng.below(31) as i32);
-    let m = v(rng, near_size);
-    let mut u = v(rng, 1.0);
-    let axis = (rng.below(4) as usize).min(dim);
-    if axis < dim {
-        u = v(rng, near_size * 2f64.powi(-far));
-        u[axis] = if rng.below(2) == 0 { 1.0 } else { -1.0 };
-    }
-    let s = 2f64.powi(scale);
-    let near: [f32; 3] = std::array::from_fn(|i| f(m[i] * s));
-    let away: [f32; 3] = std::array::from_fn(|i| f((m[i] + 2f64.powi(far) * u[i]) * s));
-    let at = |t: f64, i: usize| f64::from(near[i]) + (f64::from(away[i]) - f64::from(near[i])) * t;
+    let long = Long::draw(rng, dim, far, scale);
+    let (near, away, near_size, s) = (long.near, long.away, long.near_size, long.s);
     let t = match place {
         Place::NearEnd => 0.0,
         Place::Middle => 0.3 + 0.4 * (rng.signed() + 1.0) / 2.0,
         Place::FarEnd => 1.0 + rng.signed() * 2f64.powi(-30),
     };
-    let wobble = v(rng, near_size * s * 4.0);
-    let start: [f32; 3] = std::array::from_fn(|i| f(at(t, i) + wobble[i]));
-    let step = v(rng, near_size * s * 4.0);
+    let wobble = rng.vector(dim, near_size * s * 4.0);
+    let start: [f32; 3] = std::array::from_fn(|i| f(long.at(t, i) + wobble[i]));
+    let step = rng.vector(dim, near_size * s * 4.0);
     let end: [f32; 3] = std::array::from_fn(|i| f(f64::from(start[i]) + step[i]));
     let long = if rng.below(2) == 0 { [near, away] } else { [away, near] };
     let short = if rng.below(2) == 0 { [start, end] } else { [end, start] };

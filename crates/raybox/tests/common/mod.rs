@@ -8,6 +8,7 @@
 
 pub mod audit;
 pub mod exact;
+pub mod long_segments;
 pub mod mesh_files;
 pub mod placed;
 pub mod shapes3d;
